@@ -1,0 +1,2 @@
+/// The injectable seams that production code takes, so tests can make them deterministic.
+public enum Seams {}

@@ -1,0 +1,109 @@
+// swift-tools-version: 6.1
+// Courier's manifest reads as a table: one row per module, from which the library targets,
+// their test suites and their products are generated. Adding a module is one row here plus
+// the folders `Modules/<Name>` and `Tests/<Name>Tests`.
+import PackageDescription
+
+// MARK: - The module table
+
+/// One library module of Courier and the modules it depends on.
+struct Module {
+  /// The module's name: its folder under `Modules/` and its target name.
+  let name: String
+  /// The Courier modules this one imports.
+  let dependencies: [String]
+  /// Resources of the module's test suite, if it ships fixtures.
+  let testResources: [Resource]
+
+  init(_ name: String, dependsOn dependencies: [String] = [], testResources: [Resource] = []) {
+    self.name = name
+    self.dependencies = dependencies
+    self.testResources = testResources
+  }
+}
+
+let modules: [Module] = [
+  Module("Seams"),
+  Module("JSON"),
+  Module("HTTPRequest", dependsOn: ["JSON"]),
+]
+
+/// Test helpers every suite builds on; an ordinary library so app developers can test with it too.
+let testSupportDependencies = ["Seams"]
+
+// MARK: - Settings shared by every target
+
+let swiftSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableExperimentalFeature("StrictConcurrency=complete"),
+]
+
+// MARK: - Narrowing to a dependency cone
+
+/// `COURIER_MODULES=A,B` keeps only those modules, their dependencies and their suites, so that a
+/// contributor working on one module builds nothing outside its cone.
+func selectedModules() -> [Module] {
+  let byName = Dictionary(uniqueKeysWithValues: modules.map { ($0.name, $0) })
+  guard let wanted = Context.environment["COURIER_MODULES"], !wanted.isEmpty else { return modules }
+  var keep = Set<String>()
+  var stack = wanted.split(separator: ",").map { String($0) } + testSupportDependencies
+  while let name = stack.popLast() {
+    guard keep.insert(name).inserted, let module = byName[name] else { continue }
+    stack += module.dependencies
+  }
+  return modules.filter { keep.contains($0.name) }
+}
+
+let selected = selectedModules()
+let suites = Set(
+  (Context.environment["COURIER_MODULES"] ?? "").split(separator: ",").map { String($0) }
+)
+
+// MARK: - Generated targets and products
+
+var targets: [Target] = [
+  .target(
+    name: "TestSupport",
+    dependencies: testSupportDependencies.map { .target(name: $0) },
+    path: "TestSupport",
+    swiftSettings: swiftSettings
+  ),
+  .testTarget(
+    name: "TestSupportTests",
+    dependencies: ["TestSupport"],
+    path: "Tests/TestSupportTests",
+    swiftSettings: swiftSettings
+  ),
+]
+
+for module in selected {
+  targets.append(
+    .target(
+      name: module.name,
+      dependencies: module.dependencies.map { .target(name: $0) },
+      path: "Modules/\(module.name)",
+      swiftSettings: swiftSettings
+    )
+  )
+  if suites.isEmpty || suites.contains(module.name) {
+    targets.append(
+      .testTarget(
+        name: "\(module.name)Tests",
+        dependencies: [.target(name: module.name), "TestSupport"],
+        path: "Tests/\(module.name)Tests",
+        resources: module.testResources,
+        swiftSettings: swiftSettings
+      )
+    )
+  }
+}
+
+let package = Package(
+  name: "Courier",
+  platforms: [.macOS(.v15)],
+  products: selected.map { .library(name: $0.name, targets: [$0.name]) }
+    + [.library(name: "TestSupport", targets: ["TestSupport"])],
+  targets: targets
+)

@@ -29,7 +29,7 @@ let modules: [Module] = [
 ]
 
 /// Test helpers every suite builds on; an ordinary library so app developers can test with it too.
-let testSupportDependencies = ["Seams"]
+let testSupportDependencies = ["Seams", "JSON"]
 
 // MARK: - Settings shared by every target
 
@@ -72,8 +72,9 @@ var targets: [Target] = [
   ),
   .testTarget(
     name: "TestSupportTests",
-    dependencies: ["TestSupport"],
+    dependencies: ["TestSupport", "Seams", "JSON"],
     path: "Tests/TestSupportTests",
+    resources: [.copy("Fixtures")],
     swiftSettings: swiftSettings
   ),
 ]

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPRequest
+import Seams
 import TestSupport
 import Testing
 

@@ -8,7 +8,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite("HTTPRequest", .tags(.encoding), .timeLimit(.minutes(1)))
+@Suite("HTTPRequest", .tags(.encoding), .timeBudget(.seconds(5)))
 struct HTTPRequestTests {
   @Test("It does URL encoding of the article's search query")
   func articleSearchQueryIsEncoded() throws {

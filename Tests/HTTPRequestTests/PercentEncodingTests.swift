@@ -2,7 +2,7 @@ import HTTPRequest
 import TestSupport
 import Testing
 
-@Suite("PercentEncoding", .tags(.encoding), .timeLimit(.minutes(1)))
+@Suite("PercentEncoding", .tags(.encoding), .timeBudget(.seconds(5)))
 struct PercentEncodingTests {
   static let unreserved = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

@@ -3,7 +3,7 @@ import HTTPRequest
 import TestSupport
 import Testing
 
-@Suite("RequestPath", .tags(.encoding), .timeLimit(.minutes(1)))
+@Suite("RequestPath", .tags(.encoding), .timeBudget(.seconds(5)))
 struct RequestPathTests {
   @Test(
     "It keeps an interpolated value inside one segment so it cannot inject structure",

@@ -2,7 +2,7 @@ import JSON
 import TestSupport
 import Testing
 
-@Suite("JSONValue serialization", .tags(.encoding), .timeLimit(.minutes(1)))
+@Suite("JSONValue serialization", .tags(.encoding), .timeBudget(.seconds(5)))
 struct JSONValueSerializationTests {
   @Test(
     "It writes each kind of value as JSON text",

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@Suite("Tags", .tags(.testSupport), .timeLimit(.minutes(1)))
+@Suite("Tags", .tags(.testSupport), .timeBudget(.seconds(5)))
 struct TagsTests {
   @Test(
     "It declares the cross-cutting tags the project selects by",

@@ -1,0 +1,56 @@
+import Foundation
+import Synchronization
+
+/// Where production code gets new UUIDs: random in production, a seeded sequence in tests.
+///
+/// Components take a source as a dependency and default to ``UUIDSource/current``, the task-local
+/// that TestSupport's `.deterministicUUIDs` trait seeds for each test. Seeded UUIDs are valid
+/// RFC 9562 version-4 values: the version and variant bits are set like those of random ones.
+///
+/// Task-locals reach child tasks and `Task { }`, but not `Task.detached`, GCD blocks or callbacks
+/// from Foundation's own threads; hand such code a source explicitly.
+public final class UUIDSource: Sendable {
+  /// The seed of a reproducible sequence, or `nil` for random UUIDs.
+  public let seed: UInt64?
+  private let generator: Mutex<SeededRandomNumberGenerator>
+
+  /// A source of random UUIDs, the production default.
+  public static let random = UUIDSource(seed: nil)
+
+  /// The source production code uses when it was not handed one.
+  @TaskLocal public static var current: UUIDSource = .random
+
+  /// A source whose sequence is fixed by `seed`: the same seed always gives the same UUIDs.
+  public static func seeded(_ seed: UInt64) -> UUIDSource {
+    UUIDSource(seed: seed)
+  }
+
+  private init(seed: UInt64?) {
+    self.seed = seed
+    self.generator = Mutex(SeededRandomNumberGenerator(seed: seed ?? 0))
+  }
+
+  /// Returns the next UUID of the sequence.
+  public func next() -> UUID {
+    guard seed != nil else { return UUID() }
+    let (high, low) = generator.withLock { generator in (generator.next(), generator.next()) }
+    return Self.versionFourUUID(high: high, low: low)
+  }
+
+  /// Returns a version-4 UUID made of the given 128 bits, with the version and variant bits set.
+  static func versionFourUUID(high: UInt64, low: UInt64) -> UUID {
+    let versioned = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
+    let varianted = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+    func byte(_ word: UInt64, _ index: Int) -> UInt8 {
+      UInt8(truncatingIfNeeded: word >> (56 - 8 * index))
+    }
+    return UUID(
+      uuid: (
+        byte(versioned, 0), byte(versioned, 1), byte(versioned, 2), byte(versioned, 3),
+        byte(versioned, 4), byte(versioned, 5), byte(versioned, 6), byte(versioned, 7),
+        byte(varianted, 0), byte(varianted, 1), byte(varianted, 2), byte(varianted, 3),
+        byte(varianted, 4), byte(varianted, 5), byte(varianted, 6), byte(varianted, 7)
+      )
+    )
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// Limits a test to a budget below a minute, which Swift Testing's `.timeLimit` cannot express.
+///
+/// When the budget (scaled by ``TimeoutScale``) runs out, the test fails at once with its name,
+/// the budget and the time it ran, and its body is cancelled. A test that passes but used more
+/// than 90 % of its budget gets a warning, so budgets are raised before they turn into flaky
+/// failures.
+///
+/// A body that ignores cancellation cannot be abandoned: Swift gives the trait a non-escaping
+/// closure, and the runtime traps if it outlives the scope. Such a body is reported at its
+/// deadline like any other; if it is still running ``gracePeriod`` (scaled) later, the trait
+/// writes the test's name to standard error and ends the process with a failure, so the run
+/// stops with a named culprit instead of hanging until CI's own timeout.
+public struct TimeBudgetTrait: PerTestCaseTrait {
+  /// The budget before scaling.
+  public let budget: Duration
+  /// How long a cancelled body may take to return before the process is ended, before scaling.
+  public let gracePeriod: Duration
+
+  /// Runs the test body against the clock.
+  public func provideScope(
+    for test: Test,
+    testCase: Test.Case?,
+    performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await run(
+      testName: test.name, recorder: FailureRecorder(sourceLocation: test.sourceLocation), function)
+  }
+
+  /// Runs `function` within the budget, recording through `recorder` what went over.
+  func run(
+    testName: String,
+    recorder: FailureRecorder,
+    _ function: @Sendable () async throws -> Void
+  ) async throws {
+    let limit = TimeoutScale.scaled(budget)
+    let grace = TimeoutScale.scaled(gracePeriod)
+    let clock = ContinuousClock()
+    let start = clock.now
+    let bodyFinished = FinishedFlag()
+    try await withoutActuallyEscaping(function) { body in
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+          defer { bodyFinished.set() }
+          try await body()
+        }
+        group.addTask {
+          do {
+            try await Task.sleep(for: limit)
+          } catch {
+            return
+          }
+          recorder.record(
+            "'\(testName)' exceeded its time budget of \(limit.readable) "
+              + "(stopped after \((clock.now - start).readable)); its body was cancelled")
+          throw CancellationError()
+        }
+        do {
+          try await group.next()
+        } catch is CancellationError where !bodyFinished.isSet {
+          group.cancelAll()
+          group.addTask { try await Self.endProcessIfStuck(testName, grace: grace, bodyFinished) }
+          while (try? await group.next()) != nil {}
+          return
+        }
+        group.cancelAll()
+      }
+    }
+    let elapsed = clock.now - start
+    if bodyFinished.isSet, Self.usedMostOfBudget(elapsed: elapsed, limit: limit) {
+      recorder.record(
+        "'\(testName)' used \(elapsed.readable) of its \(limit.readable) time budget (over 90 %)",
+        severity: .warning)
+    }
+  }
+
+  /// Whether a body that finished in `elapsed` used more than 90 % of `limit` without exceeding it.
+  static func usedMostOfBudget(elapsed: Duration, limit: Duration) -> Bool {
+    elapsed > limit * 0.9 && elapsed <= limit
+  }
+
+  /// Ends the process if a cancelled body is still running after `grace`.
+  private static func endProcessIfStuck(
+    _ testName: String, grace: Duration, _ bodyFinished: FinishedFlag
+  ) async throws {
+    try await Task.sleep(for: grace)
+    guard !bodyFinished.isSet else { return }
+    let message =
+      "TestSupport: '\(testName)' ignored cancellation and was still running "
+      + "\(grace.readable) after its time budget ran out; ending the test process.\n"
+    FileHandle.standardError.write(Data(message.utf8))
+    exit(EXIT_FAILURE)
+  }
+}
+
+extension Trait where Self == TimeBudgetTrait {
+  /// Fails the test if it runs longer than `budget` (scaled by `COURIER_TIMEOUT_SCALE`).
+  public static func timeBudget(_ budget: Duration, gracePeriod: Duration = .seconds(10)) -> Self {
+    TimeBudgetTrait(budget: budget, gracePeriod: gracePeriod)
+  }
+}
+
+/// A flag that one task sets and others read.
+final class FinishedFlag: Sendable {
+  private let value = Mutex(false)
+
+  /// Whether ``set()`` was called.
+  var isSet: Bool { value.withLock { $0 } }
+
+  /// Sets the flag.
+  func set() { value.withLock { $0 = true } }
+}

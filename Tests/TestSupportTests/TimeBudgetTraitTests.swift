@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import TestSupport
+
+@Suite("TimeBudgetTrait", .tags(.testSupport), .timeBudget(.seconds(10)))
+struct TimeBudgetTraitTests {
+  @Test("It lets a body that finishes within its budget pass")
+  func bodyWithinBudgetPasses() async throws {
+    // given
+    let test = try #require(Test.current)
+    let trait = TimeBudgetTrait.timeBudget(.seconds(5))
+    let ran = Expectation("body ran")
+
+    // when
+    try await trait.provideScope(for: test, testCase: Test.Case.current) { ran.fulfill() }
+
+    // then
+    #expect(ran.fulfillmentCount == 1)
+  }
+
+  @Test("It fails a body that overruns, naming the test and the budget, and cancels it")
+  func overrunningBodyFails() async throws {
+    // given
+    let test = try #require(Test.current)
+    let trait = TimeBudgetTrait.timeBudget(.milliseconds(50))
+    let cancelled = Expectation("body saw cancellation")
+
+    // when
+    try await withKnownIssue {
+      try await trait.provideScope(for: test, testCase: Test.Case.current) {
+        do {
+          try await Task.sleep(for: .seconds(30))
+        } catch {
+          cancelled.fulfill()
+        }
+      }
+    } matching: { issue in
+      TestSupportTests.issue(issue, mentions: "'\(test.name)' exceeded its time budget of 50 ms")
+    }
+
+    // then
+    #expect(cancelled.fulfillmentCount == 1)
+  }
+
+  @Test("It reports an overrun at the deadline even when the body ignores cancellation")
+  func bodyIgnoringCancellationIsReportedAtDeadline() async throws {
+    // given
+    let test = try #require(Test.current)
+    let trait = TimeBudgetTrait.timeBudget(.milliseconds(50))
+    let clock = ContinuousClock()
+    let start = clock.now
+
+    // when
+    try await withKnownIssue {
+      try await trait.provideScope(for: test, testCase: Test.Case.current) {
+        while clock.now - start < .milliseconds(400) {
+          await Task.yield()
+        }
+      }
+    } matching: { issue in
+      let reportedAt = clock.now - start
+      return TestSupportTests.issue(issue, mentions: "exceeded its time budget")
+        && reportedAt < .milliseconds(350)
+    }
+
+    // then
+    #expect(clock.now - start >= .milliseconds(400))
+  }
+
+  @Test(
+    "It warns only when a passing body used more than 90 % of its budget",
+    arguments: zip([50, 89, 91, 100, 101], [false, false, true, true, false]))
+  func nearBudgetWarning(elapsedMilliseconds: Int, expected: Bool) {
+    // when
+    let warns = TimeBudgetTrait.usedMostOfBudget(
+      elapsed: .milliseconds(elapsedMilliseconds), limit: .milliseconds(100))
+
+    // then
+    #expect(warns == expected)
+  }
+
+  @Test("It rethrows what the body throws")
+  func bodyErrorIsRethrown() async throws {
+    // given
+    struct Failure: Error {}
+    let test = try #require(Test.current)
+    let trait = TimeBudgetTrait.timeBudget(.seconds(5))
+
+    // when / then
+    await #expect(throws: Failure.self) {
+      try await trait.provideScope(for: test, testCase: Test.Case.current) { throw Failure() }
+    }
+  }
+}
+
+@Suite("TimeoutScale", .tags(.testSupport), .timeBudget(.seconds(5)))
+struct TimeoutScaleTests {
+  @Test(
+    "It reads a positive number from the environment and falls back to 1 otherwise",
+    arguments: zip(
+      ["5", "0.5", "12", nil, "", "0", "-2", "abc", "inf", "nan"],
+      [5, 0.5, 12, 1, 1, 1, 1, 1, 1, 1] as [Double]))
+  func parsesFactor(text: String?, expected: Double) {
+    // when
+    let factor = TimeoutScale.parse(text)
+
+    // then
+    #expect(factor == expected)
+  }
+
+  @Test("It multiplies every duration by the factor in force")
+  func scalesDurations() {
+    // given
+    let duration = Duration.milliseconds(200)
+
+    // when
+    let scaled = TimeoutScale.scaled(duration)
+
+    // then
+    #expect(scaled == duration * TimeoutScale.factor)
+  }
+}

@@ -157,3 +157,20 @@ struct JSONParserTests {
     }
   }
 }
+
+extension JSONParserTests {
+  @Test(
+    "It reads back 20,000 generated documents exactly", .tags(.slow, .generated),
+    .onlyWhenSlowTestsEnabled)
+  func manyGeneratedDocumentsRoundTrip() throws {
+    // given
+    var generator = SeededRandomNumberGenerator(seed: 2_026)
+    let values = (0..<20_000).map { _ in Self.randomValue(depth: 0, using: &generator) }
+
+    // when
+    let reparsed = try values.map { try JSONParser.parse($0.serialized()) }
+
+    // then
+    #expect(reparsed == values)
+  }
+}

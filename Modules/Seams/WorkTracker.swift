@@ -90,6 +90,7 @@ public final class WorkTracker: Sendable {
   ///
   /// - Returns: The work still running when the timeout passed; empty when the tracker went idle.
   public func waitUntilIdle(timeout: Duration) async -> [Job] {
+    if isIdle { return [] }
     let becameIdle = await firstResult(within: timeout) { await self.idle() ? true : nil } ?? false
     return becameIdle ? [] : outstandingJobs
   }

@@ -62,18 +62,7 @@ public struct ConversationPayload: PayloadConvertible, Hashable {
     let creator = reader.uuid("creator")
     let members = reader.object("members") { members -> (UUID, [UUID])? in
       let selfMember = members.object("self") { $0.uuid("id") }
-      let others = members.array("others") { element, path, errors -> UUID? in
-        guard case .object(let object) = element else {
-          errors.append(
-            FieldError(
-              keyPath: path, problem: .wrongType, expected: "object", found: element.jsonText))
-          return nil
-        }
-        var nested = ObjectReader(object, path: path)
-        let id = nested.uuid("id")
-        errors += nested.errors
-        return id
-      }
+      let others = members.objects("others") { $0.uuid("id") }
       guard let selfMember, let others else { return nil }
       return (selfMember, others)
     }

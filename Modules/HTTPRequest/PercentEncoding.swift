@@ -6,14 +6,8 @@
 public enum PercentEncoding {
   /// Returns `text` with every byte outside the unreserved set written as `%XX`.
   public static func encode(_ text: String) -> String {
-    var utf8 = text.utf8
-    if let fastResult = utf8.withContiguousStorageIfAvailable(encodeIfNeeded) {
-      return fastResult ?? text
-    }
-    var copy = text
-    copy.makeContiguousUTF8()
-    utf8 = copy.utf8
-    return utf8.withContiguousStorageIfAvailable(encodeIfNeeded).flatMap { $0 } ?? copy
+    var contiguous = text
+    return contiguous.withUTF8(encodeIfNeeded) ?? text
   }
 
   /// Whether `byte` passes through unescaped.

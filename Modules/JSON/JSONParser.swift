@@ -259,7 +259,7 @@ private struct Reader {
         guard let unicode = Unicode.Scalar(scalar) else {
           throw .malformed(offset: offset + position, reason: "unpaired surrogate")
         }
-        output.append(contentsOf: String(Character(unicode)).utf8)
+        UTF8.encode(unicode) { output.append($0) }
       default:
         throw .malformed(offset: offset + position - 1, reason: "invalid escape")
       }
@@ -313,12 +313,28 @@ private struct Reader {
       if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
       guard try requireDigit() else { throw .malformed(offset: index, reason: "expected a digit") }
     }
+    if isInteger, let integer = integerValue(from: start, to: index) { return .integer(integer) }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-    if isInteger, let integer = Int(text) { return .integer(integer) }
     guard let double = Double(text), double.isFinite else {
       throw .malformed(offset: start, reason: "number out of range")
     }
     return .double(double)
+  }
+
+  /// The integer spelled by the already validated bytes `start..<end`, or `nil` if it overflows.
+  private func integerValue(from start: Int, to end: Int) -> Int? {
+    let negative = bytes[start] == UInt8(ascii: "-")
+    var value = 0
+    for byte in bytes[(negative ? start + 1 : start)..<end] {
+      let digit = Int(byte - UInt8(ascii: "0"))
+      let (shifted, overflowShift) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflowAdd) =
+        negative
+        ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+      if overflowShift || overflowAdd { return nil }
+      value = next
+    }
+    return value
   }
 
   private mutating func requireDigit() throws(JSONParseError) -> Bool {

@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 
 /// One bad field of a payload: where it is, what it should be, and what was there instead.
@@ -45,6 +46,16 @@ public enum PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
   case notAnObject(found: JSONKind)
   /// One or more fields were bad; every one of them is listed.
   case invalidFields([FieldError])
+
+  /// Parses `data` as JSON, turning a parse failure into ``invalidJSON(_:)``.
+  public static func decode(_ data: Data, limits: JSONParseLimits) throws(PayloadError) -> JSONValue
+  {
+    do {
+      return try JSONParser.parse(data, limits: limits)
+    } catch {
+      throw .invalidJSON(error)
+    }
+  }
 
   /// The bad fields, empty for the other cases.
   public var fieldErrors: [FieldError] {

@@ -24,17 +24,7 @@ public enum ISO8601Timestamp {
 
   private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
     var position = 0
-    func number(_ digits: Int) -> Int64? {
-      guard position + digits <= bytes.count else { return nil }
-      var value: Int64 = 0
-      for offset in 0..<digits {
-        let byte = bytes[position + offset]
-        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-        value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-      }
-      position += digits
-      return value
-    }
+    func number(_ count: Int) -> Int64? { digits(bytes, &position, count) }
     func expect(_ character: Unicode.Scalar) -> Bool {
       guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
       position += 1
@@ -68,35 +58,34 @@ public enum ISO8601Timestamp {
     return Date(timeIntervalSince1970: Double(seconds) + fraction)
   }
 
+  /// Reads exactly `count` decimal digits at `position`, advancing past them.
+  private static func digits(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int, _ count: Int
+  ) -> Int64? {
+    guard position + count <= bytes.count else { return nil }
+    var value: Int64 = 0
+    for offset in 0..<count {
+      let byte = bytes[position + offset]
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+    }
+    position += count
+    return value
+  }
+
+  /// Reads `Z`, `±HH:MM` or `±HHMM` at `position` and returns its offset from UTC in seconds.
   private static func zoneOffset(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int)
     -> Int64?
   {
     guard position < bytes.count else { return nil }
     let sign = bytes[position]
-    if sign == UInt8(ascii: "Z") {
-      position += 1
-      return 0
-    }
-    guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
-    let rest = bytes.count - position - 1
-    let digits: [Int]
-    if rest == 5, bytes[position + 3] == UInt8(ascii: ":") {
-      digits = [1, 2, 4, 5]
-    } else if rest == 4 {
-      digits = [1, 2, 3, 4]
-    } else {
-      return nil
-    }
-    var values: [Int64] = []
-    for offset in digits {
-      let byte = bytes[position + offset]
-      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-      values.append(Int64(byte - UInt8(ascii: "0")))
-    }
-    let hours = values[0] * 10 + values[1]
-    let minutes = values[2] * 10 + values[3]
-    guard hours < 24, minutes < 60 else { return nil }
-    position = bytes.count
+    position += 1
+    if sign == UInt8(ascii: "Z") { return 0 }
+    guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
+      let hours = digits(bytes, &position, 2)
+    else { return nil }
+    if position < bytes.count, bytes[position] == UInt8(ascii: ":") { position += 1 }
+    guard let minutes = digits(bytes, &position, 2), hours < 24, minutes < 60 else { return nil }
     return (sign == UInt8(ascii: "-") ? -1 : 1) * (hours * 3_600 + minutes * 60)
   }
 

@@ -172,11 +172,35 @@ public struct ObjectReader: Sendable {
     _ key: String, _ read: (inout ObjectReader) -> Value?
   ) -> Value? {
     guard let value = required(key, expected: "object") else { return nil }
-    guard case .object(let members) = value else {
+    guard case .object = value else {
       record(key, .wrongType, expected: "object", found: value)
       return nil
     }
-    var nested = ObjectReader(members, path: keyPath(key))
+    return Self.readNested(value, path: keyPath(key), errors: &errors, read)
+  }
+
+  /// A required array of objects, each read by `read` with a nested reader; a bad element's
+  /// errors carry its index (`others[2].id`), and an element that is not an object is reported.
+  public mutating func objects<Element>(
+    _ key: String, _ read: @escaping (inout ObjectReader) -> Element?
+  ) -> [Element]? {
+    array(key) { element, path, errors in
+      Self.readNested(element, path: path, errors: &errors, read)
+    }
+  }
+
+  /// Reads `value` at `path` with a nested reader, adding its errors, or a wrong-type error when
+  /// it is not an object, to `errors`.
+  static func readNested<Value>(
+    _ value: JSONValue, path: String, errors: inout [FieldError],
+    _ read: (inout ObjectReader) -> Value?
+  ) -> Value? {
+    guard case .object(let members) = value else {
+      errors.append(
+        FieldError(keyPath: path, problem: .wrongType, expected: "object", found: describe(value)))
+      return nil
+    }
+    var nested = ObjectReader(members, path: path)
     let result = read(&nested)
     errors += nested.errors
     return nested.errors.isEmpty ? result : nil

@@ -41,13 +41,7 @@ public struct Page<Element: PayloadConvertible>: Sendable {
   public static func parse(
     _ data: Data, listKey: String, limits: JSONParseLimits = .standard
   ) throws(PayloadError) -> Page {
-    let value: JSONValue
-    do {
-      value = try JSONParser.parse(data, limits: limits)
-    } catch {
-      throw .invalidJSON(error)
-    }
-    return try parse(value, listKey: listKey)
+    try parse(PayloadError.decode(data, limits: limits), listKey: listKey)
   }
 
   /// Parses a page from an already decoded JSON value.

@@ -15,13 +15,7 @@ extension PayloadConvertible {
   public static func parse(
     _ data: Data, limits: JSONParseLimits = .standard
   ) throws(PayloadError) -> Self {
-    let value: JSONValue
-    do {
-      value = try JSONParser.parse(data, limits: limits)
-    } catch {
-      throw .invalidJSON(error)
-    }
-    return try parse(value)
+    try parse(PayloadError.decode(data, limits: limits))
   }
 
   /// Parses an already decoded JSON value.
@@ -55,19 +49,6 @@ extension ObjectReader {
   public mutating func payloads<Value: PayloadConvertible>(_ key: String, _ type: Value.Type)
     -> [Value]?
   {
-    array(key) { element, path, errors in
-      do throws(PayloadError) {
-        return try Value.parse(element, path: path)
-      } catch {
-        switch error {
-        case .invalidFields(let fields): errors += fields
-        case .notAnObject(let kind):
-          errors.append(
-            FieldError(keyPath: path, problem: .wrongType, expected: "object", found: "\(kind)"))
-        case .invalidJSON: break
-        }
-        return nil
-      }
-    }
+    objects(key) { Value.read(from: &$0) }
   }
 }

@@ -34,10 +34,11 @@ let modules: [Module] = [
     "EventParsing",
     dependsOn: ["ParsingCore", "ConnectionParsing", "UserParsing", "ConversationParsing"],
     testResources: [.copy("Fixtures")]),
+  Module("Models", dependsOn: ["Seams"]),
 ]
 
 /// Test helpers every suite builds on; an ordinary library so app developers can test with it too.
-let testSupportDependencies = ["Seams", "JSON"]
+let testSupportDependencies = ["Seams", "JSON", "Models"]
 
 // MARK: - Settings shared by every target
 
@@ -84,7 +85,7 @@ if suites.isEmpty || suites.contains("TestSupport") {
   targets.append(
     .testTarget(
       name: "TestSupportTests",
-      dependencies: ["TestSupport", "Seams", "JSON"],
+      dependencies: ["TestSupport", "Seams", "JSON", "Models"],
       path: "Tests/TestSupportTests",
       resources: [.copy("Fixtures")],
       swiftSettings: swiftSettings

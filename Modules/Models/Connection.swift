@@ -1,0 +1,71 @@
+import Foundation
+
+/// A connection request between the self user and another user, identified by the other user:
+/// there is at most one connection per pair.
+public struct Connection: ModelObject {
+  /// The keys of a connection that can change.
+  public enum Key: String, Sendable, DeclarationOrdered {
+    /// ``Connection/status``.
+    case status
+    /// ``Connection/conversationID``.
+    case conversationID
+    /// ``Connection/lastUpdate``.
+    case lastUpdate
+    /// ``Connection/message``.
+    case message
+  }
+
+  /// The connection's id: the other user's id, ``to``.
+  public var id: UUID { to }
+  /// The user on this side, usually the self user.
+  public let from: UUID
+  /// The user on the other side.
+  public let to: UUID
+  /// Where the request stands.
+  public var status: Status
+  /// The one-to-one conversation that belongs to the connection, once the backend made it.
+  public var conversationID: UUID?
+  /// When the status last changed.
+  public var lastUpdate: Date
+  /// The note sent with the request, if any.
+  public var message: String?
+
+  /// Creates a connection.
+  public init(
+    from: UUID, to: UUID, status: Status, conversationID: UUID? = nil, lastUpdate: Date,
+    message: String? = nil
+  ) {
+    self.from = from
+    self.to = to
+    self.status = status
+    self.conversationID = conversationID
+    self.lastUpdate = lastUpdate
+    self.message = message
+  }
+
+  /// The places of connections in the model layer's containers.
+  public static let entity = EntityDescriptor<Connection>(
+    name: .connection, table: \.connections, changes: \.connections, edits: \.connections,
+    log: \.connections)
+
+  /// The field behind each key.
+  public static func field(_ key: Key) -> Field<Connection> {
+    switch key {
+    case .status: Field(\.status)
+    case .conversationID: Field(\.conversationID)
+    case .lastUpdate: Field(\.lastUpdate)
+    case .message: Field(\.message)
+    }
+  }
+
+  /// A connection breaks a rule when it joins a user to themself, or when its status changed
+  /// along a transition that ``Status/allowsTransition(to:)`` refuses.
+  public func violations(previous: Connection?, in lookup: any ModelLookup) -> [ValidationRule] {
+    var rules: [ValidationRule] = []
+    if from == to { rules.append(.connectionToSelf) }
+    if let previous, !previous.status.allowsTransition(to: status) {
+      rules.append(.statusTransition(from: previous.status, to: status))
+    }
+    return rules
+  }
+}

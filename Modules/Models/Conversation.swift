@@ -1,0 +1,76 @@
+import Foundation
+
+/// A conversation between users: a group, the self user's notes, a one-to-one chat, or the
+/// conversation that stands for a connection request.
+public struct Conversation: ModelObject {
+  /// The kinds of conversation, numbered as the backend numbers them.
+  public enum Kind: Int, Sendable, Hashable, CaseIterable {
+    /// Any number of participants, with a name.
+    case group = 0
+    /// The self user alone.
+    case selfConversation = 1
+    /// Two connected users.
+    case oneToOne = 2
+    /// A connection request that has not been accepted yet.
+    case connection = 3
+  }
+
+  /// The keys of a conversation that can change.
+  public enum Key: String, Sendable, DeclarationOrdered {
+    /// ``Conversation/kind``.
+    case kind
+    /// ``Conversation/name``.
+    case name
+    /// ``Conversation/participantIDs``.
+    case participantIDs
+    /// ``Conversation/lastEventTime``.
+    case lastEventTime
+  }
+
+  /// The conversation's id.
+  public let id: UUID
+  /// The user who created it.
+  public let creatorID: UUID
+  /// What kind of conversation this is; a connection conversation becomes one-to-one.
+  public var kind: Kind
+  /// The name, if it has one; a name that is set is never blank once saved.
+  public var name: String?
+  /// The users taking part, the self user included.
+  public var participantIDs: Set<UUID>
+  /// When the last event in the conversation happened.
+  public var lastEventTime: Date
+
+  /// Creates a conversation.
+  public init(
+    id: UUID, kind: Kind, name: String? = nil, creatorID: UUID, participantIDs: Set<UUID>,
+    lastEventTime: Date
+  ) {
+    self.id = id
+    self.kind = kind
+    self.name = name
+    self.creatorID = creatorID
+    self.participantIDs = participantIDs
+    self.lastEventTime = lastEventTime
+  }
+
+  /// The places of conversations in the model layer's containers.
+  public static let entity = EntityDescriptor<Conversation>(
+    name: .conversation, table: \.conversations, changes: \.conversations,
+    edits: \.conversations, log: \.conversations)
+
+  /// The field behind each key.
+  public static func field(_ key: Key) -> Field<Conversation> {
+    switch key {
+    case .kind: Field(\.kind)
+    case .name: Field(\.name)
+    case .participantIDs: Field(\.participantIDs)
+    case .lastEventTime: Field(\.lastEventTime)
+    }
+  }
+
+  /// A conversation breaks the rule when it has a name that is blank.
+  public func violations(previous: Conversation?, in lookup: any ModelLookup) -> [ValidationRule] {
+    if let name, name.isBlank { return [.nameNotEmpty(.conversation)] }
+    return []
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// A text message in a conversation, identified by the nonce its sender's client chose, before
+/// and after the backend accepted it.
+public struct Message: ModelObject {
+  /// How far a message got on its way to the backend.
+  public enum DeliveryState: String, Sendable, Hashable, CaseIterable {
+    /// Written locally and not yet accepted by the backend.
+    case pending
+    /// Accepted by the backend, which gave it a server time.
+    case sent
+    /// The backend refused it for good; the UI offers to resend or delete.
+    case failed
+  }
+
+  /// The keys of a message that can change.
+  public enum Key: String, Sendable, DeclarationOrdered {
+    /// ``Message/text``.
+    case text
+    /// ``Message/serverTime``.
+    case serverTime
+    /// ``Message/deliveryState``.
+    case deliveryState
+  }
+
+  /// The message's id: the nonce, so that a resent message is recognised as the same one.
+  public var id: UUID { nonce }
+  /// The nonce the sender's client chose.
+  public let nonce: UUID
+  /// The conversation it belongs to.
+  public let conversationID: UUID
+  /// The user who wrote it.
+  public let senderID: UUID
+  /// When the sender wrote it, by the sender's clock; orders unsent messages.
+  public let localTime: Date
+  /// The text; never blank once saved.
+  public var text: String
+  /// When the backend accepted it; `nil` until then.
+  public var serverTime: Date?
+  /// How far it got on its way to the backend.
+  public var deliveryState: DeliveryState
+
+  /// Creates a message.
+  public init(
+    nonce: UUID, conversationID: UUID, senderID: UUID, text: String, localTime: Date,
+    serverTime: Date? = nil, deliveryState: DeliveryState = .pending
+  ) {
+    self.nonce = nonce
+    self.conversationID = conversationID
+    self.senderID = senderID
+    self.text = text
+    self.localTime = localTime
+    self.serverTime = serverTime
+    self.deliveryState = deliveryState
+  }
+
+  /// The places of messages in the model layer's containers.
+  public static let entity = EntityDescriptor<Message>(
+    name: .message, table: \.messages, changes: \.messages, edits: \.messages, log: \.messages)
+
+  /// The field behind each key.
+  public static func field(_ key: Key) -> Field<Message> {
+    switch key {
+    case .text: Field(\.text)
+    case .serverTime: Field(\.serverTime)
+    case .deliveryState: Field(\.deliveryState)
+    }
+  }
+
+  /// A message breaks a rule when its text is blank or its conversation does not exist.
+  public func violations(previous: Message?, in lookup: any ModelLookup) -> [ValidationRule] {
+    var rules: [ValidationRule] = []
+    if text.isBlank { rules.append(.messageTextNotEmpty) }
+    if lookup.object(Conversation.self, id: conversationID) == nil {
+      rules.append(.messageNeedsConversation(conversationID))
+    }
+    return rules
+  }
+}

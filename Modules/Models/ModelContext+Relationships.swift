@@ -1,0 +1,78 @@
+import Foundation
+
+extension ModelContext {
+  /// The self user, if the store knows it.
+  public var selfUser: User? {
+    objects(User.self).first(where: \.isSelf)
+  }
+
+  /// The connection with `user`, if there is one.
+  public func connection(of user: User) -> Connection? {
+    object(Connection.self, id: user.id)
+  }
+
+  /// The user on the other side of `connection`.
+  public func user(of connection: Connection) -> User? {
+    object(User.self, id: connection.to)
+  }
+
+  /// The conversation that belongs to `connection`, once the backend made it.
+  public func conversation(of connection: Connection) -> Conversation? {
+    connection.conversationID.flatMap { object(Conversation.self, id: $0) }
+  }
+
+  /// The connection whose conversation `conversation` is, if any.
+  public func connection(of conversation: Conversation) -> Connection? {
+    conversation.participantIDs.lazy
+      .compactMap { self.object(Connection.self, id: $0) }
+      .first { $0.conversationID == conversation.id }
+  }
+
+  /// The users taking part in `conversation` that this context knows, ordered by name.
+  public func participants(of conversation: Conversation) -> [User] {
+    conversation.participantIDs.compactMap { object(User.self, id: $0) }
+      .sorted { ($0.name, $0.id.uuidString) < ($1.name, $1.id.uuidString) }
+  }
+
+  /// The conversations `user` takes part in, ordered by id.
+  public func conversations(of user: User) -> [Conversation] {
+    var ids = committed.conversationsByParticipant[user.id] ?? []
+    ids.formUnion(editedIDs(Conversation.self))
+    return ids.compactMap { object(Conversation.self, id: $0) }
+      .filter { $0.participantIDs.contains(user.id) }
+      .sorted { $0.id.uuidString < $1.id.uuidString }
+  }
+
+  /// The conversation `message` belongs to.
+  public func conversation(of message: Message) -> Conversation? {
+    object(Conversation.self, id: message.conversationID)
+  }
+
+  /// The messages in `conversation`: sent ones by server time, then unsent ones by local time.
+  public func messages(in conversation: Conversation) -> [Message] {
+    messages(inConversation: conversation.id)
+  }
+
+  func messages(inConversation id: UUID) -> [Message] {
+    var ids = committed.messagesByConversation[id] ?? []
+    ids.formUnion(editedIDs(Message.self))
+    return ids.compactMap { object(Message.self, id: $0) }
+      .filter { $0.conversationID == id }
+      .sorted(by: Message.displayOrder)
+  }
+}
+
+extension Message {
+  /// Whether `lhs` is shown before `rhs`: sent messages by server time, unsent ones after them by
+  /// local time, ties by nonce.
+  static func displayOrder(_ lhs: Message, _ rhs: Message) -> Bool {
+    switch (lhs.serverTime, rhs.serverTime) {
+    case (let left?, let right?) where left != right: return left < right
+    case (.some, .none): return true
+    case (.none, .some): return false
+    default:
+      if lhs.localTime != rhs.localTime { return lhs.localTime < rhs.localTime }
+      return lhs.nonce.uuidString < rhs.nonce.uuidString
+    }
+  }
+}

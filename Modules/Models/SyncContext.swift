@@ -1,0 +1,88 @@
+/// The synchronisation context of a stack, isolated to its own actor: the sync layer reads local
+/// changes and applies server values here.
+public actor SyncContext {
+  private let context: ModelContext
+  private let broadcaster: ChangeBroadcaster
+
+  init(context: sending ModelContext) {
+    self.broadcaster = context.broadcaster
+    self.context = context
+  }
+
+  /// Runs `body` with the context on this actor, the way every use of it goes.
+  ///
+  /// ```swift
+  /// try await stack.sync.perform { context in
+  ///   context.applyRemote(user)
+  ///   try context.save()
+  /// }
+  /// ```
+  public func perform<Result: Sendable, Failure: Error>(
+    _ body: @Sendable (ModelContext) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try body(context)
+  }
+
+  /// Every change of this context from now on: its saves and its merges.
+  public nonisolated func changes() -> AsyncStream<ContextChange> {
+    broadcaster.subscribe()
+  }
+
+  func mergeIncoming() {
+    context.mergeIncoming()
+  }
+}
+
+/// The user interface's context of a stack, isolated to the main actor.
+@MainActor
+public final class UIContext {
+  private let makeContext: @Sendable () -> ModelContext
+  private let broadcaster: ChangeBroadcaster
+  private var storage: ModelContext?
+
+  nonisolated init(
+    broadcaster: ChangeBroadcaster, makeContext: @escaping @Sendable () -> ModelContext
+  ) {
+    self.broadcaster = broadcaster
+    self.makeContext = makeContext
+  }
+
+  /// The context itself; read and edit it from the main actor.
+  ///
+  /// It is made on first use from the state the stack opened with, and merges every save the
+  /// sync context made since then before it is handed out.
+  public var context: ModelContext {
+    if let storage { return storage }
+    let context = makeContext()
+    storage = context
+    context.mergeIncoming()
+    return context
+  }
+
+  /// Every change of this context from now on: its saves and its merges.
+  public nonisolated func changes() -> AsyncStream<ContextChange> {
+    broadcaster.subscribe()
+  }
+
+  func mergeIncoming() {
+    context.mergeIncoming()
+  }
+}
+
+/// A context whose changes can be observed from any isolation.
+public protocol ContextChangeSource: Sendable {
+  /// Which context this is.
+  var role: ContextRole { get }
+  /// Every change of the context from now on: its saves and its merges.
+  func changes() -> AsyncStream<ContextChange>
+}
+
+extension SyncContext: ContextChangeSource {
+  /// Always ``ContextRole/sync``.
+  public nonisolated var role: ContextRole { .sync }
+}
+
+extension UIContext: ContextChangeSource {
+  /// Always ``ContextRole/ui``.
+  public nonisolated var role: ContextRole { .ui }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// A person on Courier; exactly one user of a store is the self user, the one signed in.
+public struct User: ModelObject {
+  /// The keys of a user that can change.
+  public enum Key: String, Sendable, DeclarationOrdered {
+    /// ``User/name``.
+    case name
+    /// ``User/handle``.
+    case handle
+    /// ``User/accentID``.
+    case accentID
+    /// ``User/email``.
+    case email
+  }
+
+  /// The user's id, the backend's once known.
+  public let id: UUID
+  /// Whether this is the signed-in user.
+  public let isSelf: Bool
+  /// The display name; never empty once saved.
+  public var name: String
+  /// The unique handle, if the user chose one.
+  public var handle: String?
+  /// The colour the user picked, as the backend numbers it.
+  public var accentID: Int
+  /// The email address, if visible to the self user.
+  public var email: String?
+
+  /// Creates a user.
+  public init(
+    id: UUID, isSelf: Bool = false, name: String, handle: String? = nil, accentID: Int = 0,
+    email: String? = nil
+  ) {
+    self.id = id
+    self.isSelf = isSelf
+    self.name = name
+    self.handle = handle
+    self.accentID = accentID
+    self.email = email
+  }
+
+  /// The places of users in the model layer's containers.
+  public static let entity = EntityDescriptor<User>(
+    name: .user, table: \.users, changes: \.users, edits: \.users, log: \.users)
+
+  /// The field behind each key.
+  public static func field(_ key: Key) -> Field<User> {
+    switch key {
+    case .name: Field(\.name)
+    case .handle: Field(\.handle)
+    case .accentID: Field(\.accentID)
+    case .email: Field(\.email)
+    }
+  }
+
+  /// A user breaks the rule when its name is blank.
+  public func violations(previous: User?, in lookup: any ModelLookup) -> [ValidationRule] {
+    name.isBlank ? [.nameNotEmpty(.user)] : []
+  }
+}
+
+extension String {
+  /// Whether the string holds nothing but whitespace.
+  var isBlank: Bool { allSatisfy(\.isWhitespace) }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Models
+import TestSupport
+import Testing
+
+@Suite("LocalChanges", .tags(.models, .sync), .courier(timeBudget: .seconds(5)))
+@MainActor
+struct LocalChangesTests {
+  let make = ModelFactory()
+
+  /// Saves `edits` in the UI context and waits until the sync context merged them.
+  func saveInUI(_ stack: ModelStack, _ edits: (ModelContext) throws -> Void) async throws {
+    try edits(stack.ui.context)
+    try stack.ui.context.save()
+    await Quiescence.expectIdle(stack.tracker)
+  }
+
+  @Test("Changed keys add up across any number of UI saves")
+  func keysAccumulate() async throws {
+    // given
+    let user = make.user(name: "Ann")
+    let stack = ModelStack.forTesting([user])
+
+    // when
+    try await saveInUI(stack) { try $0.update(User.self, id: user.id) { $0.name = "A" } }
+    try await saveInUI(stack) { try $0.update(User.self, id: user.id) { $0.accentID = 4 } }
+    try await saveInUI(stack) { try $0.update(User.self, id: user.id) { $0.name = "B" } }
+
+    // then
+    let changes = await stack.sync.perform { $0.localChanges(of: User.self) }
+    #expect(changes.updatedKeys == [user.id: [.name, .accentID]])
+    #expect(changes.objectIDs == [user.id])
+  }
+
+  @Test("Inserted and deleted objects are marked for upstream insert and delete")
+  func insertAndDeleteMarks() async throws {
+    // given
+    let me = make.selfUser()
+    let group = make.conversation(creator: me)
+    let stack = ModelStack.forTesting([me, group])
+    let message = make.message(in: group, from: me)
+
+    // when
+    try await saveInUI(stack) {
+      try $0.insert(message)
+      try $0.delete(Conversation.self, id: group.id)
+      try $0.delete(Message.self, id: message.id)
+    }
+
+    // then
+    let (messages, conversations) = await stack.sync.perform {
+      ($0.localChanges(of: Message.self), $0.localChanges(of: Conversation.self))
+    }
+    #expect(messages.inserted.isEmpty)
+    #expect(conversations.deleted == [group.id])
+  }
+
+  @Test("An insert stays marked while later edits add their keys")
+  func insertThenEdit() async throws {
+    // given
+    let stack = ModelStack.forTesting()
+    let user = make.user(name: "Ann")
+    try await saveInUI(stack) { try $0.insert(user) }
+
+    // when
+    try await saveInUI(stack) { try $0.update(User.self, id: user.id) { $0.handle = "ann" } }
+
+    // then
+    let changes = await stack.sync.perform { $0.localChanges(of: User.self) }
+    #expect(changes.inserted == [user.id])
+    #expect(changes.keys(of: user.id) == [.handle])
+  }
+
+  @Test("Clearing some keys keeps the others until they are cleared too")
+  func partialClear() async throws {
+    // given
+    let user = make.user(name: "Ann")
+    let stack = ModelStack.forTesting([user])
+    try await saveInUI(stack) {
+      try $0.update(User.self, id: user.id) {
+        $0.name = "A"
+        $0.email = "a@example.com"
+      }
+    }
+
+    // when
+    let (afterFirst, afterSecond) = await stack.sync.perform { context in
+      context.clearLocalChanges(User.self, id: user.id, keys: [.name])
+      let first = context.localChanges(of: User.self)
+      context.clearLocalChanges(User.self, id: user.id, keys: [.email])
+      return (first, context.localChanges(of: User.self))
+    }
+
+    // then
+    #expect(afterFirst.keys(of: user.id) == [.email])
+    #expect(afterSecond.isEmpty)
+  }
+
+  @Test("Clearing an insertion or a deletion removes its mark")
+  func clearInsertAndDelete() async throws {
+    // given
+    let kept = make.user()
+    let stack = ModelStack.forTesting([kept])
+    let added = make.user()
+    try await saveInUI(stack) {
+      try $0.insert(added)
+      try $0.delete(User.self, id: kept.id)
+    }
+
+    // when
+    let changes = await stack.sync.perform { context in
+      context.clearLocalInsertion(User.self, id: added.id)
+      context.clearLocalDeletion(User.self, id: kept.id)
+      return context.localChanges(of: User.self)
+    }
+
+    // then
+    #expect(changes.isEmpty)
+  }
+
+  @Test("The sync context's own saves are not local changes, and the UI context tracks nothing")
+  func serverChangesAreNotTracked() async throws {
+    // given
+    let user = make.user(name: "Ann")
+    let stack = ModelStack.forTesting([user])
+    var server = user
+    server.name = "Server"
+
+    // when
+    try await stack.sync.perform { [server] context throws(SaveError) in
+      context.applyRemote(server)
+      try context.save()
+    }
+    await Quiescence.expectIdle(stack.tracker)
+
+    // then
+    #expect(await stack.sync.perform { $0.localChanges(of: User.self) }.isEmpty)
+    #expect(stack.ui.context.localChanges(of: User.self).isEmpty)
+  }
+
+  @Test("A remote deletion drops the object's pending local changes")
+  func remoteDeletionDropsChanges() async throws {
+    // given
+    let user = make.user(name: "Ann")
+    let stack = ModelStack.forTesting([user])
+    try await saveInUI(stack) { try $0.update(User.self, id: user.id) { $0.name = "B" } }
+
+    // when
+    let changes = try await stack.sync.perform { context throws(SaveError) in
+      context.applyRemoteDeletion(User.self, id: user.id)
+      try context.save()
+      return context.localChanges(of: User.self)
+    }
+
+    // then
+    #expect(changes.isEmpty)
+  }
+}

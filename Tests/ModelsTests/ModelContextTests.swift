@@ -1,0 +1,340 @@
+import Foundation
+import Models
+import TestSupport
+import Testing
+
+@Suite("ModelContext", .tags(.models), .courier(timeBudget: .seconds(5)))
+@MainActor
+struct ModelContextTests {
+  let make = ModelFactory()
+
+  @Suite("Editing")
+  @MainActor
+  struct Editing {
+    let make = ModelFactory()
+
+    @Test("Reads see unsaved inserts, updates and deletions")
+    func readsSeeUnsavedEdits() throws {
+      // given
+      let kept = make.user(name: "Kept")
+      let gone = make.user(name: "Gone")
+      let context = ModelStack.forTesting([kept, gone]).ui.context
+      let added = make.user(name: "Added")
+
+      // when
+      try context.insert(added)
+      try context.update(User.self, id: kept.id) { $0.name = "Renamed" }
+      try context.delete(User.self, id: gone.id)
+
+      // then
+      #expect(context.objects(User.self).map(\.name).sorted() == ["Added", "Renamed"])
+      #expect(context.count(of: User.self) == 2)
+      #expect(context.object(User.self, id: gone.id) == nil)
+      #expect(context.hasChanges)
+    }
+
+    @Test("Inserting an id that exists is refused with the object named")
+    func insertTwice() throws {
+      // given
+      let user = make.user()
+      let context = ModelStack.forTesting([user]).ui.context
+
+      // when
+      let error = #expect(throws: ContextError.self) { try context.insert(user) }
+
+      // then
+      #expect(error == .alreadyExists(ObjectReference(.user, user.id)))
+      #expect(error?.description == "User \(user.id.uuidString.lowercased()) exists already")
+    }
+
+    @Test("Updating or deleting a missing object is refused with the object named")
+    func missingObject() {
+      // given
+      let context = ModelStack.forTesting().ui.context
+      let id = make.uuids.next()
+
+      // when
+      let updateError = #expect(throws: ContextError.self) {
+        try context.update(Conversation.self, id: id) { $0.name = "x" }
+      }
+      let deleteError = #expect(throws: ContextError.self) {
+        try context.delete(Conversation.self, id: id)
+      }
+
+      // then
+      #expect(updateError == .notFound(ObjectReference(.conversation, id)))
+      #expect(deleteError == .notFound(ObjectReference(.conversation, id)))
+    }
+
+    @Test("Rollback drops every unsaved edit")
+    func rollback() throws {
+      // given
+      let user = make.user(name: "Ann")
+      let context = ModelStack.forTesting([user]).ui.context
+      try context.update(User.self, id: user.id) { $0.name = "Bea" }
+      try context.insert(make.user())
+
+      // when
+      context.rollback()
+
+      // then
+      #expect(context.objects(User.self) == [user])
+      #expect(!context.hasChanges)
+    }
+
+    @Test("New ids come from the test's deterministic UUID source")
+    func deterministicIDs() {
+      // given
+      let context = ModelStack.forTesting().ui.context
+      let replay = UUIDSource.seeded(UUIDSource.current.seed ?? 0)
+
+      // when
+      let ids = [context.makeID(), context.makeID()]
+
+      // then
+      #expect(UUIDSource.current.seed != nil)
+      #expect(ids == [replay.next(), replay.next()])
+    }
+  }
+
+  @Suite("Saving")
+  @MainActor
+  struct Saving {
+    let make = ModelFactory()
+
+    @Test("A save reports inserts, deletions and exactly the keys that changed")
+    func changeSet() throws {
+      // given
+      let user = make.user(name: "Ann", handle: "ann")
+      let gone = make.user()
+      let context = ModelStack.forTesting([user, gone]).ui.context
+      let added = make.user()
+      try context.insert(added)
+      try context.update(User.self, id: user.id) {
+        $0.name = "Anna"
+        $0.accentID += 1
+      }
+      try context.delete(User.self, id: gone.id)
+
+      // when
+      let changes = try context.save()
+
+      // then
+      #expect(changes.origin == .ui)
+      #expect(changes.users.inserted == [added.id: added])
+      #expect(changes.users.changedKeys(of: user.id) == [.name, .accentID])
+      #expect(changes.users.deleted == [gone.id])
+      #expect(changes.description == "ui save: User +1 ~1 -1")
+      #expect(!context.hasChanges)
+    }
+
+    @Test("An edit that restores the saved value is not reported as a change")
+    func noOpEdit() throws {
+      // given
+      let user = make.user(name: "Ann")
+      let context = ModelStack.forTesting([user]).ui.context
+      try context.update(User.self, id: user.id) { $0.name = "Bea" }
+      try context.update(User.self, id: user.id) { $0.name = "Ann" }
+
+      // when
+      let changes = try context.save()
+
+      // then
+      #expect(changes.isEmpty)
+      #expect(changes.description == "ui save: nothing")
+    }
+
+    @Test(
+      "A save that breaks a rule names the object and the rule",
+      arguments: [
+        RuleCase.blankUserName, .blankGroupName, .blankMessage, .messageWithoutConversation,
+      ]
+    )
+    func ruleViolation(_ rule: RuleCase) throws {
+      // given
+      let make = ModelFactory()
+      let me = make.selfUser()
+      let group = make.conversation(creator: me)
+      let context = ModelStack.forTesting([me, group]).ui.context
+      let (object, expected) = try rule.apply(to: context, make: make, me: me, group: group)
+
+      // when
+      let error = #expect(throws: SaveError.self) { try context.save() }
+
+      // then
+      #expect(error?.failures == [ValidationFailure(object: object, rule: expected)])
+      #expect(error?.description.contains(expected.description) == true)
+    }
+
+    @Test("A failed save rolls everything back: nothing is half-applied")
+    func rollbackOnFailure() throws {
+      // given
+      let me = make.selfUser()
+      let other = make.user(name: "Ann")
+      let connection = make.connection(from: me, to: other, status: .cancelled)
+      let stack = ModelStack.forTesting([me, other, connection])
+      let context = stack.ui.context
+      try context.update(User.self, id: other.id) { $0.name = "Anna" }
+      try context.insert(make.user(name: "New"))
+      try context.update(Connection.self, id: other.id) { $0.status = .sent }
+
+      // when
+      #expect(throws: SaveError.self) { try context.save() }
+
+      // then
+      #expect(context.objects(User.self).map(\.name).sorted() == ["Ann", "Me"])
+      #expect(context.object(Connection.self, id: other.id) == connection)
+      #expect(try stack.store.load() == Tables([me, other, connection]))
+      #expect(!context.hasChanges)
+    }
+
+    @Test("Every broken rule of one save is reported, sorted by object")
+    func allFailures() throws {
+      // given
+      let first = make.user()
+      let second = make.user()
+      let context = ModelStack.forTesting([first, second]).ui.context
+      for user in [second, first] { try context.update(User.self, id: user.id) { $0.name = " " } }
+
+      // when
+      let error = #expect(throws: SaveError.self) { try context.save() }
+
+      // then
+      let expected = [first, second].map {
+        ValidationFailure(object: ObjectReference(.user, $0.id), rule: .nameNotEmpty(.user))
+      }.sorted { $0.object < $1.object }
+      #expect(error?.failures == expected)
+    }
+
+    @Test("Deleting a conversation that still has messages is refused for each message")
+    func deleteConversationWithMessages() throws {
+      // given
+      let me = make.selfUser()
+      let group = make.conversation(creator: me)
+      let message = make.message(in: group, from: me)
+      let context = ModelStack.forTesting([me, group, message]).ui.context
+      try context.delete(Conversation.self, id: group.id)
+
+      // when
+      let error = #expect(throws: SaveError.self) { try context.save() }
+
+      // then
+      #expect(
+        error?.failures == [
+          ValidationFailure(
+            object: ObjectReference(.message, message.id),
+            rule: .messageNeedsConversation(group.id))
+        ])
+    }
+
+    @Test("A saved change reaches the store key by key")
+    func storeCommit() throws {
+      // given
+      let user = make.user(name: "Ann")
+      let stack = ModelStack.forTesting([user])
+      try stack.ui.context.update(User.self, id: user.id) { $0.email = "ann@example.com" }
+
+      // when
+      try stack.ui.context.save()
+
+      // then
+      #expect(try stack.store.load().object(User.self, id: user.id)?.email == "ann@example.com")
+    }
+  }
+
+  @Suite("Relationships")
+  @MainActor
+  struct Relationships {
+    let make = ModelFactory()
+
+    @Test("A connection, its user and its conversation resolve from each end")
+    func connectionBothWays() throws {
+      // given
+      let me = make.selfUser()
+      let other = make.user()
+      let conversation = make.conversation(kind: .connection, creator: me, participants: [other])
+      let connection = make.connection(from: me, to: other, conversation: conversation)
+
+      // when
+      let context = ModelStack.forTesting([me, other, conversation, connection]).ui.context
+
+      // then
+      #expect(context.connection(of: other) == connection)
+      #expect(context.user(of: connection) == other)
+      #expect(context.conversation(of: connection) == conversation)
+      #expect(context.connection(of: conversation) == connection)
+      #expect(context.selfUser == me)
+    }
+
+    @Test("A conversation's participants and a user's conversations resolve, unsaved ones too")
+    func participantsBothWays() throws {
+      // given
+      let me = make.selfUser()
+      let ann = make.user(name: "Ann")
+      let bob = make.user(name: "Bob")
+      let saved = make.conversation(creator: me, participants: [ann])
+      let context = ModelStack.forTesting([me, ann, bob, saved]).ui.context
+      let unsaved = make.conversation(creator: bob, participants: [ann])
+
+      // when
+      try context.insert(unsaved)
+
+      // then
+      #expect(context.participants(of: saved).map(\.name) == ["Ann", "Me"])
+      #expect(
+        Set(context.conversations(of: ann).map(\.id)) == [saved.id, unsaved.id])
+      #expect(context.conversations(of: me).map(\.id) == [saved.id])
+    }
+
+    @Test("A conversation's messages come sent first by server time, then unsent by local time")
+    func messagesInOrder() throws {
+      // given
+      let me = make.selfUser()
+      let group = make.conversation(creator: me)
+      var late = make.message(in: group, from: me, text: "late")
+      late.serverTime = make.now.addingTimeInterval(100)
+      var early = make.message(in: group, from: me, text: "early")
+      early.serverTime = make.now.addingTimeInterval(50)
+      let context = ModelStack.forTesting([me, group, late, early]).ui.context
+      let unsent = make.message(in: group, from: me, text: "unsent")
+      try context.insert(unsent)
+
+      // when
+      let messages = context.messages(in: group)
+
+      // then
+      #expect(messages.map(\.text) == ["early", "late", "unsent"])
+      #expect(context.conversation(of: unsent) == group)
+    }
+  }
+}
+
+/// One validation rule broken on purpose, as a row of a table.
+enum RuleCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case blankUserName, blankGroupName, blankMessage, messageWithoutConversation
+
+  var testDescription: String { rawValue }
+
+  @MainActor
+  func apply(
+    to context: ModelContext, make: ModelFactory, me: User, group: Conversation
+  ) throws -> (ObjectReference, ValidationRule) {
+    switch self {
+    case .blankUserName:
+      try context.update(User.self, id: me.id) { $0.name = "  \n" }
+      return (ObjectReference(.user, me.id), .nameNotEmpty(.user))
+    case .blankGroupName:
+      try context.update(Conversation.self, id: group.id) { $0.name = "" }
+      return (ObjectReference(.conversation, group.id), .nameNotEmpty(.conversation))
+    case .blankMessage:
+      let message = make.message(in: group, from: me, text: " ")
+      try context.insert(message)
+      return (ObjectReference(.message, message.id), .messageTextNotEmpty)
+    case .messageWithoutConversation:
+      let elsewhere = make.conversation(creator: me)
+      let message = make.message(in: elsewhere, from: me)
+      try context.insert(message)
+      return (ObjectReference(.message, message.id), .messageNeedsConversation(elsewhere.id))
+    }
+  }
+}

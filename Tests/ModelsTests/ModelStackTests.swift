@@ -1,0 +1,308 @@
+import Foundation
+import Models
+import TestSupport
+import Testing
+
+@Suite("ModelStack", .tags(.models), .courier(timeBudget: .seconds(5)))
+@MainActor
+struct ModelStackTests {
+  let make = ModelFactory()
+
+  @Suite("Merging")
+  @MainActor
+  struct Merging {
+    let make = ModelFactory()
+
+    @Test("A UI save is merged into the sync context with the keys it changed")
+    func uiToSync() async throws {
+      // given
+      let user = make.user(name: "Ann")
+      let stack = ModelStack.forTesting([user])
+      try stack.ui.context.update(User.self, id: user.id) { $0.name = "Anna" }
+
+      // when
+      let merged = try await expectNextMerge(into: stack.sync) { try stack.ui.context.save() }
+
+      // then
+      #expect(merged?.users.changedKeys(of: user.id) == [.name])
+      let name = await stack.sync.perform { $0.object(User.self, id: user.id)?.name }
+      #expect(name == "Anna")
+    }
+
+    @Test("A sync save is merged into the UI context")
+    func syncToUI() async throws {
+      // given
+      let user = make.user(name: "Ann")
+      let stack = ModelStack.forTesting([user])
+      var server = user
+      server.accentID = 7
+
+      // when
+      let merged = try await expectNextMerge(into: stack.ui) {
+        try await stack.sync.perform { [server] context throws(SaveError) in
+          context.applyRemote(server)
+          try context.save()
+        }
+      }
+
+      // then
+      #expect(merged?.origin == .sync)
+      #expect(stack.ui.context.object(User.self, id: user.id)?.accentID == 7)
+    }
+
+    @Test("An object inserted in one context and deleted in the other ends deleted in both")
+    func insertThenDelete() async throws {
+      // given
+      let stack = ModelStack.forTesting()
+      let user = make.user()
+      try stack.ui.context.insert(user)
+      try stack.ui.context.save()
+      await Quiescence.expectIdle(stack.tracker)
+
+      // when
+      try await stack.sync.perform { context throws(any Error) in
+        context.applyRemoteDeletion(User.self, id: user.id)
+        try context.save()
+      }
+      await Quiescence.expectIdle(stack.tracker)
+
+      // then
+      #expect(stack.ui.context.object(User.self, id: user.id) == nil)
+      #expect(try stack.store.load().count(of: User.self) == 0)
+    }
+
+    @Test("Edits of different keys on both contexts at once both survive, everywhere")
+    func concurrentEditsOfDifferentKeys() async throws {
+      // given
+      let user = make.user(name: "Ann", accentID: 1)
+      let stack = ModelStack.forTesting([user])
+      var server = user
+      server.accentID = 9
+
+      // when
+      async let remote: Void = stack.sync.perform { [server] context throws(SaveError) in
+        context.applyRemote(server)
+        try context.save()
+      }
+      try stack.ui.context.update(User.self, id: user.id) { $0.name = "Anna" }
+      try stack.ui.context.save()
+      try await remote
+      await Quiescence.expectIdle(stack.tracker)
+
+      // then
+      let expected = User(id: user.id, name: "Anna", accentID: 9)
+      #expect(stack.ui.context.object(User.self, id: user.id) == expected)
+      #expect(await stack.sync.perform { $0.object(User.self, id: user.id) } == expected)
+      #expect(try stack.store.load().object(User.self, id: user.id) == expected)
+    }
+
+    @Test("Many saves from both sides converge on the store's state in both contexts")
+    func convergence() async throws {
+      // given
+      let users = (0..<20).map { make.user(name: "User \($0)") }
+      let stack = ModelStack.forTesting(users)
+
+      // when
+      async let remote: Void = stack.sync.perform { context throws(SaveError) in
+        for (index, user) in users.enumerated() {
+          var server = user
+          server.name = "Server \(index)"
+          server.accentID = index
+          context.applyRemote(server)
+          try context.save()
+        }
+      }
+      for user in users.prefix(10) {
+        try stack.ui.context.update(User.self, id: user.id) { $0.name = "Local" }
+        try stack.ui.context.save()
+        await Task.yield()
+      }
+      try await remote
+      await Quiescence.expectIdle(stack.tracker)
+
+      // then
+      let stored = try stack.store.load().users.rows
+      #expect(
+        stack.ui.context.objects(User.self)
+          == stored.values.sorted { $0.id.uuidString < $1.id.uuidString })
+      #expect(
+        await stack.sync.perform { $0.objects(User.self) } == stack.ui.context.objects(User.self))
+      #expect(
+        stored.values.allSatisfy { $0.accentID != 1 || $0.name == "Server 1" || $0.name == "Local" }
+      )
+    }
+
+    @Test("Every merge is enrolled in the work tracker, so the stack is idle only once merged")
+    func quiescence() async throws {
+      // given
+      let stack = ModelStack.forTesting()
+      try stack.ui.context.insert(make.user())
+
+      // when
+      try stack.ui.context.save()
+
+      // then
+      #expect(
+        stack.tracker.outstandingJobs.map(\.label) == ["merge a UI save into the sync context"])
+      await Quiescence.expectIdle(stack.tracker)
+      #expect(await stack.sync.perform { $0.count(of: User.self) } == 1)
+    }
+
+    @Test("Stacks made for different tests share nothing")
+    func isolation() throws {
+      // given
+      let first = ModelStack.forTesting()
+      let second = ModelStack.forTesting()
+
+      // when
+      try first.ui.context.insert(make.user())
+      try first.ui.context.save()
+
+      // then
+      #expect(try second.store.load().totalCount == 0)
+      #expect(second.ui.context.count(of: User.self) == 0)
+    }
+  }
+
+  @Suite("Conflict policy")
+  @MainActor
+  struct ConflictPolicy {
+    let make = ModelFactory()
+
+    @Test("An unsaved UI edit wins over a sync save of the same key, and then reaches the store")
+    func unsavedUIEditWins() async throws {
+      // given
+      let user = make.user(name: "Ann")
+      let stack = ModelStack.forTesting([user])
+      try stack.ui.context.update(User.self, id: user.id) { $0.name = "Local" }
+      var server = user
+      server.name = "Server"
+      server.accentID = 5
+
+      // when
+      try await expectNextMerge(into: stack.ui) {
+        try await stack.sync.perform { [server] context throws(SaveError) in
+          context.applyRemote(server)
+          try context.save()
+        }
+      }
+
+      // then
+      #expect(stack.ui.context.object(User.self, id: user.id)?.name == "Local")
+      #expect(stack.ui.context.object(User.self, id: user.id)?.accentID == 5)
+      let changes = try stack.ui.context.save()
+      #expect(changes.users.changedKeys(of: user.id) == [.name])
+      #expect(try stack.store.load().object(User.self, id: user.id)?.name == "Local")
+    }
+
+    @Test("A UI save wins over the sync context's unsaved server value of the same key")
+    func uiSaveWinsInSync() async throws {
+      // given
+      let user = make.user(name: "Ann")
+      let stack = ModelStack.forTesting([user])
+      var server = user
+      server.name = "Server"
+      await stack.sync.perform { [server] context in context.applyRemote(server) }
+
+      // when
+      try stack.ui.context.update(User.self, id: user.id) { $0.name = "Local" }
+      try stack.ui.context.save()
+      await Quiescence.expectIdle(stack.tracker)
+
+      // then
+      let (name, dirty) = await stack.sync.perform {
+        ($0.object(User.self, id: user.id)?.name, $0.localChanges(of: User.self).keys(of: user.id))
+      }
+      #expect(name == "Local")
+      #expect(dirty == [.name])
+    }
+
+    @Test("A server value does not overwrite a local change that has not been pushed")
+    func localChangeWinsUntilPushed() async throws {
+      // given
+      let user = make.user(name: "Ann", accentID: 1)
+      let stack = ModelStack.forTesting([user])
+      try stack.ui.context.update(User.self, id: user.id) { $0.name = "Local" }
+      try stack.ui.context.save()
+      await Quiescence.expectIdle(stack.tracker)
+      var server = user
+      server.name = "Server"
+      server.accentID = 3
+
+      // when
+      let merged = try await stack.sync.perform { [server] context throws(SaveError) in
+        context.applyRemote(server)
+        return try context.save()
+      }
+
+      // then
+      #expect(merged.users.changedKeys(of: user.id) == [.accentID])
+      #expect(try stack.store.load().object(User.self, id: user.id)?.name == "Local")
+    }
+
+    @Test("Once pushed, the next server value for the key is taken")
+    func serverValueAfterPush() async throws {
+      // given
+      let user = make.user(name: "Ann")
+      let stack = ModelStack.forTesting([user])
+      try stack.ui.context.update(User.self, id: user.id) { $0.name = "Local" }
+      try stack.ui.context.save()
+      await Quiescence.expectIdle(stack.tracker)
+      var server = user
+      server.name = "Server"
+
+      // when
+      let name = try await stack.sync.perform { [server] context throws(SaveError) in
+        context.clearLocalChanges(User.self, id: user.id, keys: [.name])
+        context.applyRemote(server)
+        try context.save()
+        return context.object(User.self, id: user.id)?.name
+      }
+
+      // then
+      #expect(name == "Server")
+    }
+
+    @Test("A deletion wins over unsaved edits of the deleted object")
+    func deletionWins() async throws {
+      // given
+      let user = make.user(name: "Ann")
+      let stack = ModelStack.forTesting([user])
+      try stack.ui.context.update(User.self, id: user.id) { $0.name = "Local" }
+
+      // when
+      try await expectNextMerge(into: stack.ui) {
+        try await stack.sync.perform { context throws(SaveError) in
+          context.applyRemoteDeletion(User.self, id: user.id)
+          try context.save()
+        }
+      }
+
+      // then
+      #expect(stack.ui.context.object(User.self, id: user.id) == nil)
+      #expect(!stack.ui.context.hasChanges)
+    }
+
+    @Test("Server values bypass the status-transition rule, which guards local edits only")
+    func serverStatusBypassesTransitions() async throws {
+      // given
+      let me = make.selfUser()
+      let other = make.user()
+      let connection = make.connection(from: me, to: other, status: .cancelled)
+      let stack = ModelStack.forTesting([me, other, connection])
+      var server = connection
+      server.status = .invalid
+
+      // when
+      let changes = try await expectNextSave(of: stack.sync) {
+        try await stack.sync.perform { [server] context throws(SaveError) in
+          context.applyRemote(server)
+          try context.save()
+        }
+      }
+
+      // then
+      #expect(changes?.connections.changedKeys(of: other.id) == [.status])
+    }
+  }
+}

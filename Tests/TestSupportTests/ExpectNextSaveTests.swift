@@ -1,0 +1,119 @@
+import Models
+import TestSupport
+import Testing
+
+@Suite("expectNextSave", .tags(.testSupport, .models), .courier(timeBudget: .seconds(5)))
+@MainActor
+struct ExpectNextSaveTests {
+  let make = ModelFactory()
+
+  @Test("It returns the change set of the save the action caused")
+  func returnsChangeSet() async throws {
+    // given
+    let stack = ModelStack.forTesting()
+    let user = make.user()
+    try stack.ui.context.insert(user)
+
+    // when
+    let changes = try await expectNextSave(of: stack.ui) { try stack.ui.context.save() }
+
+    // then
+    #expect(changes?.users.inserted == [user.id: user])
+    await Quiescence.expectIdle(stack.tracker)
+  }
+
+  @Test("It records an issue naming the context when the action saves nothing")
+  func reportsMissingSave() async {
+    // given
+    let stack = ModelStack.forTesting()
+
+    // when
+    var changes: ChangeSet?
+    await withKnownIssue {
+      changes = await expectNextSave(of: stack.sync, within: .milliseconds(20)) {}
+    } matching: {
+      issue($0, mentions: "the next save of the sync context")
+    }
+
+    // then
+    #expect(changes == nil)
+  }
+
+  @Test("A merge into the context is not taken for its save")
+  func mergeIsNotASave() async throws {
+    // given
+    let stack = ModelStack.forTesting()
+    try stack.ui.context.insert(make.user())
+
+    // when
+    var saved: ChangeSet?
+    try await withKnownIssue {
+      saved = try await expectNextSave(of: stack.sync, within: .milliseconds(50)) {
+        try stack.ui.context.save()
+      }
+    } matching: {
+      issue($0, mentions: "the next save of the sync context")
+    }
+
+    // then
+    #expect(saved == nil)
+    await Quiescence.expectIdle(stack.tracker)
+  }
+
+  @Test("expectNextMerge returns the change set the other context saved")
+  func nextMerge() async throws {
+    // given
+    let stack = ModelStack.forTesting()
+    let user = make.user()
+    try stack.ui.context.insert(user)
+
+    // when
+    let merged = try await expectNextMerge(into: stack.sync) { try stack.ui.context.save() }
+
+    // then
+    #expect(merged?.origin == .ui)
+    #expect(merged?.users.inserted[user.id] == user)
+  }
+}
+
+@Suite("ModelFactory", .tags(.testSupport, .models), .courier(timeBudget: .seconds(5)))
+@MainActor
+struct ModelFactoryTests {
+  @Test("Its objects pass every rule of a save as they are")
+  func validDefaults() throws {
+    // given
+    let make = ModelFactory()
+    let me = make.selfUser()
+    let other = make.user()
+    let group = make.conversation(creator: me, participants: [other])
+    let objects: [any ModelObject] = [
+      me, other, group, make.connection(from: me, to: other), make.message(in: group, from: me),
+    ]
+    let context = ModelStack.forTesting().ui.context
+
+    // when
+    for object in objects { try insert(object, into: context) }
+    let changes = try context.save()
+
+    // then
+    #expect(changes.count == objects.count)
+    #expect(group.participantIDs == [me.id, other.id])
+  }
+
+  @Test("It draws ids from the test's UUID source, so a replay gives the same ids")
+  func deterministicIDs() {
+    // given
+    let seed = UUIDSource.current.seed ?? 0
+
+    // when
+    let first = ModelFactory(uuids: .seeded(seed)).user()
+    let second = ModelFactory(uuids: .seeded(seed)).user()
+
+    // then
+    #expect(first == second)
+  }
+
+  private func insert(_ object: any ModelObject, into context: ModelContext) throws {
+    try context.insert(object)
+  }
+}

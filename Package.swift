@@ -35,6 +35,7 @@ let modules: [Module] = [
     dependsOn: ["ParsingCore", "ConnectionParsing", "UserParsing", "ConversationParsing"],
     testResources: [.copy("Fixtures")]),
   Module("Models", dependsOn: ["Seams"]),
+  Module("CourierTooling", dependsOn: ["JSON"]),
 ]
 
 /// Test helpers every suite builds on; an ordinary library so app developers can test with it too.
@@ -113,6 +114,20 @@ for module in selected {
       )
     )
   }
+}
+
+// MARK: - Contributor tools
+
+/// The executable behind the scripts in `Tools/`; built only with its library.
+if selected.contains(where: { $0.name == "CourierTooling" }) {
+  targets.append(
+    .executableTarget(
+      name: "courier-tools",
+      dependencies: ["CourierTooling"],
+      path: "Tools/courier-tools",
+      swiftSettings: swiftSettings
+    )
+  )
 }
 
 let package = Package(

@@ -1,0 +1,151 @@
+// The logic behind the scripts in Tools/: each script builds this executable and calls one of its
+// subcommands. Run without arguments for the list.
+import CourierTooling
+import Foundation
+
+/// Prints `message` to standard error and exits with `code`.
+func fail(_ message: String, code: Int32 = 2) -> Never {
+  FileHandle.standardError.write(Data("courier-tools: \(message)\n".utf8))
+  exit(code)
+}
+
+/// The contents of the file at `path`.
+func read(_ path: String) -> String {
+  guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+  return String(decoding: data, as: UTF8.self)
+}
+
+/// Writes `text` to `path`, creating folders on the way.
+func write(_ text: String, to path: String) {
+  let url = URL(fileURLWithPath: path)
+  do {
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
+  } catch {
+    fail("cannot write \(path): \(error)")
+  }
+}
+
+/// The values of every `--name value` pair, and the other arguments in order.
+func options(_ arguments: ArraySlice<String>, names: Set<String>) -> ([String: [String]], [String])
+{
+  var values: [String: [String]] = [:]
+  var rest: [String] = []
+  var iterator = arguments.makeIterator()
+  while let argument = iterator.next() {
+    if names.contains(argument) {
+      guard let value = iterator.next() else { fail("\(argument) needs a value") }
+      values[argument, default: []].append(value)
+    } else {
+      rest.append(argument)
+    }
+  }
+  return (values, rest)
+}
+
+func records(_ path: String) -> [TestRecord] {
+  do {
+    return try TestRecord.records(fromEventStream: read(path))
+  } catch {
+    fail("\(error)")
+  }
+}
+
+let usage = """
+  usage: courier-tools <command> …
+    select LIST [--tag T]… [--skip-tag T]…   print the --filter expression for those tags
+    list LIST                                 print every test with its tags
+    list-tags LIST                            print each tag with its number of tests
+    report EVENTS [--flaky]                   print the summary line (and varying cases)
+    new-module NAME [--depends-on A,B] [--root DIR]
+    disabled-tests [--root DIR]               list disabled and conditional tests
+  LIST and EVENTS are event-stream files (--event-stream-version 0).
+  """
+
+let arguments = CommandLine.arguments.dropFirst()
+switch arguments.first {
+case "select":
+  let (values, rest) = options(arguments.dropFirst(), names: ["--tag", "--skip-tag"])
+  guard let list = rest.first else { fail(usage) }
+  do {
+    let selected = try TagSelection(records: records(list)).select(
+      including: values["--tag"] ?? [], excluding: values["--skip-tag"] ?? [])
+    print(TagSelection.filterExpression(for: selected))
+  } catch {
+    fail("\(error)")
+  }
+case "list":
+  guard let list = arguments.dropFirst().first else { fail(usage) }
+  let selection = TagSelection(records: records(list))
+  for function in selection.functions {
+    let tags = selection.tags(of: function).sorted().joined(separator: ", ")
+    print("\(function.path)  [\(tags)]  \(function.displayName)")
+  }
+case "list-tags":
+  guard let list = arguments.dropFirst().first else { fail(usage) }
+  for (tag, count) in TagSelection(records: records(list)).tagCounts {
+    print("\(tag)\t\(count)")
+  }
+case "report":
+  let rest = Array(arguments.dropFirst())
+  guard let events = rest.first(where: { !$0.hasPrefix("--") }) else { fail(usage) }
+  do {
+    let report = try RunReport(eventStream: read(events))
+    if rest.contains("--flaky") {
+      for (id, tally) in report.flakyCases {
+        print("FLAKY  \(id)  passed \(tally.passed), failed \(tally.failed)")
+      }
+      for id in report.failingCases { print("FAILS  \(id)  every run") }
+      if report.flakyCases.isEmpty { print("no test changed outcome between runs") }
+    }
+    print(report.summary)
+  } catch {
+    fail("\(error)")
+  }
+case "new-module":
+  let (values, rest) = options(arguments.dropFirst(), names: ["--depends-on", "--root"])
+  guard let rawName = rest.first else { fail(usage) }
+  let root = values["--root"]?.last ?? "."
+  let dependencies = (values["--depends-on"] ?? []).flatMap { $0.split(separator: ",") }
+    .map { String($0) }
+  do {
+    var manifest = try Manifest(text: read("\(root)/Package.swift"))
+    let name = try ModuleName(rawName, existing: Set(manifest.moduleNames))
+    try manifest.addModule(name, dependsOn: dependencies)
+    let scaffold = Scaffold(name: name)
+    let tags = try scaffold.addingTag(to: read("\(root)/TestSupport/Tags.swift"))
+    for file in scaffold.files where FileManager.default.fileExists(atPath: "\(root)/\(file.path)")
+    {
+      fail("\(file.path) exists already")
+    }
+    write(manifest.text, to: "\(root)/Package.swift")
+    write(tags, to: "\(root)/TestSupport/Tags.swift")
+    for file in scaffold.files {
+      write(file.contents, to: "\(root)/\(file.path)")
+      print(file.path)
+    }
+  } catch {
+    fail("\(error)")
+  }
+case "disabled-tests":
+  let (values, _) = options(arguments.dropFirst(), names: ["--root"])
+  let root = values["--root"]?.last ?? "."
+  var findings: [DisabledTestScanner.Finding] = []
+  for folder in ["Tests", "TestSupport", "Modules"] {
+    let enumerator = FileManager.default.enumerator(atPath: "\(root)/\(folder)")
+    while let path = enumerator?.nextObject() as? String {
+      guard path.hasSuffix(".swift") else { continue }
+      let file = "\(folder)/\(path)"
+      findings += DisabledTestScanner().scan(read("\(root)/\(file)"), file: file)
+    }
+  }
+  findings.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+  for finding in findings { print(finding) }
+  let missing = findings.filter { $0.reason == nil }
+  print(
+    "\(findings.count) disabled or conditional, \(missing.count) without a reason")
+  if !missing.isEmpty { exit(1) }
+default:
+  fail(usage)
+}

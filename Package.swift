@@ -14,11 +14,17 @@ struct Module {
   let dependencies: [String]
   /// Resources of the module's test suite, if it ships fixtures.
   let testResources: [Resource]
+  /// Further Courier modules the suite (not the module) uses, such as the fake backend.
+  let testDependencies: [String]
 
-  init(_ name: String, dependsOn dependencies: [String] = [], testResources: [Resource] = []) {
+  init(
+    _ name: String, dependsOn dependencies: [String] = [], testResources: [Resource] = [],
+    testDependencies: [String] = []
+  ) {
     self.name = name
     self.dependencies = dependencies
     self.testResources = testResources
+    self.testDependencies = testDependencies
   }
 }
 
@@ -36,6 +42,14 @@ let modules: [Module] = [
     testResources: [.copy("Fixtures")]),
   Module("Models", dependsOn: ["Seams"]),
   Module("CourierTooling", dependsOn: ["JSON"]),
+  Module(
+    "Transport", dependsOn: ["HTTPRequest", "JSON", "Seams"], testDependencies: ["FakeBackend"]),
+  Module(
+    "FakeBackend",
+    dependsOn: [
+      "Transport", "HTTPRequest", "JSON", "Seams", "ParsingCore", "ConnectionParsing",
+      "UserParsing", "ConversationParsing", "EventParsing",
+    ]),
 ]
 
 /// Test helpers every suite builds on; an ordinary library so app developers can test with it too.
@@ -58,7 +72,8 @@ func selectedModules() -> [Module] {
   let byName = Dictionary(uniqueKeysWithValues: modules.map { ($0.name, $0) })
   guard let wanted = Context.environment["COURIER_MODULES"], !wanted.isEmpty else { return modules }
   var keep = Set<String>()
-  var stack = wanted.split(separator: ",").map { String($0) } + testSupportDependencies
+  let named = wanted.split(separator: ",").map { String($0) }
+  var stack = named + named.flatMap { byName[$0]?.testDependencies ?? [] } + testSupportDependencies
   while let name = stack.popLast() {
     guard keep.insert(name).inserted, let module = byName[name] else { continue }
     stack += module.dependencies
@@ -107,7 +122,8 @@ for module in selected {
     targets.append(
       .testTarget(
         name: "\(module.name)Tests",
-        dependencies: [.target(name: module.name), "TestSupport"],
+        dependencies: [.target(name: module.name), "TestSupport"]
+          + module.testDependencies.map { .target(name: $0) },
         path: "Tests/\(module.name)Tests",
         resources: module.testResources,
         swiftSettings: swiftSettings

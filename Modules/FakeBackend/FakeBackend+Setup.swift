@@ -1,0 +1,132 @@
+import ConnectionParsing
+import ConversationParsing
+import EventParsing
+import Foundation
+import Seams
+import Synchronization
+import UserParsing
+
+/// The state-setup calls for tests, the seed's "methods that allow us to set up its state". Each
+/// emits the notification events the same change made through the API would.
+extension FakeBackend {
+  /// Creates the self user, the one the API acts for, and returns its id.
+  @discardableResult
+  public func insertSelfUser(id: UUID? = nil, name: String = "Me", handle: String? = nil) -> UUID {
+    state.withLock { state in
+      let id = state.insertUser(id: id, name: name, handle: handle)
+      state.selfID = id
+      return id
+    }
+  }
+
+  /// Creates another user and returns its id.
+  @discardableResult
+  public func insertUser(
+    id: UUID? = nil, name: String, handle: String? = nil, accentID: Int = 0, email: String? = nil
+  ) -> UUID {
+    state.withLock {
+      $0.insertUser(id: id, name: name, handle: handle, accentID: accentID, email: email)
+    }
+  }
+
+  /// A remote user asks the self user to connect: pending for self, with its conversation.
+  ///
+  /// - Returns: The conversation id, or `nil` without a self user or with an unknown user.
+  @discardableResult
+  public func requestConnectionRemotely(from user: UUID, message: String? = nil) -> UUID? {
+    state.withLock { state in
+      guard let me = state.selfID, state.users[user] != nil else { return nil }
+      return state.requestConnection(from: user, to: me, message: message)?.conversation
+    }
+  }
+
+  /// The remote user accepts the self user's request: both sides become accepted and the
+  /// conversation one-to-one.
+  ///
+  /// - Returns: Whether there was a sent request to accept.
+  @discardableResult
+  public func acceptRemotely(by user: UUID) -> Bool {
+    state.withLock { state in
+      guard let me = state.selfID,
+        state.connections[.init(from: me, to: user)]?.status == .sent,
+        state.connections[.init(from: user, to: me)] != nil
+      else { return false }
+      state.changeConnection(of: user, with: me, to: .accepted)
+      return true
+    }
+  }
+
+  /// A remote user posts `text` in a conversation, and returns its nonce.
+  ///
+  /// - Returns: The message's nonce, or `nil` for an unknown conversation.
+  @discardableResult
+  public func postMessageRemotely(in conversation: UUID, from user: UUID, text: String) -> UUID? {
+    state.withLock { state in
+      guard state.conversations[conversation] != nil else { return nil }
+      let nonce = state.uuids.next()
+      _ = state.post(nonce: nonce, text: text, in: conversation, from: user)
+      return nonce
+    }
+  }
+
+  /// A remote user renames a conversation.
+  ///
+  /// - Returns: Whether the conversation exists.
+  @discardableResult
+  public func renameRemotely(_ conversation: UUID, to name: String, by user: UUID) -> Bool {
+    state.withLock { state in
+      guard state.conversations[conversation] != nil else { return false }
+      state.rename(conversation, to: name, by: user)
+      return true
+    }
+  }
+
+  /// A remote user removes `users` from a conversation.
+  ///
+  /// - Returns: Whether anyone was removed.
+  @discardableResult
+  public func removeMembersRemotely(_ users: [UUID], from conversation: UUID, by user: UUID)
+    -> Bool
+  {
+    state.withLock { !$0.removeMembers(users, from: conversation, by: user).isEmpty }
+  }
+
+  /// A remote user creates a group with the self user and `members`, and returns its id.
+  @discardableResult
+  public func createGroupRemotely(name: String, by creator: UUID, members: [UUID]) -> UUID {
+    state.withLock { state in
+      let others = members + (state.selfID.map { [$0] } ?? [])
+      return state.createConversation(type: .group, name: name, creator: creator, members: others)
+        .id
+    }
+  }
+
+  // MARK: - Reading the server's state
+
+  /// The self user's id, once set up.
+  public var selfUserID: UUID? { state.withLock { $0.selfID } }
+
+  /// The user with `id`, as the server holds it.
+  public func user(_ id: UUID) -> UserPayload? { state.withLock { $0.users[id] } }
+
+  /// The connection from `from` to `to`, as the server holds it.
+  public func connection(from: UUID, to: UUID) -> ConnectionPayload? {
+    state.withLock { $0.connections[.init(from: from, to: to)] }
+  }
+
+  /// The conversation with `id`, as the self user sees it.
+  public func conversation(_ id: UUID) -> ConversationPayload? {
+    state.withLock { state in
+      guard let conversation = state.conversations[id] else { return nil }
+      return state.conversationPayload(conversation, for: state.selfID ?? conversation.creator)
+    }
+  }
+
+  /// The messages of a conversation, in the order the server accepted them.
+  public func messages(in conversation: UUID) -> [MessagePayload] {
+    state.withLock { $0.messages[conversation] ?? [] }
+  }
+
+  /// Every notification so far, oldest first.
+  public var notifications: [NotificationPayload] { state.withLock { $0.notifications } }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import HTTPRequest
+import JSON
+import Seams
+import Synchronization
+import Transport
+
+/// An in-memory fake of the Courier backend: the one place that knows how the server behaves.
+///
+/// Serve it in-process with ``transport`` or beneath a real `URLSession` with
+/// ``makeURLSession()``. Set up its state with the `insert…`/`…Remotely` calls, which emit the
+/// same events a real change would. Read what it received in ``journal``, and make it
+/// misbehave with ``addFault(_:)`` and ``offlineMode``. The endpoints are listed in
+/// `FakeBackend+Endpoints.swift`.
+///
+/// A fresh fake costs microseconds; make one per test.
+public final class FakeBackend: Sendable {
+  private struct Control {
+    var journal: [JournalEntry] = []
+    var rules: [(rule: FaultRule, used: Int)] = []
+    var offlineMode: OfflineMode = .online
+    var parked: [Int: CheckedContinuation<Void, Never>] = [:]
+    var parkWaiters: [CheckedContinuation<Void, Never>] = []
+    var nextIndex = 0
+  }
+
+  let state: Mutex<ServerState>
+  private let control = Mutex(Control())
+  /// The clock delays and offline expiry are measured on.
+  public let time: any TimeSource
+  /// Called with every request no endpoint matched; set it to fail the test in strict mode.
+  public let onUnmatched: (@Sendable (JournalEntry) -> Void)?
+
+  /// Creates an empty backend.
+  ///
+  /// - Parameters:
+  ///   - uuids: Where the ids of server-made objects come from; the task's current source by
+  ///     default, so a test's deterministic UUIDs make the server's ids reproducible too.
+  ///   - epoch: The server time of its first change; each change is one second later.
+  ///   - time: The clock for delays and offline expiry.
+  ///   - onUnmatched: Strict mode: called for every request that matched no endpoint, such as
+  ///     `{ Issue.record("unmatched: \($0)") }`.
+  public init(
+    uuids: UUIDSource = .current, epoch: Date = Date(timeIntervalSince1970: 1_800_000_000),
+    time: any TimeSource = SystemTimeSource(),
+    onUnmatched: (@Sendable (JournalEntry) -> Void)? = nil
+  ) {
+    self.state = Mutex(ServerState(uuids: uuids, epoch: epoch))
+    self.time = time
+    self.onUnmatched = onUnmatched
+  }
+
+  // MARK: - Serving
+
+  /// What the fake does with one request: a response, or a transport error.
+  public func handle(_ request: FakeRequest, expiry: Duration = TransportDefaults.expiry) async
+    -> Result<TransportResponse, TransportError>
+  {
+    let (index, mode, fault) = control.withLock { control in
+      defer { control.nextIndex += 1 }
+      return (control.nextIndex, control.offlineMode, Self.nextFault(for: request, in: &control))
+    }
+    switch mode {
+    case .online: break
+    case .failing:
+      record(index, request, endpoint: endpointName(request), status: nil, fault: fault)
+      return .failure(.network(.offline))
+    case .hanging:
+      record(index, request, endpoint: endpointName(request), status: nil, fault: fault)
+      do {
+        try await time.sleep(for: expiry)
+      } catch {
+        return .failure(.cancelled)
+      }
+      return .failure(.expired(after: expiry))
+    }
+    switch fault {
+    case .status(let status, let retryAfter)?:
+      record(index, request, endpoint: endpointName(request), status: status, fault: fault)
+      let response = Self.error(status, label: "injected-fault", message: "fault rule")
+      guard let retryAfter else { return .success(response) }
+      var headers = response.headers
+      headers["Retry-After"] = String(retryAfter)
+      return .success(TransportResponse(status: status, headers: headers, body: response.body))
+    case .network(let failure)?:
+      record(index, request, endpoint: endpointName(request), status: nil, fault: fault)
+      return .failure(.network(failure))
+    case .delay(let duration)?:
+      do {
+        try await time.sleep(for: duration)
+      } catch {
+        record(index, request, endpoint: endpointName(request), status: nil, fault: fault)
+        return .failure(.cancelled)
+      }
+    case .park?:
+      await park(index)
+    case .loseResponse?, .malformedBody?, nil:
+      break
+    }
+    let (endpoint, response) = state.withLock { Self.route(request, in: &$0) }
+    switch fault {
+    case .loseResponse?:
+      record(index, request, endpoint: endpoint, status: nil, fault: fault)
+      return .failure(.network(.connectionLost))
+    case .malformedBody?:
+      record(index, request, endpoint: endpoint, status: response.status, fault: fault)
+      return .success(
+        TransportResponse(
+          status: response.status, headers: ["Content-Type": "application/json"],
+          body: Data("{\"truncated\": ".utf8)))
+    default:
+      record(index, request, endpoint: endpoint, status: response.status, fault: fault)
+      return .success(response)
+    }
+  }
+
+  /// A transport that serves this fake in-process, with no URL session at all.
+  public var transport: FakeTransport { FakeTransport(backend: self) }
+
+  private func endpointName(_ request: FakeRequest) -> String? {
+    Self.endpoint(for: request)?.name
+  }
+
+  private func record(
+    _ index: Int, _ request: FakeRequest, endpoint: String?, status: Int?, fault: Fault?
+  ) {
+    let entry = JournalEntry(
+      index: index, request: request, endpoint: endpoint, status: status, fault: fault)
+    control.withLock { control in
+      control.journal.append(entry)
+      control.journal.sort { $0.index < $1.index }
+    }
+    if !entry.matched { onUnmatched?(entry) }
+  }
+
+  // MARK: - Faults
+
+  /// Adds a fault rule; rules are tried in the order they were added, and the first that has a
+  /// step left for a matching request applies.
+  public func addFault(_ rule: FaultRule) {
+    control.withLock { $0.rules.append((rule, 0)) }
+  }
+
+  /// Removes every fault rule.
+  public func removeFaults() {
+    control.withLock { $0.rules = [] }
+  }
+
+  /// How the fake behaves as if the network were down.
+  public var offlineMode: OfflineMode {
+    get { control.withLock { $0.offlineMode } }
+    set { control.withLock { $0.offlineMode = newValue } }
+  }
+
+  private static func nextFault(for request: FakeRequest, in control: inout Control) -> Fault? {
+    for index in control.rules.indices where control.rules[index].rule.matcher.matches(request) {
+      let (rule, used) = control.rules[index]
+      if used < rule.steps.count {
+        control.rules[index].used += 1
+        return rule.steps[used]
+      }
+      if rule.repeatsLastStep, let last = rule.steps.last { return last }
+    }
+    return nil
+  }
+
+  // MARK: - Parked requests
+
+  /// The journal indexes of the requests parked now, oldest first.
+  public var parkedRequests: [Int] {
+    control.withLock { $0.parked.keys.sorted() }
+  }
+
+  /// Waits, without blocking, until at least `count` requests are parked.
+  public func waitForParkedRequests(_ count: Int = 1) async {
+    while control.withLock({ $0.parked.count }) < count {
+      await withCheckedContinuation { continuation in
+        let ready = control.withLock { control in
+          if control.parked.count >= count { return true }
+          control.parkWaiters.append(continuation)
+          return false
+        }
+        if ready { continuation.resume() }
+      }
+    }
+  }
+
+  /// Lets the parked request with journal index `index` go on; returns whether one was parked.
+  @discardableResult
+  public func releaseParkedRequest(_ index: Int) -> Bool {
+    let continuation = control.withLock { $0.parked.removeValue(forKey: index) }
+    continuation?.resume()
+    return continuation != nil
+  }
+
+  /// Lets every parked request go on, oldest first.
+  public func releaseAllParkedRequests() {
+    for index in parkedRequests { releaseParkedRequest(index) }
+  }
+
+  private func park(_ index: Int) async {
+    await withCheckedContinuation { continuation in
+      let waiters = control.withLock { control in
+        control.parked[index] = continuation
+        defer { control.parkWaiters = [] }
+        return control.parkWaiters
+      }
+      for waiter in waiters { waiter.resume() }
+    }
+  }
+
+  // MARK: - Journal
+
+  /// Every request received so far, in order.
+  public var journal: [JournalEntry] { control.withLock { $0.journal } }
+
+  /// The requests received with `method` on paths matching `path` (`*` matches a segment).
+  public func requests(_ method: String, _ path: String) -> [JournalEntry] {
+    let matcher = RequestMatcher(method, path)
+    return journal.filter { matcher.matches($0.request) }
+  }
+
+  /// The requests no endpoint matched.
+  public var unmatchedRequests: [JournalEntry] { journal.filter { !$0.matched } }
+
+  /// Forgets the journal, the fault rules and parked requests; the server's state stays.
+  public func resetJournalAndFaults() {
+    let parked = control.withLock { control in
+      defer { control = Control() }
+      return Array(control.parked.values)
+    }
+    for continuation in parked { continuation.resume() }
+  }
+
+  static func error(_ status: Int, label: String, message: String) -> TransportResponse {
+    TransportResponse(
+      status: status,
+      json: ["code": .integer(status), "label": .string(label), "message": .string(message)])
+  }
+}

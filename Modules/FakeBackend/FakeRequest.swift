@@ -1,0 +1,92 @@
+import Foundation
+import HTTPRequest
+import JSON
+
+/// A request as the fake server sees it: method, decoded path segments and query items, headers
+/// and body, whichever way it arrived.
+public struct FakeRequest: Sendable, Hashable, CustomStringConvertible {
+  /// The method, such as `GET`.
+  public let method: String
+  /// The path's segments, percent-decoded.
+  public let segments: [String]
+  /// The query items in order, percent-decoded.
+  public let query: [QueryItem]
+  /// The headers, by lowercased name.
+  public let headers: [String: String]
+  /// The body, if any.
+  public let body: Data?
+
+  /// Creates a request from its parts; header names are lowercased.
+  public init(
+    method: String, segments: [String], query: [QueryItem] = [], headers: [String: String] = [:],
+    body: Data? = nil
+  ) {
+    self.method = method.uppercased()
+    self.segments = segments
+    self.query = query
+    self.headers = Dictionary(
+      headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+    self.body = body
+  }
+
+  /// Reads a request that arrived as a URL, decoding its path relative to `basePath` and its
+  /// query exactly as the real backend would; `nil` if the URL cannot be read.
+  public init?(
+    method: String, url: URL, basePath: String = "", headers: [String: String], body: Data?
+  ) {
+    guard let (segments, query) = Self.decode(url, basePath: basePath) else { return nil }
+    self.init(method: method, segments: segments, query: query, headers: headers, body: body)
+  }
+
+  /// Reads an ``HTTPRequest/HTTPRequest`` the way it would arrive over HTTP.
+  public init(_ request: HTTPRequest) {
+    let base = URL(string: "https://fake.invalid") ?? URL(fileURLWithPath: "/")
+    let url = (try? request.url(relativeTo: base)) ?? base
+    let body: Data? =
+      switch request.body {
+      case .json(let value)?: Data(value.serialized())
+      case .raw(let data, _)?: data
+      case nil: nil
+      }
+    let headers = Dictionary(
+      request.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+    let (segments, query) = Self.decode(url, basePath: "") ?? ([], [])
+    self.init(
+      method: request.method.rawValue, segments: segments, query: query, headers: headers,
+      body: body)
+  }
+
+  private static func decode(_ url: URL, basePath: String) -> ([String], [QueryItem])? {
+    guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+      return nil
+    }
+    var encodedPath = components.percentEncodedPath
+    if !basePath.isEmpty, encodedPath.hasPrefix(basePath) {
+      encodedPath = String(encodedPath.dropFirst(basePath.count))
+    }
+    let segments = encodedPath.split(separator: "/", omittingEmptySubsequences: true).map {
+      String($0).removingPercentEncoding ?? String($0)
+    }
+    let query = (components.percentEncodedQueryItems ?? []).map {
+      QueryItem(
+        $0.name.removingPercentEncoding ?? $0.name,
+        $0.value.map { $0.removingPercentEncoding ?? $0 } ?? "")
+    }
+    return (segments, query)
+  }
+
+  /// The path, decoded, such as `/users/3f2a…`.
+  public var path: String { "/" + segments.joined(separator: "/") }
+
+  /// The first value of the query item `name`.
+  public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
+
+  /// The body as JSON, or `nil` if there is none or it is not JSON.
+  public var json: JSONValue? { body.flatMap { try? JSONParser.parse($0) } }
+
+  /// Reads as `GET /search/contacts?q=$&?@` with values decoded.
+  public var description: String {
+    let query = self.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+    return "\(method) \(path)" + (query.isEmpty ? "" : "?\(query)")
+  }
+}

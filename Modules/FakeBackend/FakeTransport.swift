@@ -1,0 +1,23 @@
+import HTTPRequest
+import Transport
+
+/// A transport that hands requests straight to a ``FakeBackend``, in-process: what most tests
+/// send through.
+public struct FakeTransport: TransportSession {
+  /// The fake it serves.
+  public let backend: FakeBackend
+
+  /// Serves `backend`.
+  public init(backend: FakeBackend) {
+    self.backend = backend
+  }
+
+  /// Hands `request` to the fake as it would arrive over HTTP.
+  public func send(_ request: HTTPRequest, expiry: Duration) async throws(TransportError)
+    -> TransportResponse
+  {
+    if Task.isCancelled { throw .cancelled }
+    let outcome = await backend.handle(FakeRequest(request), expiry: expiry)
+    return try outcome.get()
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Transport
+
+/// Something that goes wrong on purpose, deterministically, when a request matches a rule.
+public enum Fault: Sendable, Hashable, CustomStringConvertible {
+  /// Answer with this status and an error body, without acting on the request; with
+  /// `retryAfter`, the answer carries a `Retry-After` header of that many seconds.
+  case status(Int, retryAfter: Int? = nil)
+  /// Fail with a network error before the request reaches the server.
+  case network(NetworkFailure)
+  /// Wait this long on the fake's time source, then handle the request normally.
+  case delay(Duration)
+  /// Hold the request until the test releases it, then handle it normally.
+  case park
+  /// Act on the request, then fail with `connectionLost`: the duplicate-send trap.
+  case loseResponse
+  /// Act on the request, then answer with a body that is not JSON.
+  case malformedBody
+
+  /// Names the fault.
+  public var description: String {
+    switch self {
+    case .status(let status, nil): "status \(status)"
+    case .status(let status, let seconds?): "status \(status), Retry-After \(seconds)"
+    case .network(let failure): "network: \(failure)"
+    case .delay(let duration): "delay \(duration)"
+    case .park: "park"
+    case .loseResponse: "lose the response"
+    case .malformedBody: "malformed body"
+    }
+  }
+}
+
+/// Which requests a fault rule applies to.
+public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
+  /// The method, or `nil` for any.
+  public let method: String?
+  /// The path pattern: segments, where `*` matches any one segment and a trailing `**` any rest.
+  public let pattern: [String]
+
+  /// Matches `method` (any if `nil`) on paths like `/conversations/*/messages`.
+  public init(_ method: String? = nil, _ path: String) {
+    self.method = method?.uppercased()
+    self.pattern = path.split(separator: "/").map(String.init)
+  }
+
+  /// Matches every request.
+  public static let any = RequestMatcher(nil, "/**")
+
+  /// Whether `request` matches.
+  public func matches(_ request: FakeRequest) -> Bool {
+    if let method, method != request.method { return false }
+    var index = 0
+    for part in pattern {
+      if part == "**" { return true }
+      guard index < request.segments.count, part == "*" || part == request.segments[index] else {
+        return false
+      }
+      index += 1
+    }
+    return index == request.segments.count
+  }
+
+  /// Reads as `POST /connections`.
+  public var description: String { "\(method ?? "*") /\(pattern.joined(separator: "/"))" }
+}
+
+/// A rule of the fake: which requests it applies to and which fault each of them gets.
+///
+/// The faults are a small scenario: the first matching request gets the first fault, the second
+/// the second, and so on (`nil` lets a request through untouched); after the last step the rule
+/// is spent, unless it repeats its last step forever.
+public struct FaultRule: Sendable, Hashable {
+  /// Which requests the rule applies to.
+  public let matcher: RequestMatcher
+  /// The faults, in the order matching requests meet them.
+  public let steps: [Fault?]
+  /// Whether the last step applies forever once reached.
+  public let repeatsLastStep: Bool
+
+  /// A rule of explicit steps.
+  public init(_ matcher: RequestMatcher, steps: [Fault?], repeatsLastStep: Bool = false) {
+    self.matcher = matcher
+    self.steps = steps
+    self.repeatsLastStep = repeatsLastStep
+  }
+
+  /// `fault` on the next matching request only.
+  public static func once(_ matcher: RequestMatcher, _ fault: Fault) -> FaultRule {
+    FaultRule(matcher, steps: [fault])
+  }
+
+  /// `fault` on the next `count` matching requests.
+  public static func times(_ count: Int, _ matcher: RequestMatcher, _ fault: Fault) -> FaultRule {
+    FaultRule(matcher, steps: Array(repeating: fault, count: max(count, 0)))
+  }
+
+  /// `fault` on every matching request.
+  public static func always(_ matcher: RequestMatcher, _ fault: Fault) -> FaultRule {
+    FaultRule(matcher, steps: [fault], repeatsLastStep: true)
+  }
+}
+
+/// How the fake behaves while offline.
+public enum OfflineMode: Sendable, Hashable {
+  /// Requests go through.
+  case online
+  /// Requests fail at once with ``Transport/NetworkFailure/offline``.
+  case failing
+  /// Requests hang until their expiry, then expire.
+  case hanging
+}

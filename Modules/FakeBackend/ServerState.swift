@@ -1,0 +1,228 @@
+import ConnectionParsing
+import ConversationParsing
+import EventParsing
+import Foundation
+import JSON
+import Seams
+import UserParsing
+
+/// Everything the fake server knows, and the changes it can make; each change records the events
+/// the real backend would send the self user.
+struct ServerState {
+  struct ConnectionKey: Hashable {
+    let from: UUID
+    let to: UUID
+  }
+
+  struct Conversation {
+    var id: UUID
+    var type: ConversationType
+    var name: String?
+    var creator: UUID
+    var members: [UUID]
+    var lastEventTime: Date
+  }
+
+  let uuids: UUIDSource
+  private let epoch: Date
+  private var ticks = 0
+  var selfID: UUID?
+  var users: [UUID: UserPayload] = [:]
+  var userOrder: [UUID] = []
+  var connections: [ConnectionKey: ConnectionPayload] = [:]
+  var connectionOrder: [ConnectionKey] = []
+  var conversations: [UUID: Conversation] = [:]
+  var conversationOrder: [UUID] = []
+  var messages: [UUID: [MessagePayload]] = [:]
+  var messagesByNonce: [UUID: MessagePayload] = [:]
+  var notifications: [NotificationPayload] = []
+
+  init(uuids: UUIDSource, epoch: Date) {
+    self.uuids = uuids
+    self.epoch = epoch
+  }
+
+  /// The server's clock: one second later at every change, so runs are reproducible.
+  mutating func tick() -> Date {
+    ticks += 1
+    return epoch.addingTimeInterval(TimeInterval(ticks))
+  }
+
+  mutating func notify(_ events: [EventPayload]) {
+    guard !events.isEmpty else { return }
+    notifications.append(NotificationPayload(id: uuids.next(), events: events))
+  }
+
+  // MARK: - Users
+
+  @discardableResult
+  mutating func insertUser(
+    id: UUID? = nil, name: String, handle: String? = nil, accentID: Int = 0, email: String? = nil
+  ) -> UUID {
+    let user = UserPayload(
+      id: id ?? uuids.next(), name: name, handle: handle, accentID: accentID, email: email)
+    if users.updateValue(user, forKey: user.id) == nil { userOrder.append(user.id) }
+    return user.id
+  }
+
+  mutating func updateUser(_ id: UUID, name: String?, accentID: Int?, handle: String?) {
+    guard var user = users[id] else { return }
+    if let name { user.name = name }
+    if let accentID { user.accentID = accentID }
+    if let handle { user.handle = handle }
+    users[id] = user
+    if id == selfID {
+      notify([
+        .userUpdate(UserUpdatePayload(id: id, name: name, accentID: accentID, handle: handle))
+      ])
+    }
+  }
+
+  // MARK: - Conversations
+
+  func conversationPayload(_ conversation: Conversation, for viewer: UUID) -> ConversationPayload {
+    ConversationPayload(
+      id: conversation.id, type: conversation.type, name: conversation.name,
+      creator: conversation.creator, selfMember: viewer,
+      otherMembers: conversation.members.filter { $0 != viewer },
+      lastEventTime: conversation.lastEventTime)
+  }
+
+  @discardableResult
+  mutating func createConversation(
+    type: ConversationType, name: String?, creator: UUID, members: [UUID]
+  ) -> Conversation {
+    let time = tick()
+    var unique: [UUID] = [creator]
+    for member in members where !unique.contains(member) { unique.append(member) }
+    let conversation = Conversation(
+      id: uuids.next(), type: type, name: name, creator: creator, members: unique,
+      lastEventTime: time)
+    conversations[conversation.id] = conversation
+    conversationOrder.append(conversation.id)
+    if let selfID, unique.contains(selfID) {
+      notify([
+        .conversationCreate(
+          ConversationEvent(
+            conversation: conversation.id, from: creator, time: time,
+            data: conversationPayload(conversation, for: selfID)))
+      ])
+    }
+    return conversation
+  }
+
+  mutating func rename(_ id: UUID, to name: String, by user: UUID) {
+    let time = tick()
+    conversations[id]?.name = name
+    conversations[id]?.lastEventTime = time
+    notify([
+      .conversationRename(ConversationEvent(conversation: id, from: user, time: time, data: name))
+    ])
+  }
+
+  /// Adds `users` who are not members yet; returns those added.
+  mutating func addMembers(_ users: [UUID], to id: UUID, by user: UUID) -> [UUID] {
+    guard let conversation = conversations[id] else { return [] }
+    let added = users.filter { !conversation.members.contains($0) }
+    guard !added.isEmpty else { return [] }
+    let time = tick()
+    conversations[id]?.members += added
+    conversations[id]?.lastEventTime = time
+    notify([.memberJoin(ConversationEvent(conversation: id, from: user, time: time, data: added))])
+    return added
+  }
+
+  /// Removes `users` who are members; returns those removed.
+  mutating func removeMembers(_ users: [UUID], from id: UUID, by user: UUID) -> [UUID] {
+    guard let conversation = conversations[id] else { return [] }
+    let removed = users.filter { conversation.members.contains($0) }
+    guard !removed.isEmpty else { return [] }
+    let time = tick()
+    conversations[id]?.members.removeAll { removed.contains($0) }
+    conversations[id]?.lastEventTime = time
+    notify([
+      .memberLeave(ConversationEvent(conversation: id, from: user, time: time, data: removed))
+    ])
+    return removed
+  }
+
+  /// Posts a message, or returns the one posted earlier with the same nonce.
+  mutating func post(nonce: UUID, text: String, in id: UUID, from user: UUID) -> (
+    MessagePayload, created: Bool
+  ) {
+    if let existing = messagesByNonce[nonce] { return (existing, false) }
+    let time = tick()
+    let message = MessagePayload(nonce: nonce, conversation: id, from: user, text: text, time: time)
+    messages[id, default: []].append(message)
+    messagesByNonce[nonce] = message
+    conversations[id]?.lastEventTime = time
+    notify([.messageAdd(ConversationEvent(conversation: id, from: user, time: time, data: message))]
+    )
+    return (message, true)
+  }
+
+  // MARK: - Connections
+
+  /// Sets the status of the connection `from` → `to`, notifying the self user of their side.
+  mutating func setConnection(
+    from: UUID, to: UUID, status: ConnectionStatus, conversation: UUID, message: String?,
+    time: Date
+  ) {
+    let key = ConnectionKey(from: from, to: to)
+    let connection = ConnectionPayload(
+      from: from, to: to, status: status, conversation: conversation, lastUpdate: time,
+      message: message ?? connections[key]?.message)
+    if connections.updateValue(connection, forKey: key) == nil { connectionOrder.append(key) }
+    if from == selfID { notify([.connection(connection)]) }
+  }
+
+  /// Creates a request from `from` to `to`: sent on one side, pending on the other, with a
+  /// connection conversation.
+  mutating func requestConnection(from: UUID, to: UUID, message: String?) -> ConnectionPayload? {
+    let conversation = createConversation(
+      type: .connection, name: users[to]?.name, creator: from, members: [from])
+    let time = tick()
+    setConnection(
+      from: from, to: to, status: .sent, conversation: conversation.id, message: message,
+      time: time)
+    setConnection(
+      from: to, to: from, status: .pending, conversation: conversation.id, message: message,
+      time: time)
+    return connections[ConnectionKey(from: from, to: to)]
+  }
+
+  /// Whether `user` may move their side of a connection from `current` to `next`.
+  static func allows(_ current: ConnectionStatus, _ next: ConnectionStatus) -> Bool {
+    switch (current, next) {
+    case (.sent, .cancelled), (.pending, .accepted), (.pending, .ignored),
+      (.accepted, .blocked), (.blocked, .accepted), (.ignored, .accepted), (.ignored, .blocked),
+      (.pending, .blocked), (.missingLegalholdConsent, .blocked):
+      true
+    default: false
+    }
+  }
+
+  /// Applies `user`'s change of their side of the connection with `other`, and what it means
+  /// for the other side and the conversation.
+  mutating func changeConnection(of user: UUID, with other: UUID, to next: ConnectionStatus) {
+    guard let mine = connections[ConnectionKey(from: user, to: other)] else { return }
+    let time = tick()
+    setConnection(
+      from: user, to: other, status: next, conversation: mine.conversation, message: nil,
+      time: time)
+    switch (mine.status, next) {
+    case (.sent, .cancelled):
+      setConnection(
+        from: other, to: user, status: .cancelled, conversation: mine.conversation, message: nil,
+        time: time)
+    case (.pending, .accepted), (.ignored, .accepted):
+      setConnection(
+        from: other, to: user, status: .accepted, conversation: mine.conversation, message: nil,
+        time: time)
+      conversations[mine.conversation]?.type = .oneToOne
+      _ = addMembers([user], to: mine.conversation, by: user)
+    default:
+      break
+    }
+  }
+}

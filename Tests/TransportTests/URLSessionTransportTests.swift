@@ -1,0 +1,238 @@
+import FakeBackend
+import Foundation
+import HTTPRequest
+import JSON
+import Synchronization
+import TestSupport
+import Testing
+import Transport
+
+/// A token provider that hands out `token-1`, then `token-2` after a refresh, and counts refreshes.
+final class CountingTokens: AccessTokenProvider {
+  private let state = Mutex((current: 1, refreshes: 0))
+
+  var refreshes: Int { state.withLock { $0.refreshes } }
+
+  func token() async throws -> String { state.withLock { "token-\($0.current)" } }
+
+  func refreshToken(rejected: String) async throws -> String {
+    state.withLock { state in
+      state.current += 1
+      state.refreshes += 1
+      return "token-\(state.current)"
+    }
+  }
+}
+
+@Suite("URLSessionTransport", .tags(.transport, .integration), .courier(timeBudget: .seconds(10)))
+struct URLSessionTransportTests {
+  let clock = ManualTimeSource()
+  let fake: FakeBackend
+  let tokens = CountingTokens()
+
+  init() {
+    fake = FakeBackend(time: clock)
+    fake.insertSelfUser(name: "Me")
+  }
+
+  func transport(maxConcurrent: Int = 6, retry: RetryPolicy = RetryPolicy()) -> URLSessionTransport
+  {
+    let (session, baseURL) = fake.makeURLSession()
+    return URLSessionTransport(
+      configuration: .init(baseURL: baseURL, maxConcurrentRequests: maxConcurrent, retry: retry),
+      session: session, tokens: tokens, time: clock, requestIDs: .seeded(7))
+  }
+
+  @Test("It sends through URLSession to the fake and back, with a bearer token and a request id")
+  func roundTrip() async throws {
+    // given
+    let transport = transport()
+
+    // when
+    let response = try await transport.send(try HTTPRequest(.get, "/self"))
+
+    // then
+    #expect(response.status == 200)
+    #expect(try response.json()["name"] == "Me")
+    let headers = try #require(fake.journal.last?.request.headers)
+    #expect(headers["authorization"] == "Bearer token-1")
+    #expect(headers["x-request-id"] == UUIDSource.seeded(7).next().uuidString.lowercased())
+  }
+
+  @Test("Temporary failures of a GET are retried with backoff on the test clock")
+  func retriesGet() async throws {
+    // given
+    let transport = transport()
+    fake.addFault(.times(2, RequestMatcher("GET", "/self"), .status(503)))
+    let sending = Task { try await transport.send(try HTTPRequest(.get, "/self")).status }
+
+    // when
+    await clock.waitForSleepers(1)
+    let firstWait = clock.pendingSleeps
+    clock.advance(by: .seconds(1))
+    await clock.waitForSleepers(1)
+    let secondWait = clock.pendingSleeps
+    clock.advance(by: .seconds(2))
+
+    // then
+    #expect(try await sending.value == 200)
+    #expect(fake.requests("GET", "/self").map(\.status) == [503, 503, 200])
+    let first = try #require(firstWait.first)
+    let second = try #require(secondWait.first)
+    #expect(first >= .milliseconds(400) && first <= .milliseconds(600))
+    #expect(second >= .milliseconds(800) && second <= .milliseconds(1200))
+  }
+
+  @Test("A POST is never retried: it answers the first temporary failure")
+  func postNotRetried() async throws {
+    // given
+    let transport = transport()
+    fake.addFault(.always(RequestMatcher("POST", "/conversations"), .status(503)))
+
+    // when
+    let response = try await transport.send(
+      try HTTPRequest(.post, "/conversations", json: ["name": "G", "users": []]))
+
+    // then
+    #expect(response.status == 503)
+    #expect(fake.requests("POST", "/conversations").count == 1)
+  }
+
+  @Test("Retry-After is honoured when it asks for longer than the backoff")
+  func honoursRetryAfter() async throws {
+    // given
+    let transport = transport()
+    fake.addFault(.once(RequestMatcher("GET", "/self"), .status(429, retryAfter: 7)))
+    let sending = Task { try await transport.send(try HTTPRequest(.get, "/self")).status }
+
+    // when
+    await clock.waitForSleepers(1)
+    let wait = clock.pendingSleeps
+    clock.advance(by: .seconds(7))
+
+    // then
+    #expect(wait == [.seconds(7)])
+    #expect(try await sending.value == 200)
+  }
+
+  @Test("A 401 refreshes the token once and retries with the new one")
+  func refreshesToken() async throws {
+    // given
+    let transport = transport()
+    fake.addFault(.once(RequestMatcher("GET", "/self"), .status(401)))
+
+    // when
+    let response = try await transport.send(try HTTPRequest(.get, "/self"))
+
+    // then
+    #expect(response.status == 200)
+    #expect(tokens.refreshes == 1)
+    #expect(
+      fake.requests("GET", "/self").map { $0.request.headers["authorization"] } == [
+        "Bearer token-1", "Bearer token-2",
+      ])
+  }
+
+  @Test("A second 401 is answered, not refreshed again")
+  func refreshOnlyOnce() async throws {
+    // given
+    let transport = transport()
+    fake.addFault(.always(RequestMatcher("GET", "/self"), .status(401)))
+
+    // when
+    let response = try await transport.send(try HTTPRequest(.get, "/self"))
+
+    // then
+    #expect(response.status == 401)
+    #expect(tokens.refreshes == 1)
+  }
+
+  @Test("At most N requests are in flight; the rest wait in order")
+  func concurrencyLimit() async throws {
+    // given
+    let transport = transport(maxConcurrent: 2)
+    fake.addFault(.always(RequestMatcher("GET", "/users/*"), .park))
+    let ids = (0..<4).map { _ in fake.insertUser(name: "U") }
+    let sends = ids.map { id in
+      Task { try await transport.send(try HTTPRequest(.get, "/users/\(id)")).status }
+    }
+
+    // when
+    await fake.waitForParkedRequests(2)
+    let inFlight = fake.journal.count
+    let load = transport.load
+    fake.removeFaults()
+    fake.releaseAllParkedRequests()
+    var statuses: [Int] = []
+    for send in sends { statuses.append(try await send.value) }
+
+    // then
+    #expect(inFlight <= 2)
+    #expect(load.inFlight == 2)
+    #expect(load.queued == 2)
+    #expect(statuses == [200, 200, 200, 200])
+  }
+
+  @Test("A request that cannot finish before its expiry throws expired instead of waiting on")
+  func expiry() async throws {
+    // given
+    let transport = transport()
+    fake.addFault(.always(RequestMatcher("GET", "/self"), .status(503)))
+    let sending = Task {
+      try await transport.send(try HTTPRequest(.get, "/self"), expiry: .seconds(1))
+    }
+
+    // when
+    await clock.waitForSleepers(1)
+    clock.advance(by: .milliseconds(600))
+    let outcome = await sending.result
+
+    // then
+    #expect(throws: TransportError.expired(after: .seconds(1))) { try outcome.get() }
+    #expect(fake.requests("GET", "/self").count == 2)
+  }
+
+  @Test("A network failure comes back as the same TransportError")
+  func networkFailure() async throws {
+    // given
+    let transport = transport(retry: .never)
+    fake.addFault(.once(RequestMatcher("GET", "/self"), .network(.connectionLost)))
+
+    // when
+    let outcome = await Task { try await transport.send(try HTTPRequest(.get, "/self")) }.result
+
+    // then
+    #expect(throws: TransportError.network(.connectionLost)) { try outcome.get() }
+  }
+
+  @Test("Logs never contain the token")
+  func redaction() async throws {
+    // given
+    let transport = transport()
+    let recorder = LogRecorder()
+
+    // when
+    _ = try await Logger.$sink.withValue(recorder) {
+      try await transport.send(try HTTPRequest(.get, "/self"))
+    }
+
+    // then
+    let text = recorder.entries.map(\.message).joined(separator: "\n")
+    #expect(!recorder.entries.isEmpty)
+    #expect(!text.contains("token-1"))
+    #expect(text.contains("Authorization: Bearer <redacted>"))
+  }
+
+  @Test(
+    "Redaction hides secret headers and keeps the rest",
+    arguments: zip(
+      [["Authorization": "Bearer abc"], ["cookie": "s=1"], ["Accept": "application/json"]],
+      ["Authorization: Bearer <redacted>", "cookie: <redacted>", "Accept: application/json"]))
+  func redactionTable(_ headers: [String: String], _ expected: String) {
+    // when
+    let text = Redaction.describe(headers)
+
+    // then
+    #expect(text == expected)
+  }
+}

@@ -50,6 +50,21 @@ let modules: [Module] = [
       "Transport", "HTTPRequest", "JSON", "Seams", "ParsingCore", "ConnectionParsing",
       "UserParsing", "ConversationParsing", "EventParsing",
     ]),
+  Module(
+    "SyncStrategies",
+    dependsOn: [
+      "Models", "Transport", "HTTPRequest", "JSON", "Seams", "ParsingCore", "ConnectionParsing",
+      "UserParsing", "ConversationParsing", "EventParsing",
+    ]),
+  Module(
+    "SyncEngine", dependsOn: ["SyncStrategies", "Models", "Transport", "HTTPRequest", "Seams"],
+    testDependencies: ["FakeBackend"]),
+  Module(
+    "CourierDemo",
+    dependsOn: [
+      "SyncEngine", "SyncStrategies", "FakeBackend", "Models", "Transport", "HTTPRequest", "JSON",
+      "Seams", "ConnectionParsing", "ConversationParsing",
+    ]),
 ]
 
 /// Test helpers every suite builds on; an ordinary library so app developers can test with it too.
@@ -146,10 +161,24 @@ if selected.contains(where: { $0.name == "CourierTooling" }) {
   )
 }
 
+/// `swift run courier demo`: the main command, a thin shell around CourierDemo.
+if selected.contains(where: { $0.name == "CourierDemo" }) {
+  targets.append(
+    .executableTarget(
+      name: "courier",
+      dependencies: ["CourierDemo"],
+      path: "Tools/courier",
+      swiftSettings: swiftSettings
+    )
+  )
+}
+
 let package = Package(
   name: "Courier",
   platforms: [.macOS(.v15)],
   products: selected.map { .library(name: $0.name, targets: [$0.name]) }
-    + [.library(name: "TestSupport", targets: ["TestSupport"])],
+    + [.library(name: "TestSupport", targets: ["TestSupport"])]
+    + (selected.contains { $0.name == "CourierDemo" }
+      ? [.executable(name: "courier", targets: ["courier"])] : []),
   targets: targets
 )

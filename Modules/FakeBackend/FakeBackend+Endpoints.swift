@@ -22,7 +22,7 @@ import UserParsing
 /// | `POST /connections {user, name, message?}` | 201 the sent connection (200 if one exists); a pending one for the other user and a connection conversation; 404 for an unknown user, 400 for self |
 /// | `PUT /connections/{user} {status}` | 200 the connection, 204 if unchanged, 403 `bad-conn-update` for a refused transition |
 /// | `GET /conversations?size=&start=` | 200 `{"conversations": […], "has_more"}`, self's conversations |
-/// | `POST /conversations {name, users}` | 201 a group with self and `users` |
+/// | `POST /conversations {id?, name, users}` | 201 a group with self and `users`, with the client's `id` if given; the same `id` again answers 200 with the group (409 `id-taken` if someone else made it) |
 /// | `PUT /conversations/{id} {name}` | 200 `{"name"}`; a `conversation.rename` event |
 /// | `POST /conversations/{id}/members {users}` | 200 with a `conversation.member-join` event, 204 if all were members |
 /// | `DELETE /conversations/{id}/members {users}` | 200 with a `conversation.member-leave` event, 204 if none were |
@@ -315,11 +315,18 @@ extension FakeBackend {
     }
     let name = body["name"]?.stringValue
     if let name, name.allSatisfy(\.isWhitespace) { return badRequest("'name' must not be empty") }
+    let chosenID = uuid(body["id"]?.stringValue)
+    if let chosenID, let existing = state.conversations[chosenID] {
+      guard existing.creator == me else {
+        return error(409, label: "id-taken", message: "the id is taken")
+      }
+      return ok(state.conversationPayload(existing, for: me).jsonValue)
+    }
     if let unknown = users.first(where: { state.users[$0] == nil }) {
       return notFound("user \(unknown.uuidString.lowercased())")
     }
     let conversation = state.createConversation(
-      type: .group, name: name, creator: me, members: users)
+      id: chosenID, type: .group, name: name, creator: me, members: users)
     return ok(state.conversationPayload(conversation, for: me).jsonValue, status: 201)
   }
 

@@ -58,7 +58,10 @@ public final class FakeBackend: Sendable {
   {
     let (index, mode, fault) = control.withLock { control in
       defer { control.nextIndex += 1 }
-      return (control.nextIndex, control.offlineMode, Self.nextFault(for: request, in: &control))
+      // Offline, a request never reaches the server, so it does not use up a fault rule's step.
+      let fault =
+        control.offlineMode == .online ? Self.nextFault(for: request, in: &control) : nil
+      return (control.nextIndex, control.offlineMode, fault)
     }
     switch mode {
     case .online: break

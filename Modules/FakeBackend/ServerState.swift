@@ -90,13 +90,13 @@ struct ServerState {
 
   @discardableResult
   mutating func createConversation(
-    type: ConversationType, name: String?, creator: UUID, members: [UUID]
+    id: UUID? = nil, type: ConversationType, name: String?, creator: UUID, members: [UUID]
   ) -> Conversation {
     let time = tick()
     var unique: [UUID] = [creator]
     for member in members where !unique.contains(member) { unique.append(member) }
     let conversation = Conversation(
-      id: uuids.next(), type: type, name: name, creator: creator, members: unique,
+      id: id ?? uuids.next(), type: type, name: name, creator: creator, members: unique,
       lastEventTime: time)
     conversations[conversation.id] = conversation
     conversationOrder.append(conversation.id)

@@ -28,6 +28,7 @@ final class ChangeBroadcaster: Sendable {
   private struct State {
     var nextID = 0
     var subscribers: [Int: AsyncStream<ContextChange>.Continuation] = [:]
+    var observers: [@Sendable (ContextChange) -> Void] = []
   }
 
   private let state = Mutex(State())
@@ -46,9 +47,15 @@ final class ChangeBroadcaster: Sendable {
     return stream
   }
 
+  /// Calls `observer` synchronously with every later change, on the context's isolation.
+  func observe(_ observer: @escaping @Sendable (ContextChange) -> Void) {
+    state.withLock { $0.observers.append(observer) }
+  }
+
   func publish(_ change: ContextChange) {
-    let subscribers = state.withLock { Array($0.subscribers.values) }
+    let (subscribers, observers) = state.withLock { (Array($0.subscribers.values), $0.observers) }
     for subscriber in subscribers { subscriber.yield(change) }
+    for observer in observers { observer(change) }
   }
 
   func finish() {

@@ -9,6 +9,9 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   public internal(set) var updatedKeys: [UUID: Set<Object.Key>] = [:]
   /// Objects deleted locally whose deletion the backend has not heard of yet.
   public internal(set) var deleted: Set<UUID> = []
+  /// For each object with changed keys, its value as last synchronised: what the backend has,
+  /// so a strategy can tell what was added or removed (participants, say).
+  public internal(set) var originals: [UUID: Object] = [:]
 
   /// Creates an empty record.
   public init() {}
@@ -31,6 +34,7 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
     for id in changes.deleted {
       inserted.remove(id)
       updatedKeys[id] = nil
+      originals[id] = nil
       deleted.insert(id)
     }
   }

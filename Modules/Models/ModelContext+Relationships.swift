@@ -53,6 +53,12 @@ extension ModelContext {
     messages(inConversation: conversation.id)
   }
 
+  /// The messages in the conversation `id`, in display order, even if the conversation itself is
+  /// not (or no longer) known.
+  public func messages(inConversationWithID id: UUID) -> [Message] {
+    messages(inConversation: id)
+  }
+
   func messages(inConversation id: UUID) -> [Message] {
     var ids = committed.messagesByConversation[id] ?? []
     ids.formUnion(editedIDs(Message.self))

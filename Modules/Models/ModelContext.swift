@@ -151,6 +151,12 @@ public final class ModelContext: ModelLookup {
   }
 
   private func merge(_ changes: ChangeSet) {
+    if role == .sync && changes.origin == .ui {
+      recordOriginals(changes.users)
+      recordOriginals(changes.connections)
+      recordOriginals(changes.conversations)
+      recordOriginals(changes.messages)
+    }
     merge(changes.users)
     merge(changes.connections)
     merge(changes.conversations)
@@ -158,6 +164,16 @@ public final class ModelContext: ModelLookup {
     committed.apply(changes)
     if role == .sync && changes.origin == .ui { log.recordSave(changes) }
     broadcaster.publish(ContextChange(context: role, kind: .merged, changes: changes))
+  }
+
+  /// Keeps the synchronised value of each object a UI save changes for the first time.
+  private func recordOriginals<Object: ModelObject>(_ changes: EntityChanges<Object>) {
+    for id in changes.updated.keys where log[keyPath: Object.entity.log].originals[id] == nil {
+      guard !log[keyPath: Object.entity.log].inserted.contains(id),
+        let original = committed.object(Object.self, id: id)
+      else { continue }
+      log[keyPath: Object.entity.log].originals[id] = original
+    }
   }
 
   /// Reconciles unsaved edits with incoming changes before they are applied to `committed`.
@@ -251,6 +267,7 @@ public final class ModelContext: ModelLookup {
     self[edits: Object.self][id] = .some(nil)
     log[keyPath: Object.entity.log].inserted.remove(id)
     log[keyPath: Object.entity.log].updatedKeys[id] = nil
+    log[keyPath: Object.entity.log].originals[id] = nil
   }
 
   /// The local changes of `type` that are not synchronised yet.
@@ -268,6 +285,16 @@ public final class ModelContext: ModelLookup {
     guard var remaining = log[keyPath: Object.entity.log].updatedKeys[id] else { return }
     remaining.subtract(keys)
     log[keyPath: Object.entity.log].updatedKeys[id] = remaining.isEmpty ? nil : remaining
+    if remaining.isEmpty { log[keyPath: Object.entity.log].originals[id] = nil }
+  }
+
+  /// Records that the backend now holds `object`'s values for `keys` (they were pushed), so the
+  /// synchronised value of those keys is theirs, whether or not they changed again since.
+  public func recordSynchronised<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
+    guard log[keyPath: Object.entity.log].updatedKeys[object.id] != nil else { return }
+    var original = log[keyPath: Object.entity.log].originals[object.id] ?? object
+    for key in keys { Object.field(key).copy(&original, object) }
+    log[keyPath: Object.entity.log].originals[object.id] = original
   }
 
   /// Marks the insertion of the object `id` as synchronised: the backend has it now.

@@ -267,3 +267,24 @@ extension FakeBackendTests {
     }
   }
 }
+
+extension FakeBackendTests.Conversations {
+  @Test("A group may take the client's id; the same id again answers the group and creates nothing")
+  func clientChosenID() async throws {
+    // given
+    let fake = FakeBackend()
+    fake.insertSelfUser()
+    let id = UUID()
+    let body: JSONValue = ["id": .string(id.text), "name": "Mine", "users": []]
+
+    // when
+    let first = try await fake.call(.post, "/conversations", json: body)
+    let again = try await fake.call(.post, "/conversations", json: body)
+
+    // then
+    #expect(first.status == 201)
+    #expect(again.status == 200)
+    #expect(fake.conversation(id)?.name == "Mine")
+    #expect(fake.notifications.count == 1)
+  }
+}

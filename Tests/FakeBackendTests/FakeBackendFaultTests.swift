@@ -279,3 +279,23 @@ extension FakeBackendTests {
     }
   }
 }
+
+extension FakeBackendTests.Faults {
+  @Test("A request that fails offline never reached the server, so it does not use up a fault")
+  func offlineKeepsFaults() async throws {
+    // given
+    let fake = Self.fakeWithSelf()
+    fake.addFault(.once(RequestMatcher("GET", "/self"), .status(503)))
+    fake.offlineMode = .failing
+    _ = try await fake.send(.get, "/self")
+
+    // when
+    fake.offlineMode = .online
+    let statuses = [
+      try await fake.call(.get, "/self").status, try await fake.call(.get, "/self").status,
+    ]
+
+    // then
+    #expect(statuses == [503, 200])
+  }
+}

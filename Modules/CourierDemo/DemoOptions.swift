@@ -1,0 +1,77 @@
+import Foundation
+
+/// What `courier demo` was asked to do.
+public struct DemoOptions: Sendable, Equatable {
+  /// The seed of every id and random choice; the same seed prints the same transcript.
+  public var seed: UInt64 = 1
+  /// Whether the fake backend injects failures, to show recovery.
+  public var faults = false
+  /// Whether to print JSON lines instead of text.
+  public var json = false
+  /// A real backend to send the story to, instead of the embedded fake.
+  public var server: URL?
+  /// Whether to print help and stop.
+  public var help = false
+
+  /// Creates the default options.
+  public init() {}
+
+  /// Reads the arguments after `demo`.
+  ///
+  /// - Throws: ``DemoOptionsError`` naming the argument that is wrong.
+  public init(arguments: [String]) throws(DemoOptionsError) {
+    var iterator = arguments.makeIterator()
+    while let argument = iterator.next() {
+      switch argument {
+      case "--seed":
+        guard let value = iterator.next(), let seed = UInt64(value) else {
+          throw .invalidValue("--seed", "a whole number from 0")
+        }
+        self.seed = seed
+      case "--faults": faults = true
+      case "--json": json = true
+      case "--server":
+        guard let value = iterator.next(), let url = URL(string: value), url.scheme != nil else {
+          throw .invalidValue("--server", "a URL such as https://api.example.com")
+        }
+        server = url
+      case "--help", "-h": help = true
+      default: throw .unknownArgument(argument)
+      }
+    }
+  }
+
+  /// The help text.
+  public static let usage = """
+    usage: courier demo [--seed N] [--faults] [--json] [--server URL]
+
+    Runs a scripted story end to end on the embedded fake backend: the self user, a contact
+    search, a connection request and its remote acceptance, messages written offline and sent
+    when the network returns, a new group and its rename, and the final state.
+
+      --seed N        ids and random choices from seed N (default 1): the same seed prints
+                      the same transcript
+      --faults        the fake backend fails on purpose (a 503, a lost response) and the
+                      transcript shows the recovery
+      --json          one JSON object per line instead of text
+      --server URL    send the story to a real backend with URLSessionTransport; the steps
+                      that need another user acting remotely are skipped
+      --help          this text
+    """
+}
+
+/// Why the demo's arguments were refused.
+public enum DemoOptionsError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// An argument the demo does not know.
+  case unknownArgument(String)
+  /// An option without the value it needs.
+  case invalidValue(String, String)
+
+  /// Says what was wrong.
+  public var description: String {
+    switch self {
+    case .unknownArgument(let argument): "unknown argument '\(argument)' (see courier demo --help)"
+    case .invalidValue(let option, let expected): "\(option) needs \(expected)"
+    }
+  }
+}

@@ -1,0 +1,222 @@
+import ConnectionParsing
+import ConversationParsing
+import FakeBackend
+import Foundation
+import HTTPRequest
+import JSON
+import Models
+import Seams
+import SyncEngine
+import SyncStrategies
+import Synchronization
+import Transport
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The scripted story behind `courier demo`: a user connects with a contact, talks offline, and
+/// everything reaches the backend, told step by step.
+public struct DemoStory: Sendable {
+  /// What the story was asked to do.
+  public let options: DemoOptions
+  private let write: @Sendable (String) -> Void
+
+  /// Creates the story; every line of the transcript goes to `write`.
+  public init(options: DemoOptions, write: @escaping @Sendable (String) -> Void) {
+    self.options = options
+    self.write = write
+  }
+
+  /// Runs the story and returns the process exit code: 0 when the backend ended in the state
+  /// the story expects.
+  public func run() async -> Int32 {
+    let tracker = WorkTracker()
+    return await WorkTracker.$current.withValue(tracker) {
+      await UUIDSource.$current.withValue(.seeded(options.seed)) {
+        await Logger.$sink.withValue(SilentSink()) { await runStory(tracker: tracker) }
+      }
+    }
+  }
+
+  private func runStory(tracker: WorkTracker) async -> Int32 {
+    let clock = VirtualTimeSource()
+    let fake = FakeBackend(uuids: .current, time: clock)
+    let me = fake.insertSelfUser(name: "Ada", handle: "ada")
+    let ann = fake.insertUser(name: "Ann Lee", handle: "ann")
+    fake.insertUser(name: "Anna Bell", handle: "annabell")
+    fake.insertUser(name: "Bob Stone", handle: "bob")
+    if options.faults {
+      fake.addFault(.once(RequestMatcher("POST", "/connections"), .status(503)))
+      fake.addFault(.once(RequestMatcher("POST", "/conversations/*/messages"), .loseResponse))
+    }
+    let transport: any TransportSession
+    if let server = options.server {
+      transport = URLSessionTransport(
+        configuration: .init(baseURL: server), session: URLSession(configuration: .ephemeral),
+        time: SystemTimeSource())
+    } else {
+      transport = fake.transport
+    }
+    let events = EventLog()
+    let stack = ModelStack.inMemory(uuids: .current, tracker: tracker)
+    let engine = SyncEngine(
+      stack: stack, transport: transport, time: clock, tracker: tracker, maxInFlight: 1,
+      onEvent: events.record)
+    var teller = Teller(write: write, json: options.json, events: events)
+    let remote = options.server == nil
+
+    teller.title(
+      remote
+        ? "Courier demo on the embedded fake backend (seed \(options.seed))"
+        : "Courier demo against \(options.server?.absoluteString ?? "")")
+    if options.faults {
+      teller.note(
+        "faults on: POST /connections answers 503 once; the first message's response is lost")
+    }
+
+    teller.step("Start: fetch the self user and the notifications")
+    await engine.start()
+    await settle(tracker)
+    await teller.report(stack)
+
+    teller.step("Search for a contact: \"ann\"")
+    var found: [(UUID, String)] = []
+    if let request = try? HTTPRequest(
+      .get, "/search/contacts", query: [QueryItem("q", "ann"), QueryItem("size", "5")]),
+      let response = try? await transport.send(request)
+    {
+      teller.request("\(request)", "\(response.status)")
+      for document in (try? response.json())?["documents"]?.arrayValue ?? [] {
+        if let id = document["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
+          let name = document["name"]?.stringValue
+        {
+          found.append((id, name))
+        }
+      }
+      teller.note("found: " + found.map(\.1).joined(separator: ", "))
+    }
+    let contact = found.first { $0.0 == ann } ?? found.first ?? (ann, "Ann Lee")
+
+    teller.step("Send a connection request to \(contact.1)")
+    await onMain {
+      let context = stack.ui.context
+      guard let selfUser = context.selfUser else { return }
+      try? context.insert(User(id: contact.0, name: contact.1))
+      try? context.insert(
+        Connection(
+          from: selfUser.id, to: contact.0, status: .sent,
+          lastUpdate: Date(timeIntervalSince1970: 1_800_000_000), message: "Hi, it's Ada"))
+      _ = try? context.save()
+    }
+    await settle(tracker)
+    await teller.report(stack)
+
+    if remote {
+      teller.step("\(contact.1) accepts, on their own device")
+      fake.acceptRemotely(by: contact.0)
+      await engine.pullNotifications()
+      await settle(tracker)
+      await teller.report(stack)
+    }
+
+    teller.step("Write three messages while offline")
+    fake.offlineMode = .failing
+    if !remote { await engine.setOnline(false) }
+    await onMain {
+      let context = stack.ui.context
+      guard let selfUser = context.selfUser,
+        let conversation = context.connection(of: User(id: contact.0, name: contact.1)).flatMap({
+          context.conversation(of: $0)
+        })
+      else { return }
+      for (index, text) in ["Hello!", "Are you there?", "Let's meet at noon."].enumerated() {
+        try? context.insert(
+          Message(
+            nonce: context.makeID(), conversationID: conversation.id, senderID: selfUser.id,
+            text: text,
+            localTime: Date(timeIntervalSince1970: 1_800_000_100 + Double(index))))
+        _ = try? context.save()
+      }
+    }
+    await settle(tracker)
+    await teller.report(stack)
+    teller.note("queue: \(await engine.queue())")
+
+    teller.step("Back online")
+    fake.offlineMode = .online
+    await engine.setOnline(true)
+    await settle(tracker)
+    await teller.report(stack)
+
+    teller.step("Start a group with \(contact.1), then rename it")
+    let groupID = await onMain { () -> UUID? in
+      let context = stack.ui.context
+      guard let selfUser = context.selfUser else { return nil }
+      let group = Conversation(
+        id: context.makeID(), kind: .group, name: "Lunch", creatorID: selfUser.id,
+        participantIDs: [selfUser.id, contact.0],
+        lastEventTime: Date(timeIntervalSince1970: 1_800_000_200))
+      try? context.insert(group)
+      _ = try? context.save()
+      return group.id
+    }
+    await settle(tracker)
+    if let groupID {
+      await onMain {
+        _ = try? stack.ui.context.update(Conversation.self, id: groupID) {
+          $0.name = "Lunch on Friday"
+        }
+        _ = try? stack.ui.context.save()
+      }
+    }
+    await settle(tracker)
+    await teller.report(stack)
+
+    teller.step("Final state")
+    await teller.state(stack)
+    let queue = await engine.queue()
+    teller.note("queue: \(queue)")
+    guard remote else { return queue.failed.isEmpty ? 0 : 1 }
+    let conversation = fake.connection(from: me, to: contact.0)?.conversation
+    let sent = conversation.map { fake.messages(in: $0).map(\.text) } ?? []
+    let groupName = groupID.flatMap { fake.conversation($0)?.name }
+    let ok =
+      sent == ["Hello!", "Are you there?", "Let's meet at noon."] && groupName == "Lunch on Friday"
+      && queue.isEmpty
+    teller.note(
+      "backend: \(fake.journal.count) requests received; messages \(sent.count); group \"\(groupName ?? "missing")\""
+    )
+    teller.note(ok ? "story complete" : "story INCOMPLETE")
+    return ok ? 0 : 1
+  }
+
+  private func settle(_ tracker: WorkTracker) async {
+    _ = await tracker.waitUntilIdle(timeout: .seconds(20))
+  }
+
+  private func onMain<Result: Sendable>(_ body: @MainActor @Sendable () -> Result) async -> Result {
+    await MainActor.run { body() }
+  }
+}
+
+/// Drops log entries: the transcript says what the demo wants said.
+struct SilentSink: LogSink {
+  func receive(_ entry: LogEntry) {}
+}
+
+/// Keeps the engine's events until the transcript prints them.
+final class EventLog: Sendable {
+  private let events = Mutex<[SyncEngineEvent]>([])
+
+  var record: @Sendable (SyncEngineEvent) -> Void {
+    { [self] event in events.withLock { $0.append(event) } }
+  }
+
+  func take() -> [SyncEngineEvent] {
+    events.withLock { events in
+      defer { events = [] }
+      return events
+    }
+  }
+}

@@ -1,0 +1,206 @@
+import ConnectionParsing
+import ConversationParsing
+import EventParsing
+import Foundation
+import HTTPRequest
+import JSON
+import Models
+import ParsingCore
+import Transport
+import UserParsing
+
+/// Why a downstream response could not be applied.
+public enum DownstreamError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The backend answered with a status other than success.
+  case status(Int, String)
+  /// The body is not the payload it should be.
+  case payload(PayloadError)
+  /// `since` names a notification the backend no longer has: a full fetch is needed.
+  case unknownSince(UUID)
+
+  /// Names the problem.
+  public var description: String {
+    switch self {
+    case .status(let status, let request): "\(request) answered \(status)"
+    case .payload(let error): "unreadable payload: \(error)"
+    case .unknownSince(let id):
+      "the backend does not know notification \(id.uuidString.lowercased())"
+    }
+  }
+}
+
+/// What applying a page of notifications did.
+public struct NotificationApplication: Sendable, Equatable {
+  /// How many notifications the page held.
+  public let count: Int
+  /// The id of the last notification applied; the next fetch asks for those after it.
+  public let lastID: UUID?
+  /// Whether the backend has more after this page.
+  public let hasMore: Bool
+  /// Users that events referred to and the context does not know; fetch them.
+  public let unknownUsers: Set<UUID>
+  /// Events of types this client does not know, skipped.
+  public let skippedEvents: Int
+  /// Elements of the page that could not be read, skipped.
+  public let unreadable: Int
+}
+
+/// Fetches what changed on the backend and applies it to the sync context, through the same
+/// merge rules as everything else: a key with an unpushed local change keeps the local value.
+///
+/// Stateless: the engine keeps the id of the last notification seen.
+public struct DownstreamSync: Sendable {
+  /// How many notifications to ask for at once.
+  public let pageSize: Int
+
+  /// Creates a downstream sync fetching `pageSize` notifications at a time.
+  public init(pageSize: Int = 100) {
+    self.pageSize = pageSize
+  }
+
+  /// `GET /self`.
+  public func selfUserRequest() throws -> HTTPRequest { try HTTPRequest(.get, "/self") }
+
+  /// Applies the self user.
+  public func applySelfUser(_ response: TransportResponse, in context: ModelContext)
+    throws(DownstreamError)
+  {
+    let payload: UserPayload = try decode(response, "GET /self")
+    context.applyRemote(PayloadMapping.user(payload, isSelf: true))
+  }
+
+  /// `GET /notifications?since=…&size=…`, from the beginning when `since` is `nil`.
+  public func notificationsRequest(since: UUID?) throws -> HTTPRequest {
+    let since = since.map { [QueryItem("since", $0.uuidString.lowercased())] } ?? []
+    return try HTTPRequest(
+      .get, "/notifications", query: since + [QueryItem("size", "\(pageSize)")])
+  }
+
+  /// Applies a page of notifications, event by event.
+  ///
+  /// - Throws: ``DownstreamError/unknownSince(_:)`` for a 404, other errors for other statuses
+  ///   or an unreadable page.
+  public func applyNotifications(
+    _ response: TransportResponse, since: UUID?, in context: ModelContext
+  ) throws(DownstreamError) -> NotificationApplication {
+    if response.status == 404, let since { throw .unknownSince(since) }
+    guard response.responseClass == .success else {
+      throw .status(response.status, "GET /notifications")
+    }
+    let page: Page<NotificationPayload>
+    do {
+      page = try Page<NotificationPayload>.parse(
+        response.body, listKey: NotificationPayload.pageKey)
+    } catch {
+      throw .payload(error)
+    }
+    var unknown: Set<UUID> = []
+    var skipped = 0
+    for notification in page.elements {
+      for event in notification.events {
+        if !apply(event, in: context, unknownUsers: &unknown) { skipped += 1 }
+      }
+    }
+    return NotificationApplication(
+      count: page.elements.count, lastID: page.elements.last?.id ?? since, hasMore: page.hasMore,
+      unknownUsers: unknown,
+      skippedEvents: skipped, unreadable: page.failures.count)
+  }
+
+  /// `GET /users?ids=…` for `ids`.
+  public func usersRequest(ids: Set<UUID>) throws -> HTTPRequest {
+    let list = ids.map { $0.uuidString.lowercased() }.sorted().joined(separator: ",")
+    return try HTTPRequest(.get, "/users", query: [QueryItem("ids", list)])
+  }
+
+  /// Applies a list of users, none of them the self user.
+  public func applyUsers(_ response: TransportResponse, in context: ModelContext)
+    throws(DownstreamError)
+  {
+    guard response.responseClass == .success else { throw .status(response.status, "GET /users") }
+    let list: JSONValue
+    do {
+      list = try JSONParser.parse(response.body)
+    } catch {
+      throw .payload(.invalidJSON(error))
+    }
+    for element in list.arrayValue ?? [] {
+      guard let payload = try? UserPayload.parse(element) else { continue }
+      let isSelf = context.selfUser?.id == payload.id
+      context.applyRemote(PayloadMapping.user(payload, isSelf: isSelf))
+    }
+  }
+
+  /// Applies one event; returns `false` for an event that was skipped.
+  func apply(_ event: EventPayload, in context: ModelContext, unknownUsers: inout Set<UUID>)
+    -> Bool
+  {
+    func need(_ ids: some Sequence<UUID>) {
+      for id in ids where context.object(User.self, id: id) == nil { unknownUsers.insert(id) }
+    }
+    switch event {
+    case .userUpdate(let update):
+      guard var user = context.object(User.self, id: update.id) else {
+        unknownUsers.insert(update.id)
+        return true
+      }
+      if let name = update.name { user.name = name }
+      if let accent = update.accentID { user.accentID = accent }
+      if let handle = update.handle { user.handle = handle }
+      context.applyRemote(user)
+    case .connection(let payload):
+      need([payload.to])
+      let connection = PayloadMapping.connection(payload)
+      context.applyRemote(connection)
+      // An accepted request turns its connection conversation into a one-to-one.
+      if connection.status == .accepted, let id = connection.conversationID,
+        var conversation = context.object(Conversation.self, id: id),
+        conversation.kind == .connection
+      {
+        conversation.kind = .oneToOne
+        context.applyRemote(conversation)
+      }
+    case .conversationCreate(let event):
+      let conversation = PayloadMapping.conversation(event.data)
+      need(conversation.participantIDs)
+      context.applyRemote(conversation)
+    case .conversationRename(let event):
+      guard var conversation = context.object(Conversation.self, id: event.conversation) else {
+        return false
+      }
+      conversation.name = event.data
+      conversation.lastEventTime = event.time
+      context.applyRemote(conversation)
+    case .memberJoin(let change), .memberLeave(let change):
+      guard var conversation = context.object(Conversation.self, id: change.conversation) else {
+        return false
+      }
+      if case .memberJoin = event {
+        conversation.participantIDs.formUnion(change.data)
+        need(change.data)
+      } else {
+        conversation.participantIDs.subtract(change.data)
+      }
+      conversation.lastEventTime = change.time
+      context.applyRemote(conversation)
+    case .messageAdd(let event):
+      guard context.object(Conversation.self, id: event.conversation) != nil else { return false }
+      need([event.from])
+      context.applyRemote(PayloadMapping.message(event.data))
+    case .unknown:
+      return false
+    }
+    return true
+  }
+
+  private func decode<Payload: PayloadConvertible>(_ response: TransportResponse, _ request: String)
+    throws(DownstreamError) -> Payload
+  {
+    guard response.responseClass == .success else { throw .status(response.status, request) }
+    do {
+      return try Payload.parse(response.body)
+    } catch {
+      throw .payload(error)
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import CourierDemo
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@Suite("DemoOptions", .tags(.tools), .timeBudget(.seconds(5)))
+struct DemoOptionsTests {
+  @Test("It reads every option")
+  func reads() throws {
+    // when
+    let options = try DemoOptions(arguments: [
+      "--seed", "42", "--faults", "--json", "--server", "https://api.example.com",
+    ])
+
+    // then
+    #expect(options.seed == 42)
+    #expect(options.faults)
+    #expect(options.json)
+    #expect(options.server?.host == "api.example.com")
+    #expect(!options.help)
+  }
+
+  @Test(
+    "It refuses what it cannot read, naming the argument",
+    arguments: zip(
+      [["--seed"], ["--seed", "-3"], ["--server", "not a url"], ["--colour"]],
+      ["--seed needs", "--seed needs", "--server needs", "unknown argument '--colour'"]))
+  func refuses(_ arguments: [String], _ message: String) {
+    // when
+    let error = #expect(throws: DemoOptionsError.self) { try DemoOptions(arguments: arguments) }
+
+    // then
+    #expect(error?.description.contains(message) == true)
+  }
+}
+
+@Suite("DemoStory", .tags(.sync, .integration), .timeBudget(.seconds(20)))
+struct DemoStoryTests {
+  /// Runs the story and returns its exit code and transcript.
+  static func run(_ options: DemoOptions) async -> (Int32, [String]) {
+    let lines = Lines()
+    let code = await DemoStory(options: options, write: lines.append).run()
+    return (code, lines.all)
+  }
+
+  @Test("The story completes on the fake backend and prints the same transcript twice")
+  func reproducible() async throws {
+    // given
+    var options = DemoOptions()
+    options.seed = 1
+
+    // when
+    let first = await Self.run(options)
+    let second = await Self.run(options)
+
+    // then
+    #expect(first.0 == 0)
+    #expect(first.1 == second.1)
+    #expect(first.1.contains("   POST /connections → 201"))
+    #expect(first.1.contains("   story complete"))
+  }
+
+  @Test("With faults, the transcript shows the failures and the recovery, and the story completes")
+  func faults() async throws {
+    // given
+    var options = DemoOptions()
+    options.faults = true
+
+    // when
+    let (code, lines) = await Self.run(options)
+
+    // then
+    #expect(code == 0)
+    #expect(lines.contains("   POST /connections → 503"))
+    #expect(lines.contains { $0.hasSuffix("messages → network failure: connection lost") })
+    #expect(lines.contains { $0.contains("messages 3;") })
+  }
+
+  @Test("--json prints one JSON object per line")
+  func json() async throws {
+    // given
+    var options = DemoOptions()
+    options.json = true
+
+    // when
+    let (code, lines) = await Self.run(options)
+
+    // then
+    #expect(code == 0)
+    #expect(lines.allSatisfy { $0.hasPrefix("{\"kind\":") && $0.hasSuffix("}") })
+  }
+
+  @Test("Different seeds give different ids")
+  func seeds() async throws {
+    // given
+    var other = DemoOptions()
+    other.seed = 2
+
+    // when
+    let first = await Self.run(DemoOptions())
+    let second = await Self.run(other)
+
+    // then
+    #expect(first.1 != second.1)
+  }
+}
+
+/// The transcript's lines, in order.
+final class Lines: Sendable {
+  private let lines = Mutex<[String]>([])
+
+  var all: [String] { lines.withLock { $0 } }
+
+  var append: @Sendable (String) -> Void {
+    { [self] line in lines.withLock { $0.append(line) } }
+  }
+}

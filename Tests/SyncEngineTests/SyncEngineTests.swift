@@ -1,0 +1,292 @@
+import ConversationParsing
+import EventParsing
+import FakeBackend
+import Foundation
+import HTTPRequest
+import JSON
+import Models
+import SyncEngine
+import SyncStrategies
+import Synchronization
+import TestSupport
+import Testing
+import Transport
+import UserParsing
+
+@Suite(
+  "SyncEngine", .tags(.sync), .courier(timeBudget: .seconds(10), quiescenceTimeout: .seconds(2)))
+@MainActor
+struct SyncEngineTests {
+  @Test("Starting fetches the self user into the UI context and settles with nothing queued")
+  func start() async throws {
+    // when
+    let world = try await SyncWorld.start()
+
+    // then
+    #expect(world.ui.selfUser?.id == world.me)
+    #expect(world.ui.selfUser?.name == "Me")
+    #expect(await world.engine.queue().isEmpty)
+    #expect(world.fake.journal.map(\.endpoint) == ["GET /self", "GET /notifications"])
+  }
+
+  @Test("A profile change is pushed once with exactly the changed key")
+  func profileChange() async throws {
+    // given
+    let world = try await SyncWorld.start()
+
+    // when
+    try world.save { try $0.update(User.self, id: world.me) { $0.accentID = 4 } }
+    await world.settle()
+
+    // then
+    #expect(world.fake.requests("PUT", "/self").map { $0.request.json } == [["accent_id": 4]])
+    #expect(world.fake.user(world.me)?.accentID == 4)
+  }
+
+  @Test("Every send is a tracked job: the engine is busy until the response is applied")
+  func tracked() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    world.fake.addFault(.once(RequestMatcher("PUT", "/self"), .park))
+
+    // when
+    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Parked" } }
+    await world.fake.waitForParkedRequests(1)
+    let jobs = world.stack.tracker.outstandingJobs.map(\.label)
+    world.fake.releaseAllParkedRequests()
+    await world.settle()
+
+    // then
+    #expect(jobs.contains("send PUT /self"))
+    #expect(world.stack.tracker.isIdle)
+  }
+
+  @Test("Stopped, the engine sends nothing; started again, it drains what accumulated")
+  func stopAndStart() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    await world.engine.stop()
+
+    // when
+    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Later" } }
+    await world.settle()
+    let whileStopped = world.fake.requests("PUT", "/self").count
+    await world.engine.start()
+    await world.settle()
+
+    // then
+    #expect(whileStopped == 0)
+    #expect(world.fake.user(world.me)?.name == "Later")
+  }
+
+  @Test("Told it is offline, the engine lets changes accumulate; back online it sends them")
+  func offlineSwitch() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    await world.engine.setOnline(false)
+
+    // when
+    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Queued" } }
+    await world.settle()
+    let queued = await world.engine.queue()
+    await world.engine.setOnline(true)
+    await world.settle()
+
+    // then
+    #expect(queued.pending.map(\.object) == [ObjectReference(.user, world.me)])
+    #expect(world.fake.user(world.me)?.name == "Queued")
+  }
+
+  @Test("An offline transport error takes the engine offline and says so")
+  func detectsOffline() async throws {
+    // given
+    let events = EventLog()
+    let clock = ManualTimeSource()
+    let fake = FakeBackend(time: clock)
+    let me = fake.insertSelfUser()
+    let stack = ModelStack.forTesting()
+    let engine = SyncEngine(
+      stack: stack, transport: fake.transport, time: clock, onEvent: events.record)
+    await engine.start()
+    await Quiescence.expectIdle(stack.tracker)
+    fake.offlineMode = .failing
+
+    // when
+    try stack.ui.context.update(User.self, id: me) { $0.name = "Offline" }
+    try stack.ui.context.save()
+    await Quiescence.expectIdle(stack.tracker)
+
+    // then
+    #expect(await engine.isOnline == false)
+    #expect(events.all.contains(.connectivity(online: false)))
+    #expect(events.all.contains(.request("PUT /self", outcome: "network failure: offline")))
+  }
+
+  @Test("A 503 is retried after the backoff on the engine's clock")
+  func retryAfterBackoff() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    world.fake.addFault(.once(RequestMatcher("PUT", "/self"), .status(503)))
+    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Retried" } }
+    await world.clock.waitForSleepers(1)
+
+    // when
+    let waiting = await world.engine.queue()
+    world.clock.advance(by: .seconds(1))
+    await world.settle()
+
+    // then
+    #expect(waiting.retrying.map(\.failedAttempts) == [1])
+    #expect(world.fake.requests("PUT", "/self").map(\.status) == [503, 200])
+    #expect(world.fake.user(world.me)?.name == "Retried")
+  }
+
+  @Test("A message posted remotely arrives in the UI context, with its unknown sender fetched")
+  func remoteMessage() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    let ann = world.fake.insertUser(name: "Ann")
+    let group = world.fake.createGroupRemotely(name: "G", by: ann, members: [])
+
+    // when
+    world.fake.postMessageRemotely(in: group, from: ann, text: "Hello from Ann")
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // then
+    let conversation = try #require(world.ui.object(Conversation.self, id: group))
+    #expect(world.ui.messages(in: conversation).map(\.text) == ["Hello from Ann"])
+    #expect(world.ui.object(User.self, id: ann)?.name == "Ann")
+    #expect(world.fake.requests("GET", "/users").count == 1)
+  }
+
+  @Test("A remote rename of a key with an unpushed local rename does not win; the local one does")
+  func localRenameWins() async throws {
+    // given
+    let world = try await SyncWorld.start { fake, me in
+      fake.createGroupRemotely(name: "Old", by: me, members: [])
+    }
+    let group = try #require(world.ui.objects(Conversation.self).first)
+    world.fake.addFault(.once(RequestMatcher("PUT", "/conversations/*"), .park))
+    try world.save { try $0.update(Conversation.self, id: group.id) { $0.name = "Local" } }
+    await world.fake.waitForParkedRequests(1)
+
+    // when
+    world.fake.renameRemotely(group.id, to: "Remote", by: world.me)
+    await world.engine.pullNotifications()
+    let duringFlight = world.ui.object(Conversation.self, id: group.id)?.name
+    world.fake.releaseAllParkedRequests()
+    await world.settle()
+
+    // then
+    #expect(duringFlight == "Local")
+    #expect(world.fake.conversation(group.id)?.name == "Local")
+    #expect(world.ui.object(Conversation.self, id: group.id)?.name == "Local")
+  }
+
+  @Test("When the backend forgets the last notification id, the engine fetches from the start")
+  func unknownSince() async throws {
+    // given
+    let world = try await SyncWorld.start { fake, me in
+      fake.createGroupRemotely(name: "G", by: me, members: [])
+    }
+    world.fake.addFault(.once(RequestMatcher("GET", "/notifications"), .status(404)))
+
+    // when
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // then
+    #expect(await world.engine.lastNotificationID == world.fake.notifications.last?.id)
+    #expect(
+      world.fake.requests("GET", "/notifications").map { $0.request.queryValue("since") == nil }
+        == [true, false, true])
+  }
+
+  @Test("At most maxInFlight requests are in flight at once")
+  func inFlightLimit() async throws {
+    // given
+    let clock = ManualTimeSource()
+    let fake = FakeBackend(time: clock)
+    let me = fake.insertSelfUser()
+    let group = fake.createGroupRemotely(name: "G", by: me, members: [])
+    let stack = ModelStack.forTesting()
+    let engine = SyncEngine(stack: stack, transport: fake.transport, time: clock, maxInFlight: 1)
+    await engine.start()
+    await Quiescence.expectIdle(stack.tracker)
+    fake.addFault(.always(RequestMatcher("PUT", "/**"), .park))
+
+    // when
+    try stack.ui.context.update(User.self, id: me) { $0.name = "A" }
+    try stack.ui.context.update(Conversation.self, id: group) { $0.name = "B" }
+    try stack.ui.context.save()
+    await fake.waitForParkedRequests(1)
+    let queue = await engine.queue()
+    fake.removeFaults()
+    fake.releaseAllParkedRequests()
+    await Quiescence.expectIdle(stack.tracker)
+    fake.releaseAllParkedRequests()
+    await Quiescence.expectIdle(stack.tracker)
+
+    // then
+    #expect(queue.inFlight.count == 1)
+    #expect(queue.pending.count == 1)
+    #expect(fake.user(me)?.name == "A")
+    #expect(fake.conversation(group)?.name == "B")
+  }
+
+  @Test("Participants added to a group reach the backend as a member change")
+  func addParticipant() async throws {
+    // given
+    let world = try await SyncWorld.start { fake, me in
+      fake.createGroupRemotely(name: "G", by: me, members: [])
+    }
+    let ann = world.fake.insertUser(name: "Ann")
+    try await world.connect(ann)
+    let group = try #require(world.ui.objects(Conversation.self).first { $0.kind == .group })
+
+    // when
+    try world.save {
+      try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(ann) }
+    }
+    await world.settle()
+
+    // then
+    #expect(world.fake.requests("POST", "/conversations/*/members").count == 1)
+    #expect(world.fake.conversation(group.id)?.otherMembers == [ann])
+  }
+
+  @Test("The engine reports each request and its outcome to its observer")
+  func events() async throws {
+    // given
+    let events = EventLog()
+    let fake = FakeBackend()
+    fake.insertSelfUser()
+    let stack = ModelStack.forTesting()
+    let engine = SyncEngine(stack: stack, transport: fake.transport, onEvent: events.record)
+
+    // when
+    await engine.start()
+    await Quiescence.expectIdle(stack.tracker)
+
+    // then
+    #expect(
+      events.all.prefix(2) == [
+        .request("GET /self", outcome: "200"),
+        .request("GET /notifications?size=100", outcome: "200"),
+      ])
+  }
+}
+
+/// Keeps the engine's events in order.
+final class EventLog: Sendable {
+  private let events = Mutex<[SyncEngineEvent]>([])
+
+  var all: [SyncEngineEvent] { events.withLock { $0 } }
+
+  var record: @Sendable (SyncEngineEvent) -> Void {
+    { [events = self] event in events.append(event) }
+  }
+
+  private func append(_ event: SyncEngineEvent) { events.withLock { $0.append(event) } }
+}

@@ -1,0 +1,206 @@
+import ConnectionParsing
+import ConversationParsing
+import EventParsing
+import Foundation
+import HTTPRequest
+import JSON
+import Models
+import SyncStrategies
+import TestSupport
+import Testing
+import Transport
+import UserParsing
+
+@Suite("DownstreamSync", .tags(.sync, .parsing), .courier(timeBudget: .seconds(5)))
+@MainActor
+struct DownstreamSyncTests {
+  static let time = Date(timeIntervalSince1970: 1_800_000_000)
+
+  /// A response holding one notification per event.
+  static func page(_ events: [EventPayload], hasMore: Bool = false) -> TransportResponse {
+    let notifications = events.map {
+      NotificationPayload(id: UUIDSource.current.next(), events: [$0])
+    }
+    return TransportResponse(
+      status: 200,
+      json: ["notifications": .array(notifications.map(\.jsonValue)), "has_more": .bool(hasMore)])
+  }
+
+  /// Applies `events` to the sync context of `harness` and saves.
+  func apply(_ events: [EventPayload], to harness: Harness) async throws -> NotificationApplication
+  {
+    let response = Self.page(events)
+    let applied = try await harness.stack.sync.perform { context in
+      let applied = try DownstreamSync().applyNotifications(response, since: nil, in: context)
+      try context.save()
+      return applied
+    }
+    await Quiescence.expectIdle(harness.stack.tracker)
+    return applied
+  }
+
+  @Test("A connection event creates the connection and asks for the unknown user")
+  func connection() async throws {
+    // given
+    let harness = Harness()
+    let ann = UUID()
+    let conversation = UUID()
+
+    // when
+    let applied = try await apply(
+      [
+        .connection(
+          ConnectionPayload(
+            from: harness.me.id, to: ann, status: .pending, conversation: conversation,
+            lastUpdate: Self.time))
+      ],
+      to: harness)
+
+    // then
+    #expect(harness.ui.object(Connection.self, id: ann)?.status == .pending)
+    #expect(applied.unknownUsers == [ann])
+  }
+
+  @Test("An accepted connection turns its connection conversation into a one-to-one")
+  func acceptedConnection() async throws {
+    // given
+    let harness = Harness()
+    let ann = UUID()
+    let conversation = ConversationPayload(
+      id: UUID(), type: .connection, creator: harness.me.id, selfMember: harness.me.id,
+      otherMembers: [], lastEventTime: Self.time)
+
+    // when
+    _ = try await apply(
+      [
+        .conversationCreate(
+          ConversationEvent(
+            conversation: conversation.id, from: harness.me.id, time: Self.time, data: conversation)
+        ),
+        .connection(
+          ConnectionPayload(
+            from: harness.me.id, to: ann, status: .accepted, conversation: conversation.id,
+            lastUpdate: Self.time)),
+      ], to: harness)
+
+    // then
+    #expect(harness.ui.object(Conversation.self, id: conversation.id)?.kind == .oneToOne)
+  }
+
+  @Test("Rename, join, leave and message events change the conversation they name")
+  func conversationEvents() async throws {
+    // given
+    let harness = Harness()
+    let ann = UUID()
+    let bob = UUID()
+    let id = UUID()
+    let created = ConversationPayload(
+      id: id, type: .group, name: "Old", creator: harness.me.id, selfMember: harness.me.id,
+      otherMembers: [ann], lastEventTime: Self.time)
+    let message = MessagePayload(
+      nonce: UUID(), conversation: id, from: ann, text: "Hi", time: Self.time)
+
+    // when
+    let applied = try await apply(
+      [
+        .conversationCreate(
+          ConversationEvent(conversation: id, from: harness.me.id, time: Self.time, data: created)),
+        .conversationRename(
+          ConversationEvent(conversation: id, from: ann, time: Self.time, data: "New")),
+        .memberJoin(ConversationEvent(conversation: id, from: ann, time: Self.time, data: [bob])),
+        .memberLeave(ConversationEvent(conversation: id, from: ann, time: Self.time, data: [ann])),
+        .messageAdd(ConversationEvent(conversation: id, from: ann, time: Self.time, data: message)),
+      ], to: harness)
+
+    // then
+    let conversation = try #require(harness.ui.object(Conversation.self, id: id))
+    #expect(conversation.name == "New")
+    #expect(conversation.participantIDs == [harness.me.id, bob])
+    #expect(harness.ui.messages(in: conversation).map(\.text) == ["Hi"])
+    #expect(harness.ui.messages(in: conversation).first?.deliveryState == .sent)
+    #expect(applied.unknownUsers == [ann, bob])
+  }
+
+  @Test("Events about conversations nobody knows, and unknown event types, are skipped and counted")
+  func skipped() async throws {
+    // given
+    let harness = Harness()
+
+    // when
+    let applied = try await apply(
+      [
+        .conversationRename(
+          ConversationEvent(conversation: UUID(), from: harness.me.id, time: Self.time, data: "X")),
+        .unknown(type: "team.create", raw: ["type": "team.create"]),
+      ], to: harness)
+
+    // then
+    #expect(applied.skippedEvents == 2)
+  }
+
+  @Test("A server value does not overwrite a local change that has not been pushed")
+  func localChangeWins() async throws {
+    // given
+    let harness = Harness()
+    try await harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Local" } }
+
+    // when
+    _ = try await apply(
+      [.userUpdate(UserUpdatePayload(id: harness.me.id, name: "Server", accentID: 9))], to: harness)
+
+    // then
+    #expect(harness.ui.selfUser?.name == "Local")
+    #expect(harness.ui.selfUser?.accentID == 9)
+  }
+
+  @Test("A 404 for a since id asks for a full fetch; other failures name the request")
+  func failures() async throws {
+    // given
+    let harness = Harness()
+    let since = UUID()
+
+    // when
+    let errors = await harness.stack.sync.perform { context in
+      [TransportResponse(status: 404), TransportResponse(status: 500)].map { response in
+        Result { () throws(DownstreamError) in
+          try DownstreamSync().applyNotifications(response, since: since, in: context)
+        }
+      }
+    }
+
+    // then
+    #expect(throws: DownstreamError.unknownSince(since)) { try errors[0].get() }
+    #expect(throws: DownstreamError.status(500, "GET /notifications")) { try errors[1].get() }
+  }
+
+  @Test("The next page is asked for after the last id applied, with the page size")
+  func nextRequest() throws {
+    // given
+    let since = UUID()
+
+    // when
+    let request = try DownstreamSync(pageSize: 50).notificationsRequest(since: since)
+
+    // then
+    #expect(
+      request.description == "GET /notifications?since=\(since.uuidString.lowercased())&size=50")
+  }
+
+  @Test(
+    "Payloads map to models, with an unknown connection status kept as invalid",
+    arguments: zip(
+      [ConnectionStatus.accepted, .missingLegalholdConsent],
+      [Connection.Status.accepted, .missingLegalholdConsent]))
+  func mapping(_ status: ConnectionStatus, _ expected: Connection.Status) {
+    // given
+    let payload = ConnectionPayload(
+      from: UUID(), to: UUID(), status: status, conversation: UUID(), lastUpdate: Self.time)
+
+    // when
+    let connection = PayloadMapping.connection(payload)
+
+    // then
+    #expect(connection.status == expected)
+    #expect(connection.conversationID == payload.conversation)
+  }
+}

@@ -26,7 +26,13 @@ public final class ModelContext: ModelLookup {
   private(set) var committed: Tables
   private var edits = PendingEdits()
   private var remoteEdits: Set<ObjectReference> = []
-  private var log = LocalChangeLog()
+  private var log = LocalChangeLog() {
+    didSet { localChangeVersion &+= 1 }
+  }
+
+  /// A number that changes whenever the local changes of this context change, so the sync
+  /// layer can tell when a plan made from them is out of date.
+  public private(set) var localChangeVersion = 0
 
   init(
     role: ContextRole, coordinator: StoreCoordinator, tables: Tables, uuids: UUIDSource,

@@ -6,8 +6,9 @@ import SyncStrategies
 import Transport
 
 /// Wires Courier together: a UI save is merged into the sync context, the strategies turn local
-/// changes into requests, the transport sends them (at most `maxInFlight` at once), responses
-/// are applied and saved, and the UI context merges the result.
+/// changes into requests, the transport sends them (at most `maxInFlight` at once, the rest
+/// waiting their turn in order), responses are applied and saved, and the UI context merges the
+/// result.
 ///
 /// Every piece of asynchronous work is a job of the work tracker, so a `.quiescent` test can wait
 /// for "everything settled". There is no task that listens forever: the engine is woken by saves
@@ -34,6 +35,10 @@ public actor SyncEngine {
   /// The id of the last notification applied.
   public private(set) var lastNotificationID: UUID?
   private var retryWakeUp: Duration?
+  private var pumpScheduled = false
+  private var pumpAgain = false
+  private var sending = 0
+  private var waitingToSend: [CheckedContinuation<Void, Never>] = []
 
   /// Creates an engine; it does nothing until ``start()``.
   ///
@@ -193,35 +198,68 @@ public actor SyncEngine {
     pump()
   }
 
-  /// Starts as many ready requests as the in-flight limit allows, each as a tracked job.
+  /// Hands every ready request to a tracked send job; at most one planning job runs at a time,
+  /// and wake-ups that arrive meanwhile make it plan once more instead of each planning alone.
   private func pump() {
     guard isRunning, isOnline else { return }
-    let upstream = self.upstream
-    let time = self.time
-    let tracker = self.tracker
+    guard !pumpScheduled else {
+      pumpAgain = true
+      return
+    }
+    pumpScheduled = true
     tracker.run("choose the next requests") { [weak self] in
-      guard let self else { return }
-      await self.startReadyRequests(upstream: upstream, now: time.now())
+      await self?.planAndSend()
     }
   }
 
-  private func startReadyRequests(upstream: UpstreamObjectSync, now: Duration) async {
+  private func planAndSend() async {
+    repeat {
+      pumpAgain = false
+      await startReadyRequests(now: time.now())
+    } while pumpAgain && isRunning && isOnline
+    pumpScheduled = false
+  }
+
+  private func startReadyRequests(now: Duration) async {
     guard isRunning, isOnline else { return }
-    while upstream.inFlightCount < maxInFlight {
-      let next = await stack.sync.perform { upstream.nextRequest(in: $0, now: now) }
-      guard let next else { break }
+    let upstream = self.upstream
+    let ready = await stack.sync.perform { context in
+      var ready: [UpstreamRequest] = []
+      while let next = upstream.nextRequest(in: context, now: now) { ready.append(next) }
+      return ready
+    }
+    for next in ready {
       tracker.run("send \(next.request)") { [weak self] in await self?.deliver(next) }
     }
     scheduleRetry()
   }
 
+  /// Waits for one of the `maxInFlight` places on the wire, in the order requests were chosen.
+  private func acquireSendSlot() async {
+    if sending < maxInFlight {
+      sending += 1
+      return
+    }
+    await withCheckedContinuation { waitingToSend.append($0) }
+  }
+
+  private func releaseSendSlot() {
+    if waitingToSend.isEmpty {
+      sending -= 1
+    } else {
+      waitingToSend.removeFirst().resume()
+    }
+  }
+
   private func deliver(_ next: UpstreamRequest) async {
+    await acquireSendSlot()
     let result: Result<TransportResponse, TransportError>
     do {
       result = .success(try await transport.send(next.request))
     } catch {
       result = .failure(error)
     }
+    releaseSendSlot()
     switch result {
     case .success(let response):
       onEvent?(.request("\(next.request)", outcome: "\(response.status)"))

@@ -55,7 +55,7 @@ public struct SyncQueueSnapshot: Sendable, Equatable, CustomStringConvertible {
 
   /// Changes ready to be sent.
   public internal(set) var pending: [Item] = []
-  /// Changes sent and not answered yet.
+  /// Changes handed to the transport and not answered yet (some may wait for a free place).
   public internal(set) var inFlight: [Item] = []
   /// Changes waiting for other objects.
   public internal(set) var blocked: [Blocked] = []

@@ -74,6 +74,13 @@ public final class UpstreamObjectSync: Sendable {
   }
 
   struct State: Sendable {
+    /// Changes whenever an outcome, a reconsideration or a retry could change the plan.
+    var version = 0
+    /// The ready changes of the last plan still to hand out (last first), and what the plan was
+    /// made from.
+    var cachedReady: [(SyncQueueSnapshot.Item, Int)] = []
+    var cacheKey: (log: Int, state: Int)?
+    var cacheValidUntil: Duration?
     var nextToken = 0
     var inFlight: [Int: InFlight] = [:]
     var inFlightByObject: [ObjectReference: Int] = [:]
@@ -109,8 +116,7 @@ public final class UpstreamObjectSync: Sendable {
   /// - Parameter now: The time on the engine's clock, for backoff.
   public func nextRequest(in context: ModelContext, now: Duration) -> UpstreamRequest? {
     while true {
-      let plan = self.plan(in: context, now: now)
-      guard let (candidate, strategy) = plan.ready.first else { return nil }
+      guard let (candidate, strategy) = nextReady(in: context, now: now) else { return nil }
       do {
         guard let (request, snapshot) = try strategies[strategy].prepare(candidate, context) else {
           strategies[strategy].settle(candidate, nil, context)
@@ -124,8 +130,39 @@ public final class UpstreamObjectSync: Sendable {
           return UpstreamRequest(token: token, request: request, item: candidate)
         }
       } catch {
-        state.withLock { $0.failed[candidate.object] = "cannot build the request: \(error)" }
+        state.withLock { state in
+          state.failed[candidate.object] = "cannot build the request: \(error)"
+          state.version += 1
+        }
       }
+    }
+  }
+
+  /// The next ready change: from the last plan while nothing it was made from changed, else from
+  /// a new plan. Handing changes out one by one from one plan keeps a drain linear in size.
+  private func nextReady(in context: ModelContext, now: Duration) -> (SyncQueueSnapshot.Item, Int)?
+  {
+    enum Cached {
+      case stale
+      case fresh((SyncQueueSnapshot.Item, Int)?)
+    }
+    let cached = state.withLock { state -> Cached in
+      guard let key = state.cacheKey, key.log == context.localChangeVersion,
+        key.state == state.version, state.cacheValidUntil.map({ now < $0 }) ?? true
+      else { return .stale }
+      while let next = state.cachedReady.popLast() {
+        if state.inFlightByObject[next.0.object] == nil { return .fresh(next) }
+      }
+      return .fresh(nil)
+    }
+    if case .fresh(let next) = cached { return next }
+    let plan = self.plan(in: context, now: now)
+    let logVersion = context.localChangeVersion
+    return state.withLock { state in
+      state.cachedReady = plan.ready.reversed()
+      state.cacheKey = (logVersion, state.version)
+      state.cacheValidUntil = state.retry.values.map(\.at).filter { $0 > now }.min()
+      return state.cachedReady.popLast()
     }
   }
 
@@ -137,6 +174,7 @@ public final class UpstreamObjectSync: Sendable {
       let flight = state.withLock({ state -> InFlight? in
         guard let flight = state.inFlight.removeValue(forKey: token) else { return nil }
         state.inFlightByObject[flight.item.object] = nil
+        state.version += 1
         return flight
       })
     else { return }
@@ -176,12 +214,16 @@ public final class UpstreamObjectSync: Sendable {
         state.failed[object] = nil
         state.retry[object] = nil
       }
+      state.version += 1
     }
   }
 
   /// Forgets every backoff, so waiting changes are tried at once (the network came back).
   public func retryNow() {
-    state.withLock { $0.retry = [:] }
+    state.withLock { state in
+      state.retry = [:]
+      state.version += 1
+    }
   }
 
   /// When the earliest change waiting to retry becomes ready, on the engine's clock.

@@ -138,8 +138,10 @@ public final class UpstreamObjectSync: Sendable {
     }
   }
 
-  /// The next ready change: from the last plan while nothing it was made from changed, else from
-  /// a new plan. Handing changes out one by one from one plan keeps a drain linear in size.
+  /// The next ready change, from the last plan while nothing it was made from changed.
+  ///
+  /// Otherwise a new plan is made. Handing changes out one by one from one plan keeps a drain
+  /// linear in size.
   private func nextReady(in context: ModelContext, now: Duration) -> (SyncQueueSnapshot.Item, Int)?
   {
     enum Cached {

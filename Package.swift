@@ -173,6 +173,21 @@ if selected.contains(where: { $0.name == "CourierDemo" }) {
   )
 }
 
+/// The benchmarks (`Tools/bench`); part of the full build only, so CI always compiles them.
+if (Context.environment["COURIER_MODULES"] ?? "").isEmpty {
+  targets.append(
+    .executableTarget(
+      name: "courier-bench",
+      dependencies: [
+        "HTTPRequest", "JSON", "ParsingCore", "ConnectionParsing", "Models", "SyncStrategies",
+        "SyncEngine", "FakeBackend", "Transport", "Seams",
+      ],
+      path: "Tools/courier-bench",
+      swiftSettings: swiftSettings
+    )
+  )
+}
+
 let package = Package(
   name: "Courier",
   platforms: [.macOS(.v15)],

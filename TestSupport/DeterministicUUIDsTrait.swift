@@ -16,7 +16,12 @@ public struct DeterministicUUIDsTrait: PerTestCaseTrait {
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
-    let source = UUIDSource.seeded(seed ?? TestIdentity.seed(for: test, testCase: testCase))
+    // The seed from the test's identity is worked out only if the test draws a UUID: reflecting
+    // a parameterized case is the most expensive part of this trait.
+    let source =
+      if let seed { UUIDSource.seeded(seed) } else {
+        UUIDSource.seeded(computingSeed: { TestIdentity.seed(for: test, testCase: testCase) })
+      }
     try await UUIDSource.$current.withValue(source) { try await function() }
   }
 }

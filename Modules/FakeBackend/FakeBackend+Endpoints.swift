@@ -135,10 +135,10 @@ extension FakeBackend {
     error(404, label: "not-found", message: "\(what) does not exist")
   }
 
-  private static func uuid(_ text: String?) -> UUID? { text.flatMap(UUID.init(uuidString:)) }
+  private static func uuid(_ text: String?) -> UUID? { text.flatMap { UUID(text: $0) } }
 
   private static func uuids(_ value: JSONValue?) -> [UUID]? {
-    value?.arrayValue?.map { $0.stringValue.flatMap(UUID.init(uuidString:)) }.reduce([UUID]()) {
+    value?.arrayValue?.map { $0.stringValue.flatMap { UUID(text: $0) } }.reduce([UUID]()) {
       guard let list = $0, let id = $1 else { return nil }
       return list + [id]
     }
@@ -198,7 +198,7 @@ extension FakeBackend {
     -> TransportResponse
   {
     guard let list = request.queryValue("ids") else { return badRequest("'ids' is required") }
-    let ids = list.split(separator: ",").compactMap { UUID(uuidString: String($0)) }
+    let ids = list.split(separator: ",").compactMap { UUID(text: String($0)) }
     return ok(.array(ids.compactMap { state.users[$0]?.jsonValue }))
   }
 
@@ -239,7 +239,7 @@ extension FakeBackend {
     -> TransportResponse
   {
     let mine = state.connectionOrder.filter { $0.from == me }.compactMap { state.connections[$0] }
-    switch page(mine, id: { $0.to.uuidString.lowercased() }, request: request) {
+    switch page(mine, id: { $0.to.lowercasedText }, request: request) {
     case .failure(let early): return early.response
     case .success(let (items, hasMore)):
       return ok(["connections": .array(items.map(\.jsonValue)), "has_more": .bool(hasMore)])
@@ -254,7 +254,7 @@ extension FakeBackend {
     }
     guard other != me else { return badRequest("cannot connect to yourself") }
     guard state.users[other] != nil else {
-      return notFound("user \(other.uuidString.lowercased())")
+      return notFound("user \(other.lowercasedText)")
     }
     if let existing = state.connections[.init(from: me, to: other)] {
       return ok(existing.jsonValue)
@@ -295,7 +295,7 @@ extension FakeBackend {
   {
     let mine = state.conversationOrder.compactMap { state.conversations[$0] }
       .filter { $0.members.contains(me) }
-    switch page(mine, id: { $0.id.uuidString.lowercased() }, request: request) {
+    switch page(mine, id: { $0.id.lowercasedText }, request: request) {
     case .failure(let early): return early.response
     case .success(let (items, hasMore)):
       return ok([
@@ -323,7 +323,7 @@ extension FakeBackend {
       return ok(state.conversationPayload(existing, for: me).jsonValue)
     }
     if let unknown = users.first(where: { state.users[$0] == nil }) {
-      return notFound("user \(unknown.uuidString.lowercased())")
+      return notFound("user \(unknown.lowercasedText)")
     }
     let conversation = state.createConversation(
       id: chosenID, type: .group, name: name, creator: me, members: users)
@@ -389,7 +389,7 @@ extension FakeBackend {
       return badRequest("'users' must be a non-empty list of user ids")
     }
     if let unknown = users.first(where: { state.users[$0] == nil }) {
-      return notFound("user \(unknown.uuidString.lowercased())")
+      return notFound("user \(unknown.lowercasedText)")
     }
     let changed = change(&state, users, id)
     guard !changed.isEmpty else { return TransportResponse(status: 204) }
@@ -422,14 +422,14 @@ extension FakeBackend {
     var request = request
     if let since = request.queryValue("since") {
       guard
-        state.notifications.contains(where: { $0.id.uuidString.lowercased() == since.lowercased() })
+        state.notifications.contains(where: { $0.id.lowercasedText == since.lowercased() })
       else { return notFound("notification \(since)") }
       request = FakeRequest(
         method: request.method, segments: request.segments,
         query: request.query.map { $0.name == "since" ? QueryItem("start", $0.value) : $0 },
         headers: request.headers, body: request.body)
     }
-    switch page(state.notifications, id: { $0.id.uuidString.lowercased() }, request: request) {
+    switch page(state.notifications, id: { $0.id.lowercasedText }, request: request) {
     case .failure(let early): return early.response
     case .success(let (items, hasMore)):
       return ok(["notifications": .array(items.map(\.jsonValue)), "has_more": .bool(hasMore)])

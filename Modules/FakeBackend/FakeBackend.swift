@@ -130,8 +130,11 @@ public final class FakeBackend: Sendable {
     let entry = JournalEntry(
       index: index, request: request, endpoint: endpoint, status: status, fault: fault)
     control.withLock { control in
-      control.journal.append(entry)
-      control.journal.sort { $0.index < $1.index }
+      // Requests finish out of order (a parked one later than those after it); keep the journal
+      // in arrival order by inserting from the end, which is almost always an append.
+      var position = control.journal.endIndex
+      while position > 0 && control.journal[position - 1].index > entry.index { position -= 1 }
+      control.journal.insert(entry, at: position)
     }
     if !entry.matched { onUnmatched?(entry) }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The path of a request, held as raw segments and percent-encoded one segment at a time.
 ///
@@ -97,7 +98,7 @@ extension RequestPath: ExpressibleByStringInterpolation {
 
     /// Appends a UUID, lowercased as the backend writes ids.
     public mutating func appendInterpolation(_ value: UUID) {
-      appendInterpolation(value.uuidString.lowercased())
+      appendInterpolation(value.lowercasedText)
     }
 
     /// Appends a whole number.

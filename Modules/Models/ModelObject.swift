@@ -54,13 +54,17 @@ public enum EntityName: String, Sendable, DeclarationOrdered {
 }
 
 /// An entity's places in the containers of the model layer; created only by this module.
-public struct EntityDescriptor<Object: ModelObject>: Sendable {
+///
+/// Unchecked `Sendable`: it holds only key paths to stored properties, which never change. They
+/// are stored as plain key paths, not `& Sendable` existentials, because opening an existential
+/// on every read made lookups several times slower.
+public struct EntityDescriptor<Object: ModelObject>: @unchecked Sendable {
   /// The entity's name.
   public let name: EntityName
-  let table: any (WritableKeyPath<Tables, Table<Object>> & Sendable)
-  let changes: any (WritableKeyPath<ChangeSet, EntityChanges<Object>> & Sendable)
-  let edits: any (WritableKeyPath<PendingEdits, [UUID: Object?]> & Sendable)
-  let log: any (WritableKeyPath<LocalChangeLog, LocalChanges<Object>> & Sendable)
+  let table: WritableKeyPath<Tables, Table<Object>>
+  let changes: WritableKeyPath<ChangeSet, EntityChanges<Object>>
+  let edits: WritableKeyPath<PendingEdits, [UUID: Object?]>
+  let log: WritableKeyPath<LocalChangeLog, LocalChanges<Object>>
 }
 
 /// A reference to one object for messages and errors: its entity and id.

@@ -128,7 +128,7 @@ public struct ObjectReader: Sendable {
       record(key, .wrongType, expected: "UUID string", found: value)
       return nil
     }
-    guard let uuid = UUID(uuidString: text) else {
+    guard let uuid = UUID(text: text) else {
       record(key, .invalidValue, expected: "UUID string", found: value)
       return nil
     }
@@ -252,7 +252,7 @@ extension ObjectReader {
   /// A required array of UUID strings.
   public mutating func uuids(_ key: String) -> [UUID]? {
     array(key) { element, path, errors in
-      guard case .string(let text) = element, let uuid = UUID(uuidString: text) else {
+      guard case .string(let text) = element, let uuid = UUID(text: text) else {
         errors.append(
           FieldError(
             keyPath: path, problem: element.kind == .string ? .invalidValue : .wrongType,
@@ -266,7 +266,7 @@ extension ObjectReader {
 
 extension UUID {
   /// The UUID as the backend writes it: lowercase.
-  public var jsonValue: JSONValue { .string(uuidString.lowercased()) }
+  public var jsonValue: JSONValue { .string(lowercasedText) }
 }
 
 extension Date {

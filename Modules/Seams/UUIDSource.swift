@@ -10,9 +10,24 @@ import Synchronization
 /// Task-locals reach child tasks and `Task { }`, but not `Task.detached`, GCD blocks or callbacks
 /// from Foundation's own threads; hand such code a source explicitly.
 public final class UUIDSource: Sendable {
+  private enum Seeding {
+    case random
+    case seeded(SeededRandomNumberGenerator, seed: UInt64)
+    case deferred(@Sendable () -> UInt64)
+  }
+
+  private let seeding: Mutex<Seeding>
+
   /// The seed of a reproducible sequence, or `nil` for random UUIDs.
-  public let seed: UInt64?
-  private let generator: Mutex<SeededRandomNumberGenerator>
+  ///
+  /// A source made with ``seeded(computingSeed:)`` works its seed out here, on first use.
+  public var seed: UInt64? {
+    seeding.withLock { seeding in
+      Self.resolve(&seeding)
+      if case .seeded(_, let seed) = seeding { return seed }
+      return nil
+    }
+  }
 
   /// A source of random UUIDs, the production default.
   public static let random = UUIDSource(seed: nil)
@@ -25,15 +40,38 @@ public final class UUIDSource: Sendable {
     UUIDSource(seed: seed)
   }
 
-  private init(seed: UInt64?) {
-    self.seed = seed
-    self.generator = Mutex(SeededRandomNumberGenerator(seed: seed ?? 0))
+  /// A seeded source whose seed is computed when it is first needed: tests that never draw a
+  /// UUID never pay for working their seed out.
+  public static func seeded(computingSeed seed: @escaping @Sendable () -> UInt64) -> UUIDSource {
+    UUIDSource(seeding: .deferred(seed))
+  }
+
+  private convenience init(seed: UInt64?) {
+    self.init(
+      seeding: seed.map { .seeded(SeededRandomNumberGenerator(seed: $0), seed: $0) } ?? .random)
+  }
+
+  private init(seeding: Seeding) {
+    self.seeding = Mutex(seeding)
+  }
+
+  private static func resolve(_ seeding: inout Seeding) {
+    if case .deferred(let compute) = seeding {
+      let seed = compute()
+      seeding = .seeded(SeededRandomNumberGenerator(seed: seed), seed: seed)
+    }
   }
 
   /// Returns the next UUID of the sequence.
   public func next() -> UUID {
-    guard seed != nil else { return UUID() }
-    let (high, low) = generator.withLock { generator in (generator.next(), generator.next()) }
+    let bits = seeding.withLock { seeding -> (UInt64, UInt64)? in
+      Self.resolve(&seeding)
+      guard case .seeded(var generator, let seed) = seeding else { return nil }
+      let bits = (generator.next(), generator.next())
+      seeding = .seeded(generator, seed: seed)
+      return bits
+    }
+    guard let (high, low) = bits else { return UUID() }
     return Self.versionFourUUID(high: high, low: low)
   }
 

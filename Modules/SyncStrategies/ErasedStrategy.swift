@@ -6,7 +6,7 @@ import Transport
 /// A change ready to be considered, with where it goes in line.
 struct Candidate: Sendable {
   let item: SyncQueueSnapshot.Item
-  let order: String
+  let order: Double
 }
 
 /// A strategy with its entity erased, so the tracker can hold strategies of every entity; each
@@ -68,7 +68,7 @@ struct ErasedStrategy: Sendable {
         found.append(
           Candidate(
             item: .init(object: ObjectReference(entity, id), kind: .delete, keys: []),
-            order: id.uuidString))
+            order: 0))
       }
       return found
     }

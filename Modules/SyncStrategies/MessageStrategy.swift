@@ -24,8 +24,8 @@ public struct MessageStrategy: UpstreamStrategy {
   }
 
   /// In the order they were written.
-  public func order(of object: Message) -> String {
-    String(format: "%020.6f", object.localTime.timeIntervalSince1970) + object.nonce.uuidString
+  public func order(of object: Message) -> Double {
+    object.localTime.timeIntervalSince1970
   }
 
   /// The conversation, and every earlier message of the conversation.

@@ -252,7 +252,7 @@ public final class UpstreamObjectSync: Sendable {
 
   private func plan(in context: ModelContext, now: Duration) -> Plan {
     let current = state.withLock { $0 }
-    var candidates: [(item: SyncQueueSnapshot.Item, strategy: Int, order: String)] = []
+    var candidates: [(item: SyncQueueSnapshot.Item, strategy: Int, order: Double)] = []
     for (index, strategy) in strategies.enumerated() {
       for candidate in strategy.candidates(context) {
         candidates.append((candidate.item, index, candidate.order))
@@ -261,9 +261,7 @@ public final class UpstreamObjectSync: Sendable {
     let pendingObjects = Set(candidates.map(\.item.object)).union(current.inFlightByObject.keys)
     var plan = Plan()
     var waits: [ObjectReference: [ObjectReference]] = [:]
-    for (item, strategy, _) in candidates.sorted(by: {
-      ($0.strategy, $0.order) < ($1.strategy, $1.order)
-    }) {
+    for (item, strategy, _) in candidates.sorted(by: Self.inLine) {
       if let reason = current.failed[item.object] {
         plan.queue.failed.append(.init(object: item.object, reason: reason))
         continue
@@ -304,6 +302,16 @@ public final class UpstreamObjectSync: Sendable {
     }
     plan.queue.failed.sort { $0.object < $1.object }
     return plan
+  }
+
+  /// Whether `lhs` goes before `rhs`: by strategy, then the strategy's order, then id.
+  private static func inLine(
+    _ lhs: (item: SyncQueueSnapshot.Item, strategy: Int, order: Double),
+    _ rhs: (item: SyncQueueSnapshot.Item, strategy: Int, order: Double)
+  ) -> Bool {
+    if lhs.strategy != rhs.strategy { return lhs.strategy < rhs.strategy }
+    if lhs.order != rhs.order { return lhs.order < rhs.order }
+    return lhs.item.object.id.precedes(rhs.item.object.id)
   }
 
   /// The objects that wait, directly or through others, for themselves: the members of

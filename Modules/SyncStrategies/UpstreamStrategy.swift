@@ -17,8 +17,9 @@ public protocol UpstreamStrategy: Sendable {
   /// Whether the backend should hear about `object` at all (only the self user's profile, say).
   func isSynchronised(_ object: Object, in context: ModelContext) -> Bool
 
-  /// Where `object`'s change goes among ready changes of this entity: ascending.
-  func order(of object: Object) -> String
+  /// Where `object`'s change goes among ready changes of this entity: ascending, ties broken by
+  /// id.
+  func order(of object: Object) -> Double
 
   /// The objects that must have no pending changes before `change` may be sent.
   func dependencies(of change: UpstreamChange<Object>, in context: ModelContext)
@@ -48,8 +49,8 @@ extension UpstreamStrategy {
   /// Every object of the entity is synchronised unless the strategy says otherwise.
   public func isSynchronised(_ object: Object, in context: ModelContext) -> Bool { true }
 
-  /// By id unless the strategy says otherwise.
-  public func order(of object: Object) -> String { object.id.uuidString }
+  /// By id alone unless the strategy says otherwise.
+  public func order(of object: Object) -> Double { 0 }
 
   /// The object itself unless the strategy says otherwise.
   public func sentValue(for change: UpstreamChange<Object>, in context: ModelContext) -> Object? {

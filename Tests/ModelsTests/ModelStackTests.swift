@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Synchronization
 import TestSupport
 import Testing
 
@@ -136,15 +137,19 @@ struct ModelStackTests {
     func quiescence() async throws {
       // given
       let stack = ModelStack.forTesting()
+      let jobsDuringMerge = JobLog()
+      let tracker = stack.tracker
+      stack.sync.observeChanges { change in
+        if change.kind == .merged { jobsDuringMerge.record(tracker.outstandingJobs.map(\.label)) }
+      }
       try stack.ui.context.insert(make.user())
 
       // when
       try stack.ui.context.save()
+      await Quiescence.expectIdle(stack.tracker)
 
       // then
-      #expect(
-        stack.tracker.outstandingJobs.map(\.label) == ["merge a UI save into the sync context"])
-      await Quiescence.expectIdle(stack.tracker)
+      #expect(jobsDuringMerge.all == [["merge a UI save into the sync context"]])
       #expect(await stack.sync.perform { $0.count(of: User.self) } == 1)
     }
 
@@ -305,4 +310,13 @@ struct ModelStackTests {
       #expect(changes?.connections.changedKeys(of: other.id) == [.status])
     }
   }
+}
+
+/// The outstanding jobs seen at each merge.
+final class JobLog: Sendable {
+  private let entries = Mutex<[[String]]>([])
+
+  var all: [[String]] { entries.withLock { $0 } }
+
+  func record(_ labels: [String]) { entries.withLock { $0.append(labels) } }
 }

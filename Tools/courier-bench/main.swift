@@ -1,0 +1,39 @@
+// courier-bench: Courier's benchmarks, each against a baseline measured in the same run. Build
+// it in release mode and run it through Tools/bench; `courier-bench --list` names them.
+import Foundation
+import JSON
+
+let available: [(name: String, run: () async throws -> [BenchmarkResult])] = [
+  ("url-encoding", { try urlEncodingBenchmark() }),
+  ("parsing", { try parsingBenchmarks() }),
+  ("drain", { try await drainBenchmarks() }),
+  ("save-merge", { try await saveMergeBenchmark() }),
+  ("fresh-fake", { try freshFakeBenchmark() }),
+  ("end-to-end", { try await endToEndBenchmarks() }),
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--list") {
+  for benchmark in available { print(benchmark.name) }
+  exit(0)
+}
+let json = arguments.contains("--json")
+let wanted = arguments.filter { !$0.hasPrefix("--") }
+for name in wanted where !available.contains(where: { $0.name == name }) {
+  FileHandle.standardError.write(
+    Data("courier-bench: no benchmark '\(name)'; try --list\n".utf8))
+  exit(2)
+}
+var missed = false
+for benchmark in available where wanted.isEmpty || wanted.contains(benchmark.name) {
+  do {
+    for result in try await benchmark.run() {
+      print(json ? result.json.jsonText : result.text + "\n")
+      missed = missed || !result.met
+    }
+  } catch {
+    FileHandle.standardError.write(Data("courier-bench: \(benchmark.name) failed: \(error)\n".utf8))
+    exit(1)
+  }
+}
+exit(0)

@@ -60,8 +60,9 @@ extension ModelContext {
   }
 
   func messages(inConversation id: UUID) -> [Message] {
+    // A message's conversation never changes, so only unsaved inserts can add to the saved index.
     var ids = committed.messagesByConversation[id] ?? []
-    ids.formUnion(editedIDs(Message.self))
+    ids.formUnion(unsavedMessagesByConversation[id] ?? [])
     return ids.compactMap { object(Message.self, id: $0) }
       .filter { $0.conversationID == id }
       .sorted(by: Message.displayOrder)

@@ -25,6 +25,9 @@ public final class ModelContext: ModelLookup {
   private let uuids: UUIDSource
   private(set) var committed: Tables
   private var edits = PendingEdits()
+  /// For each conversation, the messages inserted here and not saved yet: lets
+  /// ``messages(in:)`` find them without scanning every unsaved edit.
+  private(set) var unsavedMessagesByConversation: [UUID: Set<UUID>] = [:]
   private var remoteEdits: Set<ObjectReference> = []
   private var log = LocalChangeLog() {
     didSet { localChangeVersion &+= 1 }
@@ -86,6 +89,7 @@ public final class ModelContext: ModelLookup {
       throw .alreadyExists(ObjectReference(Object.entity.name, object.id))
     }
     self[edits: Object.self][object.id] = .some(object)
+    noteUnsavedInsert(object)
   }
 
   /// Changes the object of `type` with `id` through `change`, and returns the changed object.
@@ -116,6 +120,7 @@ public final class ModelContext: ModelLookup {
   /// Drops every unsaved edit, returning to the last saved state.
   public func rollback() {
     edits = PendingEdits()
+    unsavedMessagesByConversation = [:]
     remoteEdits = []
   }
 
@@ -256,6 +261,7 @@ public final class ModelContext: ModelLookup {
     remoteEdits.insert(reference)
     guard var current = self.object(Object.self, id: object.id) else {
       self[edits: Object.self][object.id] = .some(object)
+      noteUnsavedInsert(object)
       return
     }
     let changes = log[keyPath: Object.entity.log]
@@ -320,6 +326,12 @@ public final class ModelContext: ModelLookup {
   private subscript<Object: ModelObject>(edits type: Object.Type) -> [UUID: Object?] {
     get { edits[keyPath: Object.entity.edits] }
     _modify { yield &edits[keyPath: Object.entity.edits] }
+  }
+
+  private func noteUnsavedInsert<Object: ModelObject>(_ object: Object) {
+    if let message = object as? Message {
+      unsavedMessagesByConversation[message.conversationID, default: []].insert(message.id)
+    }
   }
 
   /// The ids of the objects of `type` with unsaved edits.

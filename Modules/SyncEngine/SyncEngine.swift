@@ -38,6 +38,8 @@ public actor SyncEngine {
   private var pumpScheduled = false
   private var pumpAgain = false
   private var sending = 0
+  private var completed: [(token: Int, outcome: UpstreamOutcome)] = []
+  private var applyScheduled = false
   private var waitingToSend: [CheckedContinuation<Void, Never>] = []
 
   /// Creates an engine; it does nothing until ``start()``.
@@ -268,22 +270,38 @@ public actor SyncEngine {
       noteConnectivity(after: error)
     }
     let outcome = UpstreamOutcome(result)
-    let upstream = self.upstream
-    let now = time.now()
-    let problem = await stack.sync.perform { context -> String? in
-      upstream.complete(next.token, with: outcome, in: context, now: now)
-      do {
-        try context.save()
-        return nil
-      } catch {
-        return "\(error)"
-      }
-    }
-    if let problem { report(problem) }
     if case .permanent(_, let reason) = outcome {
       logger.warning("\(next.item) failed for good: \(reason)")
     }
-    pump()
+    completed.append((next.token, outcome))
+    guard !applyScheduled else { return }
+    applyScheduled = true
+    tracker.run("apply responses") { [weak self] in await self?.applyCompleted() }
+  }
+
+  /// Applies every response that arrived since the last time in one save of the sync context:
+  /// one save (and one merge into the UI context) per batch, not per response.
+  private func applyCompleted() async {
+    while !completed.isEmpty {
+      let batch = completed
+      completed = []
+      let upstream = self.upstream
+      let now = time.now()
+      let problem = await stack.sync.perform { context -> String? in
+        for (token, outcome) in batch {
+          upstream.complete(token, with: outcome, in: context, now: now)
+        }
+        do {
+          try context.save()
+          return nil
+        } catch {
+          return "\(error)"
+        }
+      }
+      if let problem { report(problem) }
+      pump()
+    }
+    applyScheduled = false
   }
 
   private func noteConnectivity(after error: TransportError) {

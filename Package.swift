@@ -41,7 +41,7 @@ let modules: [Module] = [
     dependsOn: ["ParsingCore", "ConnectionParsing", "UserParsing", "ConversationParsing"],
     testResources: [.copy("Fixtures")]),
   Module("Models", dependsOn: ["Seams"]),
-  Module("CourierTooling", dependsOn: ["JSON"]),
+  Module("CourierTooling", dependsOn: ["JSON"], testResources: [.copy("Fixtures")]),
   Module(
     "Transport", dependsOn: ["HTTPRequest", "JSON", "Seams"], testDependencies: ["FakeBackend"]),
   Module(

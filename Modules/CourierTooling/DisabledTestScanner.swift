@@ -110,13 +110,39 @@ public struct DisabledTestScanner: Sendable {
     {
       let arguments = balancedArguments(after: range.upperBound, in: rest)
       let conditional = rest[range].hasPrefix(".enabled") || arguments.hasPrefix("if:")
-      found.append((conditional ? .conditional : .disabled, firstString(in: arguments)))
+      found.append((conditional ? .conditional : .disabled, reason(in: arguments)))
       rest = rest[range.upperBound...]
     }
     for (trait, reason) in namedConditions where attribute.contains(trait) {
       found.append((.conditional, reason))
     }
     return found
+  }
+
+  /// The trait's comment: its last top-level argument that is a string literal, so a string
+  /// inside the condition (`environment["X"]`) is not taken for the reason.
+  private static func reason(in arguments: Substring) -> String? {
+    var parts: [Substring] = []
+    var depth = 0
+    var inString = false
+    var start = arguments.startIndex
+    var index = arguments.startIndex
+    while index < arguments.endIndex {
+      let character = arguments[index]
+      if character == "\"" { inString.toggle() }
+      if !inString {
+        if "([{".contains(character) { depth += 1 }
+        if ")]}".contains(character) { depth -= 1 }
+        if character == "," && depth == 0 {
+          parts.append(arguments[start..<index])
+          start = arguments.index(after: index)
+        }
+      }
+      index = arguments.index(after: index)
+    }
+    parts.append(arguments[start..<arguments.endIndex])
+    let literal = parts.last { $0.drop(while: \.isWhitespace).first == "\"" }
+    return literal.flatMap { firstString(in: $0) }
   }
 
   private static func balancedArguments(after start: Substring.Index, in text: Substring)

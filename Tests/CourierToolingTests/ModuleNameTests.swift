@@ -162,39 +162,27 @@ struct ScaffoldTests {
 
 @Suite("DisabledTestScanner", .tags(.tools), .timeBudget(.seconds(5)))
 struct DisabledTestScannerTests {
-  static let source = """
-    @Suite("Outer", .disabled("the backend is down; re-enable when staging is back"))
-    struct Outer {
-      @Test("It waits", .enabled(if: false, "needs a network"))
-      func waits() {}
-
-      @Test(.disabled())
-      func noReason() {}
-
-      @Test(
-        "It is huge",
-        .tags(.slow),
-        .onlyWhenSlowTestsEnabled
-      )
-      func huge() {}
-
-      @Test("It runs") func runs() {}
-    }
-    """
+  /// Swift source with disabled and conditional tests, kept in a fixture so that the
+  /// repository's own `Tools/disabled-tests` does not take it for real tests.
+  static func source() throws -> String {
+    String(
+      decoding: try Fixtures.data(named: "DisabledSample.swift.txt", in: .module), as: UTF8.self)
+  }
 
   @Test("It finds every disabled and conditional test with its line, name and reason")
-  func findings() {
+  func findings() throws {
     // when
-    let findings = DisabledTestScanner().scan(Self.source, file: "X.swift")
+    let findings = DisabledTestScanner().scan(try Self.source(), file: "X.swift")
 
     // then
-    #expect(findings.map(\.line) == [1, 3, 6, 9])
-    #expect(findings.map(\.name) == ["Outer", "It waits", "noReason", "It is huge"])
-    #expect(findings.map(\.kind) == [.disabled, .conditional, .disabled, .conditional])
+    #expect(findings.map(\.line) == [1, 3, 6, 9, 18])
+    #expect(findings.map(\.name) == ["Outer", "It waits", "noReason", "It is huge", "probe"])
+    #expect(
+      findings.map(\.kind) == [.disabled, .conditional, .disabled, .conditional, .conditional])
     #expect(
       findings.map(\.reason) == [
         "the backend is down; re-enable when staging is back", "needs a network", nil,
-        "runs only when COURIER_SLOW_TESTS=1",
+        "runs only when COURIER_SLOW_TESTS=1", "a fixture for benchmarks",
       ])
     #expect(findings[2].description == "X.swift:6: noReason — disabled: NO REASON GIVEN")
   }

@@ -7,3 +7,18 @@ courier_tools() {
     --build-path "$root/.build/tools" --product courier-tools -q >&2 || return 2
   "$root/.build/tools/debug/courier-tools" "$@"
 }
+
+# Exits with a message naming the modules there are, unless $1 is a module (or TestSupport).
+# $2 is the script's name for the message.
+require_module() {
+  if [ -d "Modules/$1" ] || [ "$1" = TestSupport ]; then return 0; fi
+  echo "$2: no module named '$1'; modules: $(ls Modules | tr '\n' ' ')TestSupport" >&2
+  exit 2
+}
+
+# Narrows the manifest to the dependency cone of the named modules; nothing when none is named.
+narrow_to_modules() {
+  [ $# -gt 0 ] || return 0
+  COURIER_MODULES=$(IFS=,; echo "$*")
+  export COURIER_MODULES
+}

@@ -104,21 +104,19 @@ extension FakeBackend {
     endpoints.first { $0.0.matches(request) }?.1
   }
 
-  /// Runs the endpoint that matches `request` against `state`.
-  static func route(_ request: FakeRequest, in state: inout ServerState) -> (
-    String?, TransportResponse
-  ) {
-    guard let endpoint = endpoint(for: request) else {
-      return (
-        nil,
-        error(
-          404, label: "no-endpoint", message: "no endpoint for \(request.method) \(request.path)")
-      )
+  /// Runs `endpoint`, the one that matched `request`, against `state`; no endpoint answers 404
+  /// `no-endpoint`.
+  static func route(_ request: FakeRequest, to endpoint: Endpoint?, in state: inout ServerState)
+    -> TransportResponse
+  {
+    guard let endpoint else {
+      return error(
+        404, label: "no-endpoint", message: "no endpoint for \(request.method) \(request.path)")
     }
     guard let selfID = state.selfID else {
-      return (endpoint.name, error(403, label: "no-self", message: "no self user is set up"))
+      return error(403, label: "no-self", message: "no self user is set up")
     }
-    return (endpoint.name, endpoint.handle(request, &state, selfID))
+    return endpoint.handle(request, &state, selfID)
   }
 
   // MARK: - Helpers

@@ -63,13 +63,14 @@ public final class FakeBackend: Sendable {
         control.offlineMode == .online ? Self.nextFault(for: request, in: &control) : nil
       return (control.nextIndex, control.offlineMode, fault)
     }
+    let endpoint = Self.endpoint(for: request)
     switch mode {
     case .online: break
     case .failing:
-      record(index, request, endpoint: endpointName(request), status: nil, fault: fault)
+      record(index, request, endpoint: endpoint?.name, status: nil, fault: fault)
       return .failure(.network(.offline))
     case .hanging:
-      record(index, request, endpoint: endpointName(request), status: nil, fault: fault)
+      record(index, request, endpoint: endpoint?.name, status: nil, fault: fault)
       do {
         try await time.sleep(for: expiry)
       } catch {
@@ -79,20 +80,20 @@ public final class FakeBackend: Sendable {
     }
     switch fault {
     case .status(let status, let retryAfter)?:
-      record(index, request, endpoint: endpointName(request), status: status, fault: fault)
+      record(index, request, endpoint: endpoint?.name, status: status, fault: fault)
       let response = Self.error(status, label: "injected-fault", message: "fault rule")
       guard let retryAfter else { return .success(response) }
       var headers = response.headers
       headers["Retry-After"] = String(retryAfter)
       return .success(TransportResponse(status: status, headers: headers, body: response.body))
     case .network(let failure)?:
-      record(index, request, endpoint: endpointName(request), status: nil, fault: fault)
+      record(index, request, endpoint: endpoint?.name, status: nil, fault: fault)
       return .failure(.network(failure))
     case .delay(let duration)?:
       do {
         try await time.sleep(for: duration)
       } catch {
-        record(index, request, endpoint: endpointName(request), status: nil, fault: fault)
+        record(index, request, endpoint: endpoint?.name, status: nil, fault: fault)
         return .failure(.cancelled)
       }
     case .park?:
@@ -100,29 +101,25 @@ public final class FakeBackend: Sendable {
     case .loseResponse?, .malformedBody?, nil:
       break
     }
-    let (endpoint, response) = state.withLock { Self.route(request, in: &$0) }
+    let response = state.withLock { Self.route(request, to: endpoint, in: &$0) }
     switch fault {
     case .loseResponse?:
-      record(index, request, endpoint: endpoint, status: nil, fault: fault)
+      record(index, request, endpoint: endpoint?.name, status: nil, fault: fault)
       return .failure(.network(.connectionLost))
     case .malformedBody?:
-      record(index, request, endpoint: endpoint, status: response.status, fault: fault)
+      record(index, request, endpoint: endpoint?.name, status: response.status, fault: fault)
       return .success(
         TransportResponse(
           status: response.status, headers: ["Content-Type": "application/json"],
           body: Data("{\"truncated\": ".utf8)))
     default:
-      record(index, request, endpoint: endpoint, status: response.status, fault: fault)
+      record(index, request, endpoint: endpoint?.name, status: response.status, fault: fault)
       return .success(response)
     }
   }
 
   /// A transport that serves this fake in-process, with no URL session at all.
   public var transport: FakeTransport { FakeTransport(backend: self) }
-
-  private func endpointName(_ request: FakeRequest) -> String? {
-    Self.endpoint(for: request)?.name
-  }
 
   private func record(
     _ index: Int, _ request: FakeRequest, endpoint: String?, status: Int?, fault: Fault?

@@ -189,6 +189,8 @@ public final class ModelContext: ModelLookup {
 
   /// Reconciles unsaved edits with incoming changes before they are applied to `committed`.
   private func merge<Object: ModelObject>(_ changes: EntityChanges<Object>) {
+    // Most merges meet no unsaved edit of the entity: nothing to reconcile.
+    guard !self[edits: Object.self].isEmpty else { return }
     let incomingWins = role == .sync
     for id in changes.deleted { self[edits: Object.self][id] = nil }
     let incoming = changes.updated.mapValues { ($0.object, $0.keys) }

@@ -25,7 +25,6 @@ public actor SyncEngine {
   private let upstream: UpstreamObjectSync
   private let downstream: DownstreamSync
   private let time: any TimeSource
-  private let maxInFlight: Int
   private let onEvent: (@Sendable (SyncEngineEvent) -> Void)?
   private let logger = Logger(category: "sync")
   private var isRunning = false
@@ -37,10 +36,9 @@ public actor SyncEngine {
   private var retryWakeUp: Duration?
   private var pumpScheduled = false
   private var pumpAgain = false
-  private var sending = 0
+  private let sendSlots: ConcurrencyLimiter
   private var completed: [(token: Int, outcome: UpstreamOutcome)] = []
   private var applyScheduled = false
-  private var waitingToSend: [CheckedContinuation<Void, Never>] = []
 
   /// Creates an engine; it does nothing until ``start()``.
   ///
@@ -61,7 +59,7 @@ public actor SyncEngine {
     self.downstream = downstream
     self.time = time
     self.tracker = tracker ?? stack.tracker
-    self.maxInFlight = max(maxInFlight, 1)
+    self.sendSlots = ConcurrencyLimiter(limit: maxInFlight)
     self.onEvent = onEvent
   }
 
@@ -236,32 +234,19 @@ public actor SyncEngine {
     scheduleRetry()
   }
 
-  /// Waits for one of the `maxInFlight` places on the wire, in the order requests were chosen.
-  private func acquireSendSlot() async {
-    if sending < maxInFlight {
-      sending += 1
-      return
-    }
-    await withCheckedContinuation { waitingToSend.append($0) }
-  }
-
-  private func releaseSendSlot() {
-    if waitingToSend.isEmpty {
-      sending -= 1
-    } else {
-      waitingToSend.removeFirst().resume()
-    }
-  }
-
+  /// Sends `next` when one of the `maxInFlight` places on the wire is free, in the order the
+  /// requests were chosen.
   private func deliver(_ next: UpstreamRequest) async {
-    await acquireSendSlot()
     let result: Result<TransportResponse, TransportError>
     do {
+      try await sendSlots.acquire()
+      defer { sendSlots.release() }
       result = .success(try await transport.send(next.request))
-    } catch {
+    } catch let error as TransportError {
       result = .failure(error)
+    } catch {
+      result = .failure(.cancelled)
     }
-    releaseSendSlot()
     switch result {
     case .success(let response):
       onEvent?(.request("\(next.request)", outcome: "\(response.status)"))

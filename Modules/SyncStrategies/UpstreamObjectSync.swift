@@ -266,11 +266,13 @@ public final class UpstreamObjectSync: Sendable {
         plan.queue.failed.append(.init(object: item.object, reason: reason))
         continue
       }
-      if let token = current.inFlightByObject[item.object] {
-        let busy = current.inFlight[token]
-        if busy?.item.kind != .update || item.kind != .update { continue }
-        let free = item.keys.filter { !(busy?.item.keys.contains($0) ?? false) }
-        if free.isEmpty { continue }
+      // An update may go while another update of the object is in flight, for the keys that
+      // request does not hold; anything else waits for the request to end.
+      var keys = item.keys
+      if let busy = current.inFlightByObject[item.object].flatMap({ current.inFlight[$0] }) {
+        guard busy.item.kind == .update, item.kind == .update else { continue }
+        keys = item.keys.filter { !busy.item.keys.contains($0) }
+        if keys.isEmpty { continue }
       }
       if let retry = current.retry[item.object], retry.at > now {
         plan.queue.retrying.append(
@@ -284,10 +286,6 @@ public final class UpstreamObjectSync: Sendable {
         plan.queue.blocked.append(.init(item: item, waitingFor: dependencies, isCycle: false))
         continue
       }
-      let keys =
-        current.inFlightByObject[item.object].flatMap { current.inFlight[$0] }.map {
-          busy in item.keys.filter { !busy.item.keys.contains($0) }
-        } ?? item.keys
       let sendable = SyncQueueSnapshot.Item(object: item.object, kind: item.kind, keys: keys)
       plan.ready.append((sendable, strategy))
       plan.queue.pending.append(sendable)

@@ -2,29 +2,33 @@ import Synchronization
 
 /// Lets at most `limit` tasks through at once and queues the rest in arrival order, without
 /// blocking a thread; a queued task that is cancelled leaves the queue.
-final class ConcurrencyLimiter: Sendable {
+///
+/// The transport limits requests on the wire with it, and the sync engine its sends.
+public final class ConcurrencyLimiter: Sendable {
   private struct State {
     var running = 0
     var nextID = 0
     var waiting: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
   }
 
-  let limit: Int
+  /// How many tasks may hold a slot at once.
+  public let limit: Int
   private let state = Mutex(State())
 
-  init(limit: Int) {
+  /// Creates a limiter letting `limit` tasks through at once (at least one).
+  public init(limit: Int) {
     self.limit = max(limit, 1)
   }
 
   /// How many tasks hold a slot, and how many wait for one.
-  var counts: (running: Int, waiting: Int) {
+  public var counts: (running: Int, waiting: Int) {
     state.withLock { ($0.running, $0.waiting.count) }
   }
 
   /// Waits for a slot.
   ///
   /// - Throws: `CancellationError` if the task is cancelled while it waits.
-  func acquire() async throws {
+  public func acquire() async throws {
     let id = state.withLock { state in
       defer { state.nextID += 1 }
       return state.nextID
@@ -53,7 +57,7 @@ final class ConcurrencyLimiter: Sendable {
   }
 
   /// Gives a slot back, handing it to the longest waiting task if there is one.
-  func release() {
+  public func release() {
     let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
       guard !state.waiting.isEmpty else {
         state.running -= 1

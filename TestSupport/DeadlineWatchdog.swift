@@ -1,4 +1,4 @@
-import Synchronization
+import Seams
 
 /// Calls back at deadlines, for every test of the process, with one sleeping task at a time:
 /// far cheaper per test than a timer task each.
@@ -18,7 +18,7 @@ final class DeadlineWatchdog: Sendable {
     var sleeperWakes: ContinuousClock.Instant?
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Calls `fire` at `deadline` unless cancelled first; returns the alarm's id.
   func schedule(at deadline: ContinuousClock.Instant, fire: @escaping @Sendable () -> Void) -> Int {

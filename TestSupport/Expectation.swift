@@ -1,5 +1,4 @@
 import Seams
-import Synchronization
 import Testing
 
 /// Something asynchronous code must do (or must not do) that a test awaits with a timeout.
@@ -38,7 +37,7 @@ public final class Expectation: Sendable {
   public let description: String
   /// How many fulfilments the test expects.
   public let expectedCount: Count
-  private let count = Mutex(0)
+  private let count = Locked(0)
   private let updates: AsyncStream<Int>
   private let continuation: AsyncStream<Int>.Continuation
 

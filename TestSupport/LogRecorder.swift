@@ -1,5 +1,4 @@
 import Seams
-import Synchronization
 import Testing
 
 /// A log sink that keeps every entry of one test and knows which errors the test expects.
@@ -15,7 +14,7 @@ public final class LogRecorder: LogSink {
     var matched = false
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// The recorder installed for the current test by `.failsOnLoggedErrors`, if any.
   @TaskLocal public static var current: LogRecorder?

@@ -1,7 +1,6 @@
 import Foundation
 import Models
 import Seams
-import Synchronization
 
 /// Builds valid model objects with defaults, so a test states only what matters to it: the seed's
 /// wish for FactoryGirl-style factories.
@@ -79,7 +78,7 @@ public final class ModelFactory: Sendable {
 
 /// A thread-safe counter for default names and times.
 private final class Counter: Sendable {
-  private let value = Mutex(0)
+  private let value = Locked(0)
 
   func next() -> Int {
     value.withLock { value in

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Seams
 import Testing
 
 /// Limits a test to a budget below a minute, which Swift Testing's `.timeLimit` cannot express.
@@ -113,7 +113,7 @@ extension Trait where Self == TimeBudgetTrait {
 
 /// A flag that one task sets and others read.
 final class FinishedFlag: Sendable {
-  private let value = Mutex(false)
+  private let value = Locked(false)
 
   /// Whether ``set()`` was called.
   var isSet: Bool { value.withLock { $0 } }
@@ -131,7 +131,7 @@ enum BodyOutcome: Sendable {
 
 /// The first ``BodyOutcome`` reported, which one task awaits; later reports are ignored.
 final class FirstOutcome: Sendable {
-  private let state = Mutex<
+  private let state = Locked<
     (outcome: BodyOutcome?, waiter: CheckedContinuation<BodyOutcome, Never>?)
   >(
     (nil, nil))

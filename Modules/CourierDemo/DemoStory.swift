@@ -8,7 +8,6 @@ import Models
 import Seams
 import SyncEngine
 import SyncStrategies
-import Synchronization
 import Transport
 
 #if canImport(FoundationNetworking)
@@ -207,7 +206,7 @@ struct SilentSink: LogSink {
 
 /// Keeps the engine's events until the transcript prints them.
 final class EventLog: Sendable {
-  private let events = Mutex<[SyncEngineEvent]>([])
+  private let events = Locked<[SyncEngineEvent]>([])
 
   var record: @Sendable (SyncEngineEvent) -> Void {
     { [self] event in events.withLock { $0.append(event) } }

@@ -3,7 +3,6 @@ import ConversationParsing
 import EventParsing
 import Foundation
 import Seams
-import Synchronization
 import UserParsing
 
 /// The state-setup calls for tests, the seed's "methods that allow us to set up its state". Each

@@ -2,7 +2,6 @@ import Foundation
 import HTTPRequest
 import JSON
 import Seams
-import Synchronization
 import Transport
 
 /// An in-memory fake of the Courier backend: the one place that knows how the server behaves.
@@ -24,8 +23,8 @@ public final class FakeBackend: Sendable {
     var nextIndex = 0
   }
 
-  let state: Mutex<ServerState>
-  private let control = Mutex(Control())
+  let state: Locked<ServerState>
+  private let control = Locked(Control())
   /// The clock delays and offline expiry are measured on.
   public let time: any TimeSource
   /// Called with every request no endpoint matched; set it to fail the test in strict mode.
@@ -45,7 +44,7 @@ public final class FakeBackend: Sendable {
     time: any TimeSource = SystemTimeSource(),
     onUnmatched: (@Sendable (JournalEntry) -> Void)? = nil
   ) {
-    self.state = Mutex(ServerState(uuids: uuids, epoch: epoch))
+    self.state = Locked(ServerState(uuids: uuids, epoch: epoch))
     self.time = time
     self.onUnmatched = onUnmatched
   }

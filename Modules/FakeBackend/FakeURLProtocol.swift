@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Seams
 import Transport
 
 #if canImport(FoundationNetworking)
@@ -40,8 +40,8 @@ final class FakeURLProtocol: URLProtocol {
 
   /// The path every fake base URL has, so transports are tested with a base path to keep.
   static let basePath = "/v1"
-  private static let registry = Mutex((next: 0, backends: [String: WeakBackend]()))
-  private let serving = Mutex<Task<Void, Never>?>(nil)
+  private static let registry = Locked((next: 0, backends: [String: WeakBackend]()))
+  private let serving = Locked<Task<Void, Never>?>(nil)
 
   static func register(_ backend: FakeBackend) -> String {
     registry.withLock { registry in

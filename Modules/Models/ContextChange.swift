@@ -1,4 +1,4 @@
-import Synchronization
+import Seams
 
 /// Something that changed a context's objects: its own save, or a merge of the other context's.
 public struct ContextChange: Sendable, Equatable, CustomStringConvertible {
@@ -31,7 +31,7 @@ final class ChangeBroadcaster: Sendable {
     var observers: [@Sendable (ContextChange) -> Void] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   func subscribe() -> AsyncStream<ContextChange> {
     let (stream, continuation) = AsyncStream<ContextChange>.makeStream()

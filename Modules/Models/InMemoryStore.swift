@@ -1,13 +1,13 @@
-import Synchronization
+import Seams
 
 /// A store that keeps everything in memory: fresh and isolated for each test, gone with the
 /// process.
 public final class InMemoryStore: ModelStore {
-  private let tables: Mutex<Tables>
+  private let tables: Locked<Tables>
 
   /// Creates a store holding `tables`; empty by default.
   public init(_ tables: Tables = Tables()) {
-    self.tables = Mutex(tables)
+    self.tables = Locked(tables)
   }
 
   /// A copy of everything the store holds.

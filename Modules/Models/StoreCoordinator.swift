@@ -1,5 +1,4 @@
 import Seams
-import Synchronization
 
 /// Puts the saves of a stack's contexts in one order: each save first merges what the other
 /// context saved before it, then commits to the store and leaves its change set in the other
@@ -11,7 +10,7 @@ final class StoreCoordinator: Sendable {
   }
 
   let store: any ModelStore
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(store: any ModelStore) {
     self.store = store

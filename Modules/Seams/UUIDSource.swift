@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where production code gets new UUIDs: random in production, a seeded sequence in tests.
 ///
@@ -16,7 +15,7 @@ public final class UUIDSource: Sendable {
     case deferred(@Sendable () -> UInt64)
   }
 
-  private let seeding: Mutex<Seeding>
+  private let seeding: Locked<Seeding>
 
   /// The seed of a reproducible sequence, or `nil` for random UUIDs.
   ///
@@ -52,7 +51,7 @@ public final class UUIDSource: Sendable {
   }
 
   private init(seeding: Seeding) {
-    self.seeding = Mutex(seeding)
+    self.seeding = Locked(seeding)
   }
 
   private static func resolve(_ seeding: inout Seeding) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Keeps count of a component's asynchronous work so that tests can wait until all of it is done.
 ///
 /// It is the async counterpart of a dispatch group: components start their work with
@@ -39,7 +37,7 @@ public final class WorkTracker: Sendable {
     var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// The tracker production code enrols work in when it was not handed one.
   @TaskLocal public static var current = WorkTracker()

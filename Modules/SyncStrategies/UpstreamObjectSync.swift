@@ -3,7 +3,6 @@ import HTTPRequest
 import JSON
 import Models
 import Seams
-import Synchronization
 import Transport
 
 /// A request the tracker chose, with what it pushes.
@@ -91,8 +90,8 @@ public final class UpstreamObjectSync: Sendable {
   let strategies: [ErasedStrategy]
   /// How long a change waits after each temporary failure.
   public let retryPolicy: RetryPolicy
-  private let state = Mutex(State())
-  private let random = Mutex(SeededRandomNumberGenerator(seed: 0xC0FFEE))
+  private let state = Locked(State())
+  private let random = Locked(SeededRandomNumberGenerator(seed: 0xC0FFEE))
 
   /// Creates a tracker over `strategies`, tried in order: earlier entities go first when both
   /// are ready.

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPRequest
 import Seams
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -38,7 +37,7 @@ public final class URLSessionTransport: TransportSession {
   private let tokens: (any AccessTokenProvider)?
   private let time: any TimeSource
   private let requestIDs: UUIDSource
-  private let random: Mutex<SeededRandomNumberGenerator>
+  private let random: RandomSource
   private let limiter: ConcurrencyLimiter
   private let logger = Logger(category: "transport")
 
@@ -49,18 +48,18 @@ public final class URLSessionTransport: TransportSession {
   ///   - tokens: Where bearer tokens come from; `nil` sends no `Authorization` header.
   ///   - time: The clock backoff and expiry are measured on.
   ///   - requestIDs: Where the `X-Request-ID` of each request comes from.
-  ///   - jitterSeed: The seed of the random numbers behind the jitter.
+  ///   - random: Where the jitter of backoff waits comes from; the task's current source by default.
   public init(
     configuration: Configuration, session: URLSession, tokens: (any AccessTokenProvider)? = nil,
     time: any TimeSource = SystemTimeSource(), requestIDs: UUIDSource = .random,
-    jitterSeed: UInt64 = 0x5EED
+    random: RandomSource = .current
   ) {
     self.configuration = configuration
     self.session = session
     self.tokens = tokens
     self.time = time
     self.requestIDs = requestIDs
-    self.random = Mutex(SeededRandomNumberGenerator(seed: jitterSeed))
+    self.random = random
     self.limiter = ConcurrencyLimiter(limit: configuration.maxConcurrentRequests)
   }
 
@@ -114,7 +113,7 @@ public final class URLSessionTransport: TransportSession {
       guard temporary, request.method.isIdempotent, attempt < configuration.retry.maxAttempts else {
         return try outcome.get()
       }
-      let unit = random.withLock { Double.random(in: 0..<1, using: &$0) }
+      let unit = random.unitInterval()
       let wait = configuration.retry.delay(
         afterAttempt: attempt, unit: unit, retryAfter: retryAfter)
       guard time.now() + wait < deadline else { throw .expired(after: expiry) }

@@ -1,6 +1,6 @@
 import CourierDemo
 import Foundation
-import Synchronization
+import Seams
 import TestSupport
 import Testing
 
@@ -39,9 +39,9 @@ struct DemoOptionsTests {
 struct DemoStoryTests {
   /// Runs the story and returns its exit code and transcript.
   static func run(_ options: DemoOptions) async -> (Int32, [String]) {
-    let lines = Lines()
-    let code = await DemoStory(options: options, write: lines.append).run()
-    return (code, lines.all)
+    let lines = Recorder<String>()
+    let code = await DemoStory(options: options, write: lines.record).run()
+    return (code, lines.elements)
   }
 
   @Test("The story completes on the fake backend and prints the same transcript twice")
@@ -103,16 +103,5 @@ struct DemoStoryTests {
 
     // then
     #expect(first.1 != second.1)
-  }
-}
-
-/// The transcript's lines, in order.
-final class Lines: Sendable {
-  private let lines = Mutex<[String]>([])
-
-  var all: [String] { lines.withLock { $0 } }
-
-  var append: @Sendable (String) -> Void {
-    { [self] line in lines.withLock { $0.append(line) } }
   }
 }

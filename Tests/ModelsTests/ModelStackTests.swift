@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import Synchronization
+import Seams
 import TestSupport
 import Testing
 
@@ -137,10 +137,10 @@ struct ModelStackTests {
     func quiescence() async throws {
       // given
       let stack = ModelStack.forTesting()
-      let jobsDuringMerge = JobLog()
+      let jobsDuringMerge = Recorder<[String]>()
       let tracker = stack.tracker
       stack.sync.observeChanges { change in
-        if change.kind == .merged { jobsDuringMerge.record(tracker.outstandingJobs.map(\.label)) }
+        if change.kind == .merged { jobsDuringMerge.append(tracker.outstandingJobs.map(\.label)) }
       }
       try stack.ui.context.insert(make.user())
 
@@ -149,7 +149,7 @@ struct ModelStackTests {
       await Quiescence.expectIdle(stack.tracker)
 
       // then
-      #expect(jobsDuringMerge.all == [["merge a UI save into the sync context"]])
+      #expect(jobsDuringMerge.elements == [["merge a UI save into the sync context"]])
       #expect(await stack.sync.perform { $0.count(of: User.self) } == 1)
     }
 
@@ -313,10 +313,3 @@ struct ModelStackTests {
 }
 
 /// The outstanding jobs seen at each merge.
-final class JobLog: Sendable {
-  private let entries = Mutex<[[String]]>([])
-
-  var all: [[String]] { entries.withLock { $0 } }
-
-  func record(_ labels: [String]) { entries.withLock { $0.append(labels) } }
-}

@@ -5,9 +5,9 @@ import Foundation
 import HTTPRequest
 import JSON
 import Models
+import Seams
 import SyncEngine
 import SyncStrategies
-import Synchronization
 import TestSupport
 import Testing
 import Transport
@@ -100,7 +100,7 @@ struct SyncEngineTests {
   @Test("An offline transport error takes the engine offline and says so")
   func detectsOffline() async throws {
     // given
-    let events = EventLog()
+    let events = Recorder<SyncEngineEvent>()
     let clock = ManualTimeSource()
     let fake = FakeBackend(time: clock)
     let me = fake.insertSelfUser()
@@ -118,8 +118,8 @@ struct SyncEngineTests {
 
     // then
     #expect(await engine.isOnline == false)
-    #expect(events.all.contains(.connectivity(online: false)))
-    #expect(events.all.contains(.request("PUT /self", outcome: "network failure: offline")))
+    #expect(events.elements.contains(.connectivity(online: false)))
+    #expect(events.elements.contains(.request("PUT /self", outcome: "network failure: offline")))
   }
 
   @Test("A 503 is retried after the backoff on the engine's clock")
@@ -262,7 +262,7 @@ struct SyncEngineTests {
   @Test("The engine reports each request and its outcome to its observer")
   func events() async throws {
     // given
-    let events = EventLog()
+    let events = Recorder<SyncEngineEvent>()
     let fake = FakeBackend()
     fake.insertSelfUser()
     let stack = ModelStack.forTesting()
@@ -274,22 +274,9 @@ struct SyncEngineTests {
 
     // then
     #expect(
-      events.all.prefix(2) == [
+      events.elements.prefix(2) == [
         .request("GET /self", outcome: "200"),
         .request("GET /notifications?size=100", outcome: "200"),
       ])
   }
-}
-
-/// Keeps the engine's events in order.
-final class EventLog: Sendable {
-  private let events = Mutex<[SyncEngineEvent]>([])
-
-  var all: [SyncEngineEvent] { events.withLock { $0 } }
-
-  var record: @Sendable (SyncEngineEvent) -> Void {
-    { [events = self] event in events.append(event) }
-  }
-
-  private func append(_ event: SyncEngineEvent) { events.withLock { $0.append(event) } }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Seams
-import Synchronization
 import Testing
 
 @testable import TestSupport
@@ -51,7 +50,7 @@ struct DeterministicUUIDsTraitTests {
     #expect(Set(seeds).count == 1)
   }
 
-  static let seenSeeds = Mutex<[Int: UInt64]>([:])
+  static let seenSeeds = Locked<[Int: UInt64]>([:])
 
   @Test(
     "It gives each parameterized case its own sequence", .deterministicUUIDs,

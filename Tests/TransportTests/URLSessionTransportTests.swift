@@ -2,14 +2,14 @@ import FakeBackend
 import Foundation
 import HTTPRequest
 import JSON
-import Synchronization
+import Seams
 import TestSupport
 import Testing
 import Transport
 
 /// A token provider that hands out `token-1`, then `token-2` after a refresh, and counts refreshes.
 final class CountingTokens: AccessTokenProvider {
-  private let state = Mutex((current: 1, refreshes: 0))
+  private let state = Locked((current: 1, refreshes: 0))
 
   var refreshes: Int { state.withLock { $0.refreshes } }
 

@@ -1,34 +1,34 @@
-import Synchronization
+import Seams
 import TestSupport
 import Testing
 
-@Suite("ManualTimeSource", .tags(.testSupport, .seams), .timeBudget(.seconds(5)))
+@Suite("ManualTimeSource", .tags(.seams), .timeBudget(.seconds(5)))
 struct ManualTimeSourceTests {
   @Test("Sleepers wake only when the time is advanced past their deadline, earliest first")
   func wakesInOrder() async throws {
     // given
     let clock = ManualTimeSource()
-    let woke = Wakeups()
+    let woke = Recorder<Int>()
     let short = Task {
       try await clock.sleep(for: .seconds(1))
-      woke.record(1)
+      woke.append(1)
     }
     let long = Task {
       try await clock.sleep(for: .seconds(3))
-      woke.record(3)
+      woke.append(3)
     }
     await clock.waitForSleepers(2)
 
     // when
     clock.advance(by: .seconds(2))
     try await short.value
-    let afterTwo = woke.order
+    let afterTwo = woke.elements
     clock.advance(by: .seconds(1))
     try await long.value
 
     // then
     #expect(afterTwo == [1])
-    #expect(woke.order == [1, 3])
+    #expect(woke.elements == [1, 3])
     #expect(clock.now() == .seconds(3))
   }
 
@@ -76,13 +76,4 @@ struct ManualTimeSourceTests {
     // then
     #expect(clock.sleeperCount == 0)
   }
-}
-
-/// The order in which sleepers woke.
-private final class Wakeups: Sendable {
-  private let list = Mutex<[Int]>([])
-
-  var order: [Int] { list.withLock { $0 } }
-
-  func record(_ sleeper: Int) { list.withLock { $0.append(sleeper) } }
 }

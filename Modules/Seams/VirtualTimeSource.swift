@@ -1,12 +1,9 @@
-import Seams
-import Synchronization
-
 /// A clock on which sleeping takes no real time.
 ///
 /// Each sleep moves the clock forward and returns. The demo waits out backoffs this way, so its
 /// runs are fast and the same every time.
 public final class VirtualTimeSource: TimeSource {
-  private let elapsed = Mutex(Duration.zero)
+  private let elapsed = Locked(Duration.zero)
 
   /// Creates a clock at zero.
   public init() {}

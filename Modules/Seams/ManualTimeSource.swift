@@ -1,6 +1,3 @@
-import Seams
-import Synchronization
-
 /// A ``Seams/TimeSource`` that only moves when the test advances it: code under test that waits
 /// for a retry, a delay or an expiry waits until the test says the time has come.
 ///
@@ -23,7 +20,7 @@ public final class ManualTimeSource: TimeSource {
     var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Creates a clock at zero.
   public init() {}

@@ -1,19 +1,21 @@
-import Synchronization
+import Seams
 
 /// Lets at most `limit` tasks through at once and queues the rest in arrival order, without
 /// blocking a thread; a queued task that is cancelled leaves the queue.
 ///
-/// The transport limits requests on the wire with it, and the sync engine its sends.
+/// Handing a slot to the next waiter costs O(1), however long the queue: waiters are kept in a
+/// ring buffer, and a cancelled one is only forgotten, then skipped when its turn comes.
 public final class ConcurrencyLimiter: Sendable {
   private struct State {
     var running = 0
     var nextID = 0
-    var waiting: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    var order = RingBuffer<Int>()
+    var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
   }
 
   /// How many tasks may hold a slot at once.
   public let limit: Int
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Creates a limiter letting `limit` tasks through at once (at least one).
   public init(limit: Int) {
@@ -42,16 +44,14 @@ public final class ConcurrencyLimiter: Sendable {
             state.running += 1
             return .success(())
           }
-          state.waiting.append((id, continuation))
+          state.order.append(id)
+          state.waiting[id] = continuation
           return nil
         }
         if let outcome { continuation.resume(with: outcome) }
       }
     } onCancel: {
-      let removed = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-        guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
-        return state.waiting.remove(at: index).continuation
-      }
+      let removed = state.withLock { $0.waiting.removeValue(forKey: id) }
       removed?.resume(throwing: CancellationError())
     }
   }
@@ -59,11 +59,11 @@ public final class ConcurrencyLimiter: Sendable {
   /// Gives a slot back, handing it to the longest waiting task if there is one.
   public func release() {
     let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-      guard !state.waiting.isEmpty else {
-        state.running -= 1
-        return nil
+      while let id = state.order.popFirst() {
+        if let waiter = state.waiting.removeValue(forKey: id) { return waiter }
       }
-      return state.waiting.removeFirst().continuation
+      state.running -= 1
+      return nil
     }
     next?.resume()
   }

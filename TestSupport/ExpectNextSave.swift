@@ -11,7 +11,7 @@ import Models
 ///     try context.save()
 ///   }
 /// }
-/// #expect(saved?.users.updated.keys.contains(user.id) == true)
+/// #expect(saved?[User.self].updated.keys.contains(user.id) == true)
 /// ```
 ///
 /// - Returns: The change set the save carried, or `nil` after recording the issue.

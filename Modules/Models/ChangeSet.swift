@@ -29,54 +29,100 @@ public struct EntityChanges<Object: ModelObject>: Sendable, Equatable {
 
   /// The keys that changed on the object `id`, or `nil` if it was not updated.
   public func changedKeys(of id: UUID) -> Set<Object.Key>? { updated[id]?.keys }
+
+  /// The ids of every object that changed.
+  public var ids: Set<UUID> { Set(inserted.keys).union(updated.keys).union(deleted) }
+}
+
+extension EntityChanges: EntitySlot {}
+
+/// One entity's changes in a change set, whatever the entity: open it with a generic function
+/// to get the typed ``EntityChanges`` back.
+protocol AnyEntityChanges: EntitySlot {
+  /// The changes, typed.
+  var typed: EntityChanges<Object> { get }
+}
+
+extension EntityChanges: AnyEntityChanges {
+  var typed: Self { self }
 }
 
 /// What one save of a context changed, entity by entity; the other context merges it.
 public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
   /// The context whose save produced the changes.
   public internal(set) var origin: ContextRole
-  /// Changes to users.
-  public internal(set) var users = EntityChanges<User>()
-  /// Changes to connections.
-  public internal(set) var connections = EntityChanges<Connection>()
-  /// Changes to conversations.
-  public internal(set) var conversations = EntityChanges<Conversation>()
-  /// Changes to messages.
-  public internal(set) var messages = EntityChanges<Message>()
+  private var entities = EntityMap()
 
   /// Creates an empty change set from `origin`.
   public init(origin: ContextRole) {
     self.origin = origin
   }
 
-  /// The changes to the entity of `type`.
-  public func changes<Object: ModelObject>(to type: Object.Type) -> EntityChanges<Object> {
-    self[keyPath: Object.entity.changes]
+  /// The changes to the entity of `type`, empty if the save did not touch it.
+  public subscript<Object: ModelObject>(_ type: Object.Type) -> EntityChanges<Object> {
+    entities[EntityChanges<Object>.self]
+  }
+
+  /// Changes the changes to the entity of `type` in place.
+  mutating func modify<Object: ModelObject, Result>(
+    _ type: Object.Type, _ body: (inout EntityChanges<Object>) -> Result
+  ) -> Result {
+    entities.modify(EntityChanges<Object>.self, body)
+  }
+
+  /// The changes of every entity the save touched, in entity-name order; open each with a generic
+  /// function to work on it typed.
+  var entityChanges: [any AnyEntityChanges] {
+    entities.slots.values.compactMap { $0 as? any AnyEntityChanges }
+      .filter { Self.count(of: $0) > 0 }
+      .sorted { Self.name(of: $0) < Self.name(of: $1) }
+  }
+
+  /// Every object the save touched, as references.
+  public var references: Set<ObjectReference> {
+    func add<Changes: AnyEntityChanges>(_ changes: Changes, to set: inout Set<ObjectReference>) {
+      for id in changes.typed.ids { set.insert(ObjectReference(Changes.Object.entityName, id)) }
+    }
+    var references: Set<ObjectReference> = []
+    for changes in entityChanges { add(changes, to: &references) }
+    return references
   }
 
   /// Whether the save changed nothing.
   public var isEmpty: Bool { count == 0 }
 
   /// How many objects changed, across entities.
-  public var count: Int {
-    users.count + connections.count + conversations.count + messages.count
-  }
+  public var count: Int { entityChanges.reduce(0) { $0 + Self.count(of: $1) } }
 
-  /// A one-line summary such as `ui save: User +1 ~2 -0, Message +3 ~0 -0`, listing only the
-  /// entities that changed.
+  /// A one-line summary such as `ui save: Message +3 ~0 -0, User +1 ~2 -0`, listing only the
+  /// entities that changed, by name.
   public var description: String {
-    let parts = [
-      summary(of: users), summary(of: connections), summary(of: conversations),
-      summary(of: messages),
-    ]
-    .compactMap { $0 }
+    func summary<Changes: AnyEntityChanges>(_ changes: Changes) -> String {
+      let typed = changes.typed
+      return "\(Changes.Object.entityName) +\(typed.inserted.count) ~\(typed.updated.count) "
+        + "-\(typed.deleted.count)"
+    }
+    let parts = entityChanges.map { summary($0) }
     return "\(origin) save: " + (parts.isEmpty ? "nothing" : parts.joined(separator: ", "))
   }
 
-  private func summary<Object: ModelObject>(of changes: EntityChanges<Object>) -> String? {
-    guard !changes.isEmpty else { return nil }
-    return "\(Object.entity.name.rawValue) +\(changes.inserted.count) ~\(changes.updated.count) "
-      + "-\(changes.deleted.count)"
+  /// Change sets are equal when they come from the same context and hold the same changes; an
+  /// entity with no changes equals one that was never touched.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    func same<Changes: AnyEntityChanges>(_ changes: Changes, in other: ChangeSet) -> Bool {
+      changes.typed == other[Changes.Object.self]
+    }
+    let left = lhs.entityChanges
+    return lhs.origin == rhs.origin && left.count == rhs.entityChanges.count
+      && left.allSatisfy { same($0, in: rhs) }
+  }
+
+  private static func count<Changes: AnyEntityChanges>(of changes: Changes) -> Int {
+    changes.typed.count
+  }
+
+  private static func name<Changes: AnyEntityChanges>(of changes: Changes) -> EntityName {
+    Changes.Object.entityName
   }
 }
 

@@ -43,10 +43,16 @@ public struct Connection: ModelObject {
     self.message = message
   }
 
-  /// The places of connections in the model layer's containers.
-  public static let entity = EntityDescriptor<Connection>(
-    name: .connection, table: \.connections, changes: \.connections, edits: \.connections,
-    log: \.connections)
+  /// `Connection`.
+  public static var entityName: EntityName { .connection }
+
+  /// The connection's conversation, once the backend made it.
+  public static let conversation = Relationship<Connection>("conversation", to: Conversation.self) {
+    $0.conversationID.map { [$0] } ?? []
+  }
+
+  /// The conversation.
+  public static let relationships = [conversation]
 
   /// The field behind each key.
   public static func field(_ key: Key) -> Field<Connection> {
@@ -68,4 +74,14 @@ public struct Connection: ModelObject {
     }
     return rules
   }
+
+  /// The backend never deletes a connection: it is cancelled or blocked instead.
+  public func deletionViolations(in lookup: any ModelLookup) -> [ValidationRule] {
+    [.deletionNotSynchronisable(.connection, reason: "cancel or block it instead")]
+  }
+}
+
+extension EntityName {
+  /// ``Connection``.
+  public static let connection: EntityName = "Connection"
 }

@@ -53,10 +53,16 @@ public struct Conversation: ModelObject {
     self.lastEventTime = lastEventTime
   }
 
-  /// The places of conversations in the model layer's containers.
-  public static let entity = EntityDescriptor<Conversation>(
-    name: .conversation, table: \.conversations, changes: \.conversations,
-    edits: \.conversations, log: \.conversations)
+  /// `Conversation`.
+  public static var entityName: EntityName { .conversation }
+
+  /// The users taking part.
+  public static let participants = Relationship<Conversation>("participants", to: User.self) {
+    Array($0.participantIDs)
+  }
+
+  /// The participants.
+  public static let relationships = [participants]
 
   /// The field behind each key.
   public static func field(_ key: Key) -> Field<Conversation> {
@@ -73,4 +79,15 @@ public struct Conversation: ModelObject {
     if let name, name.isBlank { return [.nameNotEmpty(.conversation)] }
     return []
   }
+
+  /// Only a group can be deleted, which means leaving it; the backend owns the other kinds.
+  public func deletionViolations(in lookup: any ModelLookup) -> [ValidationRule] {
+    kind == .group
+      ? [] : [.deletionNotSynchronisable(.conversation, reason: "only a group can be left")]
+  }
+}
+
+extension EntityName {
+  /// ``Conversation``.
+  public static let conversation: EntityName = "Conversation"
 }

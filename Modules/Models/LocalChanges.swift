@@ -25,7 +25,13 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// The keys of `id` changed locally and not yet synchronised; empty if none.
   public func keys(of id: UUID) -> Set<Object.Key> { updatedKeys[id] ?? [] }
 
-  mutating func recordSave(_ changes: EntityChanges<Object>) {
+  /// Records what a UI save changed; `committed` holds the values before the save, for the
+  /// originals of objects changed for the first time.
+  mutating func recordSave(_ changes: EntityChanges<Object>, committed: Tables) {
+    let table = committed.table(Object.self).rows
+    for id in changes.updated.keys where originals[id] == nil && !inserted.contains(id) {
+      if let original = table[id] { originals[id] = original }
+    }
     for id in changes.inserted.keys {
       inserted.insert(id)
       deleted.remove(id)
@@ -40,17 +46,29 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   }
 }
 
+extension LocalChanges: EntitySlot {}
+
 /// The local changes of every entity, as the sync context records them.
 struct LocalChangeLog: Sendable {
-  var users = LocalChanges<User>()
-  var connections = LocalChanges<Connection>()
-  var conversations = LocalChanges<Conversation>()
-  var messages = LocalChanges<Message>()
+  private var entities = EntityMap()
 
-  mutating func recordSave(_ changes: ChangeSet) {
-    users.recordSave(changes.users)
-    connections.recordSave(changes.connections)
-    conversations.recordSave(changes.conversations)
-    messages.recordSave(changes.messages)
+  /// The local changes of `type`.
+  subscript<Object: ModelObject>(_ type: Object.Type) -> LocalChanges<Object> {
+    entities[LocalChanges<Object>.self]
+  }
+
+  /// Changes the local changes of `type` in place.
+  mutating func modify<Object: ModelObject, Result>(
+    _ type: Object.Type, _ body: (inout LocalChanges<Object>) -> Result
+  ) -> Result {
+    entities.modify(LocalChanges<Object>.self, body)
+  }
+
+  /// Records what a UI save changed, entity by entity; `committed` holds the values before it.
+  mutating func recordSave(_ changes: ChangeSet, committed: Tables) {
+    func record<Changes: AnyEntityChanges>(_ entity: Changes) {
+      modify(Changes.Object.self) { $0.recordSave(entity.typed, committed: committed) }
+    }
+    for entity in changes.entityChanges { record(entity) }
   }
 }

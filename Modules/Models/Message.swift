@@ -54,9 +54,16 @@ public struct Message: ModelObject {
     self.deliveryState = deliveryState
   }
 
-  /// The places of messages in the model layer's containers.
-  public static let entity = EntityDescriptor<Message>(
-    name: .message, table: \.messages, changes: \.messages, edits: \.messages, log: \.messages)
+  /// `Message`.
+  public static var entityName: EntityName { .message }
+
+  /// The conversation the message belongs to.
+  public static let conversation = Relationship<Message>("conversation", to: Conversation.self) {
+    [$0.conversationID]
+  }
+
+  /// The conversation.
+  public static let relationships = [conversation]
 
   /// The field behind each key.
   public static func field(_ key: Key) -> Field<Message> {
@@ -76,4 +83,9 @@ public struct Message: ModelObject {
     }
     return rules
   }
+}
+
+extension EntityName {
+  /// ``Message``.
+  public static let message: EntityName = "Message"
 }

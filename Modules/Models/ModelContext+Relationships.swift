@@ -23,9 +23,7 @@ extension ModelContext {
 
   /// The connection whose conversation `conversation` is, if any.
   public func connection(of conversation: Conversation) -> Connection? {
-    conversation.participantIDs.lazy
-      .compactMap { self.object(Connection.self, id: $0) }
-      .first { $0.conversationID == conversation.id }
+    objects(Connection.self, referringTo: conversation.id, via: Connection.conversation).first
   }
 
   /// The users taking part in `conversation` that this context knows, ordered by name.
@@ -36,11 +34,7 @@ extension ModelContext {
 
   /// The conversations `user` takes part in, ordered by id.
   public func conversations(of user: User) -> [Conversation] {
-    var ids = committed.conversationsByParticipant[user.id] ?? []
-    ids.formUnion(editedIDs(Conversation.self))
-    return ids.compactMap { object(Conversation.self, id: $0) }
-      .filter { $0.participantIDs.contains(user.id) }
-      .sorted { $0.id.uuidString < $1.id.uuidString }
+    objects(Conversation.self, referringTo: user.id, via: Conversation.participants)
   }
 
   /// The conversation `message` belongs to.
@@ -50,21 +44,13 @@ extension ModelContext {
 
   /// The messages in `conversation`: sent ones by server time, then unsent ones by local time.
   public func messages(in conversation: Conversation) -> [Message] {
-    messages(inConversation: conversation.id)
+    messages(inConversationWithID: conversation.id)
   }
 
   /// The messages in the conversation `id`, in display order, even if the conversation itself is
   /// not (or no longer) known.
   public func messages(inConversationWithID id: UUID) -> [Message] {
-    messages(inConversation: id)
-  }
-
-  func messages(inConversation id: UUID) -> [Message] {
-    // A message's conversation never changes, so only unsaved inserts can add to the saved index.
-    var ids = committed.messagesByConversation[id] ?? []
-    ids.formUnion(unsavedMessagesByConversation[id] ?? [])
-    return ids.compactMap { object(Message.self, id: $0) }
-      .filter { $0.conversationID == id }
+    objects(Message.self, referringTo: id, via: Message.conversation)
       .sorted(by: Message.displayOrder)
   }
 }

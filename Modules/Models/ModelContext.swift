@@ -20,29 +20,30 @@ import Seams
 public final class ModelContext: ModelLookup {
   /// Which of the stack's contexts this is.
   public let role: ContextRole
+  /// The entities this context knows; edits of other entities are refused.
+  public let entities: EntityRegistry
   let coordinator: StoreCoordinator
   let broadcaster: ChangeBroadcaster
+  let logger = Logger(category: "models")
   private let uuids: UUIDSource
   private(set) var committed: Tables
-  private var edits = PendingEdits()
-  /// For each conversation, the messages inserted here and not saved yet: lets
-  /// ``messages(in:)`` find them without scanning every unsaved edit.
-  private(set) var unsavedMessagesByConversation: [UUID: Set<UUID>] = [:]
-  private var remoteEdits: Set<ObjectReference> = []
-  private var log = LocalChangeLog() {
-    didSet { localChangeVersion &+= 1 }
-  }
+  var edits = PendingEdits()
+  /// Objects whose unsaved edits came from the server, so transition rules do not apply to them.
+  var remoteEdits: Set<ObjectReference> = []
+  /// The local changes still to push; only the sync context records any.
+  private(set) var log = LocalChangeLog()
 
   /// A number that changes whenever the local changes of this context change, so the sync
   /// layer can tell when a plan made from them is out of date.
   public private(set) var localChangeVersion = 0
 
   init(
-    role: ContextRole, coordinator: StoreCoordinator, tables: Tables, uuids: UUIDSource,
-    broadcaster: ChangeBroadcaster = ChangeBroadcaster()
+    role: ContextRole, entities: EntityRegistry, coordinator: StoreCoordinator, tables: Tables,
+    uuids: UUIDSource, broadcaster: ChangeBroadcaster = ChangeBroadcaster()
   ) {
     self.broadcaster = broadcaster
     self.role = role
+    self.entities = entities
     self.coordinator = coordinator
     self.committed = tables
     self.uuids = uuids
@@ -52,25 +53,37 @@ public final class ModelContext: ModelLookup {
 
   /// The object of `type` with `id` as this context sees it, unsaved edits included.
   public func object<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
-    if let edit = self[edits: Object.self][id] { return edit }
+    if let edit = edits.edit(type, id: id) { return edit }
     return committed.object(type, id: id)
   }
 
   /// Every object of `type` this context sees, ordered by id.
   public func objects<Object: ModelObject>(_ type: Object.Type) -> [Object] {
-    var rows = committed[keyPath: Object.entity.table].rows
-    for (id, edit) in self[edits: Object.self] { rows[id] = edit }
+    var rows = committed.table(type).rows
+    for (id, edit) in edits[type].edits { rows[id] = edit }
     return rows.values.sorted { $0.id.uuidString < $1.id.uuidString }
   }
 
   /// How many objects of `type` this context sees.
   public func count<Object: ModelObject>(of type: Object.Type) -> Int {
     var count = committed.count(of: type)
-    for (id, edit) in self[edits: Object.self] {
+    for (id, edit) in edits[type].edits {
       let saved = committed.object(type, id: id) != nil
       count += (edit != nil ? 1 : 0) - (saved ? 1 : 0)
     }
     return count
+  }
+
+  /// The objects of `type` that refer to `target` through `relationship`, as this context sees
+  /// them (unsaved edits included), ordered by id.
+  public func objects<Object: ModelObject>(
+    _ type: Object.Type, referringTo target: UUID, via relationship: Relationship<Object>
+  ) -> [Object] {
+    var ids = committed.sources(type, referringTo: target, via: relationship.name)
+    ids.formUnion(edits[type].references.sources(of: target, via: relationship.name))
+    return ids.compactMap { object(type, id: $0) }
+      .filter { relationship.targets($0).contains(target) }
+      .sorted { $0.id.uuidString < $1.id.uuidString }
   }
 
   /// Whether the context has edits that are not saved.
@@ -83,13 +96,14 @@ public final class ModelContext: ModelLookup {
 
   /// Adds `object`; it is saved with the next ``save()``.
   ///
-  /// - Throws: ``ContextError/alreadyExists(_:)`` if an object with its id exists.
+  /// - Throws: ``ContextError/alreadyExists(_:)`` if an object with its id exists, and
+  ///   ``ContextError/unknownEntity(_:)`` if the stack does not know its entity.
   public func insert<Object: ModelObject>(_ object: Object) throws(ContextError) {
+    guard entities.contains(Object.self) else { throw .unknownEntity(Object.entityName) }
     guard self.object(Object.self, id: object.id) == nil else {
-      throw .alreadyExists(ObjectReference(Object.entity.name, object.id))
+      throw .alreadyExists(object.reference)
     }
-    self[edits: Object.self][object.id] = .some(object)
-    noteUnsavedInsert(object)
+    edits.modify(Object.self) { $0.set(object, for: object.id) }
   }
 
   /// Changes the object of `type` with `id` through `change`, and returns the changed object.
@@ -99,12 +113,16 @@ public final class ModelContext: ModelLookup {
   public func update<Object: ModelObject>(
     _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
   ) throws(ContextError) -> Object {
-    guard var object = object(type, id: id) else {
-      throw .notFound(ObjectReference(Object.entity.name, id))
+    // One visit to the entity's edits for the lookup and the write.
+    let committed = self.committed
+    let changed = edits.modify(type) { slot -> Object? in
+      guard var object = slot.edits[id] ?? committed.object(type, id: id) else { return nil }
+      change(&object)
+      slot.set(object, for: id)
+      return object
     }
-    change(&object)
-    self[edits: Object.self][id] = .some(object)
-    return object
+    guard let changed else { throw .notFound(ObjectReference(Object.entityName, id)) }
+    return changed
   }
 
   /// Deletes the object of `type` with `id` at the next save.
@@ -112,232 +130,28 @@ public final class ModelContext: ModelLookup {
   /// - Throws: ``ContextError/notFound(_:)`` if there is no such object.
   public func delete<Object: ModelObject>(_ type: Object.Type, id: UUID) throws(ContextError) {
     guard object(type, id: id) != nil else {
-      throw .notFound(ObjectReference(Object.entity.name, id))
+      throw .notFound(ObjectReference(Object.entityName, id))
     }
-    self[edits: Object.self][id] = .some(nil)
+    edits.modify(type) { $0.set(nil, for: id) }
   }
 
   /// Drops every unsaved edit, returning to the last saved state.
   public func rollback() {
     edits = PendingEdits()
-    unsavedMessagesByConversation = [:]
     remoteEdits = []
-  }
-
-  // MARK: - Saving
-
-  /// Checks the rules and commits the unsaved edits as one change set, which the other context
-  /// then merges.
-  ///
-  /// Saving with no edits commits nothing and returns an empty change set.
-  ///
-  /// - Throws: ``SaveError/invalid(_:)`` naming every object and rule broken; the context is
-  ///   then rolled back, so nothing is half-applied.
-  @discardableResult
-  public func save() throws(SaveError) -> ChangeSet {
-    let result = coordinator.save(from: role) { mail in
-      for changes in mail { merge(changes) }
-      return pendingChangeSet()
-    }
-    switch result {
-    case .failure(let error):
-      rollback()
-      throw error
-    case .success(let changes):
-      committed.apply(changes)
-      rollback()
-      if !changes.isEmpty {
-        broadcaster.publish(ContextChange(context: role, kind: .saved, changes: changes))
-      }
-      return changes
-    }
   }
 
   /// Every change of this context: its saves and its merges, from now on.
   public func changes() -> AsyncStream<ContextChange> { broadcaster.subscribe() }
 
-  /// Merges everything the other context saved since the last merge.
-  func mergeIncoming() {
-    for changes in coordinator.takeInbox(of: role) { merge(changes) }
+  // MARK: - Internal access for the other parts of the context
+
+  func setCommitted(_ apply: (inout Tables) -> Void) {
+    apply(&committed)
   }
 
-  private func merge(_ changes: ChangeSet) {
-    if role == .sync && changes.origin == .ui {
-      recordOriginals(changes.users)
-      recordOriginals(changes.connections)
-      recordOriginals(changes.conversations)
-      recordOriginals(changes.messages)
-    }
-    merge(changes.users)
-    merge(changes.connections)
-    merge(changes.conversations)
-    merge(changes.messages)
-    committed.apply(changes)
-    if role == .sync && changes.origin == .ui { log.recordSave(changes) }
-    broadcaster.publish(ContextChange(context: role, kind: .merged, changes: changes))
-  }
-
-  /// Keeps the synchronised value of each object a UI save changes for the first time.
-  private func recordOriginals<Object: ModelObject>(_ changes: EntityChanges<Object>) {
-    for id in changes.updated.keys where log[keyPath: Object.entity.log].originals[id] == nil {
-      guard !log[keyPath: Object.entity.log].inserted.contains(id),
-        let original = committed.object(Object.self, id: id)
-      else { continue }
-      log[keyPath: Object.entity.log].originals[id] = original
-    }
-  }
-
-  /// Reconciles unsaved edits with incoming changes before they are applied to `committed`.
-  private func merge<Object: ModelObject>(_ changes: EntityChanges<Object>) {
-    // Most merges meet no unsaved edit of the entity: nothing to reconcile.
-    guard !self[edits: Object.self].isEmpty else { return }
-    let incomingWins = role == .sync
-    for id in changes.deleted { self[edits: Object.self][id] = nil }
-    let incoming = changes.updated.mapValues { ($0.object, $0.keys) }
-      .merging(changes.inserted.mapValues { ($0, Set(Object.Key.allCases)) }) { $1 }
-    for (id, (object, keys)) in incoming {
-      guard case .some(.some(var edit)) = self[edits: Object.self][id] else { continue }
-      let base = committed.object(Object.self, id: id)
-      for key in keys {
-        let field = Object.field(key)
-        let editedHere = base.map { field.differs(edit, $0) } ?? true
-        if incomingWins || !editedHere { field.copy(&edit, object) }
-      }
-      self[edits: Object.self][id] = .some(edit)
-    }
-  }
-
-  private func pendingChangeSet() -> Result<ChangeSet, SaveError> {
-    var changes = ChangeSet(origin: role)
-    var failures: [ValidationFailure] = []
-    collect(User.self, into: &changes, failures: &failures)
-    collect(Connection.self, into: &changes, failures: &failures)
-    collect(Conversation.self, into: &changes, failures: &failures)
-    collect(Message.self, into: &changes, failures: &failures)
-    for id in changes.conversations.deleted {
-      for message in messages(inConversation: id) {
-        failures.append(
-          ValidationFailure(
-            object: ObjectReference(.message, message.id), rule: .messageNeedsConversation(id)))
-      }
-    }
-    guard failures.isEmpty else {
-      return .failure(.invalid(failures.sorted { $0.object < $1.object }))
-    }
-    return .success(changes)
-  }
-
-  private func collect<Object: ModelObject>(
-    _ type: Object.Type, into changes: inout ChangeSet, failures: inout [ValidationFailure]
-  ) {
-    for (id, edit) in self[edits: Object.self] {
-      let previous = committed.object(type, id: id)
-      let reference = ObjectReference(Object.entity.name, id)
-      guard let edit else {
-        if previous != nil { changes[keyPath: Object.entity.changes].deleted.insert(id) }
-        continue
-      }
-      let rulesBase = remoteEdits.contains(reference) ? nil : previous
-      for rule in edit.violations(previous: rulesBase, in: self) {
-        failures.append(ValidationFailure(object: reference, rule: rule))
-      }
-      if let previous {
-        let keys = edit.changedKeys(comparedTo: previous)
-        guard !keys.isEmpty else { continue }
-        changes[keyPath: Object.entity.changes].updated[id] = .init(object: edit, keys: keys)
-      } else {
-        changes[keyPath: Object.entity.changes].inserted[id] = edit
-      }
-    }
-  }
-
-  // MARK: - Changes from the server (sync context)
-
-  /// Takes the server's values of `object` into this context, except for keys with a local change
-  /// that has not been pushed yet; the object is inserted if it is new here.
-  ///
-  /// Status-transition rules do not apply to what the server says; the rules about the object's
-  /// own state still do at save.
-  public func applyRemote<Object: ModelObject>(_ object: Object) {
-    let reference = ObjectReference(Object.entity.name, object.id)
-    remoteEdits.insert(reference)
-    guard var current = self.object(Object.self, id: object.id) else {
-      self[edits: Object.self][object.id] = .some(object)
-      noteUnsavedInsert(object)
-      return
-    }
-    let changes = log[keyPath: Object.entity.log]
-    guard !changes.inserted.contains(object.id) else { return }
-    let dirty = changes.keys(of: object.id)
-    for key in Object.Key.allCases where !dirty.contains(key) {
-      Object.field(key).copy(&current, object)
-    }
-    self[edits: Object.self][object.id] = .some(current)
-  }
-
-  /// Deletes the object the server deleted, whatever its local changes.
-  public func applyRemoteDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
-    guard object(type, id: id) != nil else { return }
-    self[edits: Object.self][id] = .some(nil)
-    log[keyPath: Object.entity.log].inserted.remove(id)
-    log[keyPath: Object.entity.log].updatedKeys[id] = nil
-    log[keyPath: Object.entity.log].originals[id] = nil
-  }
-
-  /// The local changes of `type` that are not synchronised yet.
-  ///
-  /// The sync context records them from every UI save and keeps them across saves until they are
-  /// cleared; in the UI context they are always empty. Reading it costs as much as the number of changed objects, not the number of objects.
-  public func localChanges<Object: ModelObject>(of type: Object.Type) -> LocalChanges<Object> {
-    log[keyPath: Object.entity.log]
-  }
-
-  /// Marks `keys` of the object `id` as synchronised.
-  public func clearLocalChanges<Object: ModelObject>(
-    _ type: Object.Type, id: UUID, keys: Set<Object.Key>
-  ) {
-    guard var remaining = log[keyPath: Object.entity.log].updatedKeys[id] else { return }
-    remaining.subtract(keys)
-    log[keyPath: Object.entity.log].updatedKeys[id] = remaining.isEmpty ? nil : remaining
-    if remaining.isEmpty { log[keyPath: Object.entity.log].originals[id] = nil }
-  }
-
-  /// Records that the backend now holds `object`'s values for `keys` (they were pushed), so the
-  /// synchronised value of those keys is theirs, whether or not they changed again since.
-  public func recordSynchronised<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
-    guard log[keyPath: Object.entity.log].updatedKeys[object.id] != nil else { return }
-    var original = log[keyPath: Object.entity.log].originals[object.id] ?? object
-    for key in keys { Object.field(key).copy(&original, object) }
-    log[keyPath: Object.entity.log].originals[object.id] = original
-  }
-
-  /// Marks the insertion of the object `id` as synchronised: the backend has it now.
-  public func clearLocalInsertion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
-    log[keyPath: Object.entity.log].inserted.remove(id)
-  }
-
-  /// Marks the deletion of the object `id` as synchronised: the backend deleted it too.
-  public func clearLocalDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
-    log[keyPath: Object.entity.log].deleted.remove(id)
-  }
-
-  // MARK: - Storage access
-
-  // `_modify` edits the dictionary in place: a get-then-set would copy every unsaved edit on
-  // each change, which made saving 10,000 edits quadratic.
-  private subscript<Object: ModelObject>(edits type: Object.Type) -> [UUID: Object?] {
-    get { edits[keyPath: Object.entity.edits] }
-    _modify { yield &edits[keyPath: Object.entity.edits] }
-  }
-
-  private func noteUnsavedInsert<Object: ModelObject>(_ object: Object) {
-    if let message = object as? Message {
-      unsavedMessagesByConversation[message.conversationID, default: []].insert(message.id)
-    }
-  }
-
-  /// The ids of the objects of `type` with unsaved edits.
-  func editedIDs<Object: ModelObject>(_ type: Object.Type) -> Set<UUID> {
-    Set(self[edits: type].keys)
+  func modifyLog<Result>(_ body: (inout LocalChangeLog) -> Result) -> Result {
+    localChangeVersion &+= 1
+    return body(&log)
   }
 }

@@ -3,29 +3,47 @@ import Foundation
 /// An entity of Courier's model layer: a value with a stable identity and named keys that the
 /// contexts compare, merge and track one by one.
 ///
-/// Only the four entities of this module conform (`User`, `Connection`, `Conversation`,
-/// `Message`); their ``EntityDescriptor`` ties each to its place in tables, change sets and the
-/// change log.
+/// To add an entity, declare its type conforming to this protocol (its keys, a field per key, its
+/// rules and, if it refers to other objects, its relationships) and add it to
+/// ``EntityRegistry/standard``. Nothing else in the model layer names entities one by one.
 public protocol ModelObject: Sendable, Equatable, Identifiable where ID == UUID {
   /// The keys of the entity that can change after insertion; identity keys are not among them.
   associatedtype Key: Hashable, Sendable, CaseIterable, Comparable, RawRepresentable
   where Key.RawValue == String
 
-  /// Where this entity lives in tables, change sets and change logs.
-  static var entity: EntityDescriptor<Self> { get }
+  /// The entity's name in messages, errors and stores.
+  static var entityName: EntityName { get }
 
   /// Reads and writes the value of `key`, for per-key comparison and merging.
   static func field(_ key: Key) -> Field<Self>
 
+  /// The entity's references to other objects, each with an inverse index.
+  static var relationships: [Relationship<Self>] { get }
+
   /// The rules this object breaks, given its previous saved value and the objects around it.
   func violations(previous: Self?, in lookup: any ModelLookup) -> [ValidationRule]
+
+  /// The rules a local deletion of this object breaks, such as an object the backend never
+  /// deletes; server deletions are not checked.
+  func deletionViolations(in lookup: any ModelLookup) -> [ValidationRule]
 }
 
 extension ModelObject {
-  /// The keys at which `self` and `other` hold different values, in key order.
+  /// No relationships unless the entity declares some.
+  public static var relationships: [Relationship<Self>] { [] }
+
+  /// Deletions break no rule unless the entity says otherwise.
+  public func deletionViolations(in lookup: any ModelLookup) -> [ValidationRule] { [] }
+
+  /// The keys at which `self` and `other` hold different values.
   public func changedKeys(comparedTo other: Self) -> Set<Key> {
-    Set(Key.allCases.filter { Self.field($0).differs(self, other) })
+    var keys: Set<Key> = []
+    for key in Key.allCases where Self.field(key).differs(self, other) { keys.insert(key) }
+    return keys
   }
+
+  /// A reference to this object, for messages and errors.
+  public var reference: ObjectReference { ObjectReference(Self.entityName, id) }
 }
 
 /// One key of an entity, as a pair of operations: compare two objects at the key, or copy the
@@ -39,32 +57,6 @@ public struct Field<Root> {
     differs = { $0[keyPath: keyPath] != $1[keyPath: keyPath] }
     copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
   }
-}
-
-/// Which entity a value belongs to, for messages and errors.
-public enum EntityName: String, Sendable, DeclarationOrdered {
-  /// ``User``.
-  case user = "User"
-  /// ``Connection``.
-  case connection = "Connection"
-  /// ``Conversation``.
-  case conversation = "Conversation"
-  /// ``Message``.
-  case message = "Message"
-}
-
-/// An entity's places in the containers of the model layer; created only by this module.
-///
-/// Unchecked `Sendable`: it holds only key paths to stored properties, which never change. They
-/// are stored as plain key paths, not `& Sendable` existentials, because opening an existential
-/// on every read made lookups several times slower.
-public struct EntityDescriptor<Object: ModelObject>: @unchecked Sendable {
-  /// The entity's name.
-  public let name: EntityName
-  let table: WritableKeyPath<Tables, Table<Object>>
-  let changes: WritableKeyPath<ChangeSet, EntityChanges<Object>>
-  let edits: WritableKeyPath<PendingEdits, [UUID: Object?]>
-  let log: WritableKeyPath<LocalChangeLog, LocalChanges<Object>>
 }
 
 /// A reference to one object for messages and errors: its entity and id.
@@ -83,14 +75,14 @@ public struct ObjectReference: Sendable, Hashable, Comparable, CustomStringConve
   /// Reads as `Connection 3f2a…` with the full lowercase id.
   public var description: String { "\(entity.rawValue) \(id.uuidString.lowercased())" }
 
-  /// Orders by entity, then by id.
+  /// Orders by entity name, then id.
   public static func < (lhs: Self, rhs: Self) -> Bool {
     (lhs.entity, lhs.id.uuidString) < (rhs.entity, rhs.id.uuidString)
   }
 }
 
-/// An enumeration whose cases sort in the order they are declared, so keys and entities list
-/// the same way in every message.
+/// An enumeration whose cases sort in the order they are declared, so keys list the same way in
+/// every message.
 public protocol DeclarationOrdered: CaseIterable, Comparable, Hashable {}
 
 extension DeclarationOrdered {

@@ -14,29 +14,38 @@ public final class ModelStack: Sendable {
   public let store: any ModelStore
   /// The tracker every merge is enrolled in.
   public let tracker: WorkTracker
+  /// The entities the stack's contexts know.
+  public let entities: EntityRegistry
 
   /// Opens a stack on `store`, loading what it holds into both contexts.
   ///
   /// - Parameters:
+  ///   - entities: The entities the contexts know; Courier's four by default.
   ///   - uuids: Where locally created objects get their ids; the task's current source by default.
   ///   - tracker: Where merges are enrolled; the task's current tracker by default.
   /// - Throws: What the store throws while loading.
   public convenience init(
-    store: any ModelStore, uuids: UUIDSource = .current, tracker: WorkTracker = .current
+    store: any ModelStore, entities: EntityRegistry = .standard, uuids: UUIDSource = .current,
+    tracker: WorkTracker = .current
   ) throws {
-    self.init(store: store, tables: try store.load(), uuids: uuids, tracker: tracker)
+    self.init(
+      store: store, tables: try store.load(), entities: entities, uuids: uuids, tracker: tracker)
   }
 
-  private init(store: any ModelStore, tables: Tables, uuids: UUIDSource, tracker: WorkTracker) {
+  private init(
+    store: any ModelStore, tables: Tables, entities: EntityRegistry, uuids: UUIDSource,
+    tracker: WorkTracker
+  ) {
     let coordinator = StoreCoordinator(store: store)
     let uiBroadcaster = ChangeBroadcaster()
     let ui = UIContext(broadcaster: uiBroadcaster) {
       ModelContext(
-        role: .ui, coordinator: coordinator, tables: tables, uuids: uuids,
+        role: .ui, entities: entities, coordinator: coordinator, tables: tables, uuids: uuids,
         broadcaster: uiBroadcaster)
     }
     let sync = SyncContext(
-      context: ModelContext(role: .sync, coordinator: coordinator, tables: tables, uuids: uuids))
+      context: ModelContext(
+        role: .sync, entities: entities, coordinator: coordinator, tables: tables, uuids: uuids))
     coordinator.setDelivery(for: .ui) { [weak ui] in
       tracker.run("merge a sync save into the UI context") { @MainActor in ui?.mergeIncoming() }
     }
@@ -47,12 +56,16 @@ public final class ModelStack: Sendable {
     self.sync = sync
     self.store = store
     self.tracker = tracker
+    self.entities = entities
   }
 
   /// A fresh stack on an empty in-memory store: what each test should start from.
   public static func inMemory(
-    _ tables: Tables = Tables(), uuids: UUIDSource = .current, tracker: WorkTracker = .current
+    _ tables: Tables = Tables(), entities: EntityRegistry = .standard, uuids: UUIDSource = .current,
+    tracker: WorkTracker = .current
   ) -> ModelStack {
-    ModelStack(store: InMemoryStore(tables), tables: tables, uuids: uuids, tracker: tracker)
+    ModelStack(
+      store: InMemoryStore(tables), tables: tables, entities: entities, uuids: uuids,
+      tracker: tracker)
   }
 }

@@ -1,14 +1,65 @@
 import Foundation
 
-/// A context's unsaved edits, by entity: an object for an insert or an update, `nil` for a
-/// deletion.
-struct PendingEdits: Sendable {
-  var users: [UUID: User?] = [:]
-  var connections: [UUID: Connection?] = [:]
-  var conversations: [UUID: Conversation?] = [:]
-  var messages: [UUID: Message?] = [:]
+/// One entity's unsaved edits in a context: an object for an insert or an update, `nil` for a
+/// deletion, plus the relationships the edited objects refer to.
+struct EditSlot<Object: ModelObject>: EntitySlot {
+  private(set) var edits: [UUID: Object?] = [:]
+  /// What the edited objects refer to; only ever grows until the next save or rollback, and is
+  /// checked against the objects when read.
+  private(set) var references = InverseIndex()
+  private let relationships = Object.relationships
 
-  var isEmpty: Bool {
-    users.isEmpty && connections.isEmpty && conversations.isEmpty && messages.isEmpty
+  /// Records `edit` for the object `id`.
+  mutating func set(_ edit: Object?, for id: UUID) {
+    edits[id] = .some(edit)
+    if let edit, !relationships.isEmpty {
+      references.reindex(id, relationships, removing: nil, adding: edit)
+    }
   }
+
+  /// Forgets any edit of the object `id`.
+  mutating func forget(_ id: UUID) {
+    edits[id] = nil
+  }
+}
+
+/// A context's unsaved edits, by entity.
+struct PendingEdits: Sendable {
+  private var entities = EntityMap()
+
+  /// The unsaved edits of `type`.
+  subscript<Object: ModelObject>(_ type: Object.Type) -> EditSlot<Object> {
+    entities[EditSlot<Object>.self]
+  }
+
+  /// The unsaved edit of the object `id`: `nil` if there is none, `.some(nil)` for a deletion.
+  func edit<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object?? {
+    entities.slot(EditSlot<Object>.self)?.edits[id]
+  }
+
+  /// Changes the unsaved edits of `type` in place.
+  mutating func modify<Object: ModelObject, Result>(
+    _ type: Object.Type, _ body: (inout EditSlot<Object>) -> Result
+  ) -> Result {
+    entities.modify(EditSlot<Object>.self, body)
+  }
+
+  /// Whether there is no unsaved edit at all.
+  var isEmpty: Bool {
+    entities.slots.values.allSatisfy { ($0 as? any HoldsEdits)?.hasNoEdits ?? true }
+  }
+
+  /// Whether there is no unsaved edit of `type`.
+  func isEmpty<Object: ModelObject>(_ type: Object.Type) -> Bool {
+    entities.slot(EditSlot<Object>.self)?.edits.isEmpty ?? true
+  }
+}
+
+/// Asks an entity's edits whether there are any, without knowing the entity statically.
+private protocol HoldsEdits {
+  var hasNoEdits: Bool { get }
+}
+
+extension EditSlot: HoldsEdits {
+  var hasNoEdits: Bool { edits.isEmpty }
 }

@@ -1,104 +1,84 @@
 import Foundation
 
-/// Every object of one entity, by id.
-public struct Table<Object: ModelObject>: Sendable, Equatable {
-  /// The objects, by id.
-  public internal(set) var rows: [UUID: Object] = [:]
-
-  /// Creates an empty table.
-  public init() {}
-}
-
-/// Every object a store or a context holds, one table per entity, with the indexes that let
-/// relationships resolve from both ends without scanning.
+/// Every object a store or a context holds, a ``Table`` per entity.
 public struct Tables: Sendable, Equatable {
-  /// The users.
-  public internal(set) var users = Table<User>()
-  /// The connections, by the other user's id.
-  public internal(set) var connections = Table<Connection>()
-  /// The conversations.
-  public internal(set) var conversations = Table<Conversation>()
-  /// The messages, by nonce.
-  public internal(set) var messages = Table<Message>()
-  /// For each conversation, the messages in it.
-  var messagesByConversation: [UUID: Set<UUID>] = [:]
-  /// For each user, the conversations they take part in.
-  var conversationsByParticipant: [UUID: Set<UUID>] = [:]
+  private var tables = EntityMap()
 
   /// Creates empty tables.
   public init() {}
 
-  /// Creates tables holding `objects`.
+  /// Creates tables holding `objects`, of any entities.
   public init(_ objects: [any ModelObject]) {
-    for object in objects { putExistential(object) }
+    for object in objects { put(object) }
+  }
+
+  /// The table of `type`, empty if there are no such objects.
+  public func table<Object: ModelObject>(_ type: Object.Type) -> Table<Object> {
+    tables[Table<Object>.self]
   }
 
   /// The object of `type` with `id`, or `nil`.
   public func object<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
-    self[keyPath: Object.entity.table].rows[id]
+    tables.slot(Table<Object>.self)?.rows[id]
   }
 
   /// How many objects of `type` there are.
   public func count<Object: ModelObject>(of type: Object.Type) -> Int {
-    self[keyPath: Object.entity.table].rows.count
+    tables.slot(Table<Object>.self)?.rows.count ?? 0
   }
 
   /// The total number of objects of every entity.
   public var totalCount: Int {
-    users.rows.count + connections.rows.count + conversations.rows.count + messages.rows.count
+    tables.slots.values.reduce(0) { $0 + Self.rowCount(of: $1) }
   }
 
-  /// Inserts or replaces `object`, keeping the indexes current.
+  /// The ids of the objects of `type` that refer to `target` through `relationship`.
+  func sources<Object: ModelObject>(
+    _ type: Object.Type, referringTo target: UUID, via relationship: String
+  ) -> Set<UUID> {
+    tables.slot(Table<Object>.self)?.inverse.sources(of: target, via: relationship) ?? []
+  }
+
+  /// Inserts or replaces `object`.
   mutating func put<Object: ModelObject>(_ object: Object) {
-    let previous = self[keyPath: Object.entity.table].rows.updateValue(object, forKey: object.id)
-    reindex(removing: previous, adding: object)
+    tables.modify(Table<Object>.self) { $0.put(object) }
   }
 
   /// Removes the object of `type` with `id`, if there is one.
   mutating func remove<Object: ModelObject>(_ type: Object.Type, id: UUID) {
-    let previous = self[keyPath: Object.entity.table].rows.removeValue(forKey: id)
-    reindex(removing: previous, adding: nil)
+    tables.modify(Table<Object>.self) { $0.remove(id) }
   }
 
   /// Applies a saved change set: inserts, the changed keys of updates, and deletions.
   public mutating func apply(_ changes: ChangeSet) {
-    apply(changes.users)
-    apply(changes.connections)
-    apply(changes.conversations)
-    apply(changes.messages)
+    func applyOne<Changes: AnyEntityChanges>(_ changes: Changes) { apply(changes.typed) }
+    for entityChanges in changes.entityChanges { applyOne(entityChanges) }
   }
 
-  private mutating func apply<Object: ModelObject>(_ changes: EntityChanges<Object>) {
-    for object in changes.inserted.values { put(object) }
-    for update in changes.updated.values {
-      guard var row = object(Object.self, id: update.object.id) else {
-        put(update.object)
-        continue
-      }
-      for key in update.keys { Object.field(key).copy(&row, update.object) }
-      put(row)
-    }
-    for id in changes.deleted { remove(Object.self, id: id) }
+  mutating func apply<Object: ModelObject>(_ changes: EntityChanges<Object>) {
+    guard !changes.isEmpty else { return }
+    tables.modify(Table<Object>.self) { $0.apply(changes) }
   }
 
-  private mutating func putExistential(_ object: any ModelObject) {
-    put(object)
-  }
-
-  private mutating func reindex<Object: ModelObject>(removing old: Object?, adding new: Object?) {
-    if let old = old as? Message {
-      messagesByConversation[old.conversationID]?.remove(old.id)
-    }
-    if let new = new as? Message {
-      messagesByConversation[new.conversationID, default: []].insert(new.id)
-    }
-    if let old = old as? Conversation {
-      for user in old.participantIDs { conversationsByParticipant[user]?.remove(old.id) }
-    }
-    if let new = new as? Conversation {
-      for user in new.participantIDs {
-        conversationsByParticipant[user, default: []].insert(new.id)
+  /// Tables are equal when every entity holds the same objects; an entity with no objects equals
+  /// one that was never written.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    let keys = Set(lhs.tables.slots.keys).union(rhs.tables.slots.keys)
+    return keys.allSatisfy { key in
+      switch (lhs.tables.slots[key], rhs.tables.slots[key]) {
+      case (let left?, let right?): sameRows(left, right)
+      case (let slot?, nil), (nil, let slot?): rowCount(of: slot) == 0
+      case (nil, nil): true
       }
     }
+  }
+
+  private static func rowCount(of slot: any EntitySlot) -> Int {
+    (slot as? any TableRows)?.rowCount ?? 0
+  }
+
+  private static func sameRows(_ lhs: any EntitySlot, _ rhs: any EntitySlot) -> Bool {
+    guard let lhs = lhs as? any TableRows else { return false }
+    return lhs.hasSameRows(as: rhs)
   }
 }

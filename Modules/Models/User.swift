@@ -40,9 +40,8 @@ public struct User: ModelObject {
     self.email = email
   }
 
-  /// The places of users in the model layer's containers.
-  public static let entity = EntityDescriptor<User>(
-    name: .user, table: \.users, changes: \.users, edits: \.users, log: \.users)
+  /// `User`.
+  public static var entityName: EntityName { .user }
 
   /// The field behind each key.
   public static func field(_ key: Key) -> Field<User> {
@@ -58,6 +57,16 @@ public struct User: ModelObject {
   public func violations(previous: User?, in lookup: any ModelLookup) -> [ValidationRule] {
     name.isBlank ? [.nameNotEmpty(.user)] : []
   }
+
+  /// The self user cannot be deleted; other users are only forgotten locally.
+  public func deletionViolations(in lookup: any ModelLookup) -> [ValidationRule] {
+    isSelf ? [.deletionNotSynchronisable(.user, reason: "the signed-in user is never deleted")] : []
+  }
+}
+
+extension EntityName {
+  /// ``User``.
+  public static let user: EntityName = "User"
 }
 
 extension String {

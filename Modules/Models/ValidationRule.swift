@@ -12,6 +12,11 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
   case messageNeedsConversation(UUID)
   /// A message's text must contain more than whitespace.
   case messageTextNotEmpty
+  /// The backend has no way to delete this object, so deleting it locally could never be
+  /// synchronised; the reason says what to do instead.
+  case deletionNotSynchronisable(EntityName, reason: String)
+  /// A rule an entity declares for itself: a stable name and the sentence that explains it.
+  case declared(name: String, description: String)
 
   /// The rule as a sentence, such as `status cannot change from cancelled to sent`.
   public var description: String {
@@ -23,6 +28,9 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
     case .messageNeedsConversation(let id):
       "a message needs an existing conversation, and \(id.uuidString.lowercased()) does not exist"
     case .messageTextNotEmpty: "a message's text must not be empty"
+    case .deletionNotSynchronisable(let entity, let reason):
+      "a \(entity.rawValue.lowercased()) cannot be deleted: \(reason)"
+    case .declared(_, let description): description
     }
   }
 }
@@ -74,12 +82,15 @@ public enum ContextError: Error, Sendable, Hashable, CustomStringConvertible {
   case notFound(ObjectReference)
   /// An object with this reference exists already, so it cannot be inserted again.
   case alreadyExists(ObjectReference)
+  /// The stack was opened without this entity in its registry.
+  case unknownEntity(EntityName)
 
   /// Names the object and what was wrong.
   public var description: String {
     switch self {
     case .notFound(let reference): "\(reference) does not exist"
     case .alreadyExists(let reference): "\(reference) exists already"
+    case .unknownEntity(let name): "the stack does not know the entity \(name)"
     }
   }
 }

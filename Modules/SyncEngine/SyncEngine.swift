@@ -327,16 +327,7 @@ public actor SyncEngine {
   }
 
   nonisolated static func references(in changes: ChangeSet) -> Set<ObjectReference> {
-    var references: Set<ObjectReference> = []
-    func add<Object: ModelObject>(_ entity: EntityChanges<Object>) {
-      for id in entity.inserted.keys { references.insert(ObjectReference(Object.entity.name, id)) }
-      for id in entity.updated.keys { references.insert(ObjectReference(Object.entity.name, id)) }
-      for id in entity.deleted { references.insert(ObjectReference(Object.entity.name, id)) }
-    }
-    add(changes.users)
-    add(changes.connections)
-    add(changes.conversations)
-    add(changes.messages)
-    return references
+    changes.references
   }
+
 }

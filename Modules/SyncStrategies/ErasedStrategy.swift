@@ -25,7 +25,7 @@ struct ErasedStrategy: Sendable {
 
   init<Strategy: UpstreamStrategy>(_ strategy: Strategy) {
     typealias Object = Strategy.Object
-    let entity = Object.entity.name
+    let entity = Object.entityName
 
     @Sendable func change(_ item: SyncQueueSnapshot.Item, _ context: ModelContext)
       -> UpstreamChange<Object>

@@ -121,9 +121,9 @@ struct ModelContextTests {
 
       // then
       #expect(changes.origin == .ui)
-      #expect(changes.users.inserted == [added.id: added])
-      #expect(changes.users.changedKeys(of: user.id) == [.name, .accentID])
-      #expect(changes.users.deleted == [gone.id])
+      #expect(changes[User.self].inserted == [added.id: added])
+      #expect(changes[User.self].changedKeys(of: user.id) == [.name, .accentID])
+      #expect(changes[User.self].deleted == [gone.id])
       #expect(changes.description == "ui save: User +1 ~1 -1")
       #expect(!context.hasChanges)
     }

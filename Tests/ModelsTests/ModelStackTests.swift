@@ -25,7 +25,7 @@ struct ModelStackTests {
       let merged = try await expectNextMerge(into: stack.sync) { try stack.ui.context.save() }
 
       // then
-      #expect(merged?.users.changedKeys(of: user.id) == [.name])
+      #expect(merged?[User.self].changedKeys(of: user.id) == [.name])
       let name = await stack.sync.perform { $0.object(User.self, id: user.id)?.name }
       #expect(name == "Anna")
     }
@@ -122,7 +122,7 @@ struct ModelStackTests {
       await Quiescence.expectIdle(stack.tracker)
 
       // then
-      let stored = try stack.store.load().users.rows
+      let stored = try stack.store.load().table(User.self).rows
       #expect(
         stack.ui.context.objects(User.self)
           == stored.values.sorted { $0.id.uuidString < $1.id.uuidString })
@@ -196,7 +196,7 @@ struct ModelStackTests {
       #expect(stack.ui.context.object(User.self, id: user.id)?.name == "Local")
       #expect(stack.ui.context.object(User.self, id: user.id)?.accentID == 5)
       let changes = try stack.ui.context.save()
-      #expect(changes.users.changedKeys(of: user.id) == [.name])
+      #expect(changes[User.self].changedKeys(of: user.id) == [.name])
       #expect(try stack.store.load().object(User.self, id: user.id)?.name == "Local")
     }
 
@@ -241,7 +241,7 @@ struct ModelStackTests {
       }
 
       // then
-      #expect(merged.users.changedKeys(of: user.id) == [.accentID])
+      #expect(merged[User.self].changedKeys(of: user.id) == [.accentID])
       #expect(try stack.store.load().object(User.self, id: user.id)?.name == "Local")
     }
 
@@ -307,7 +307,7 @@ struct ModelStackTests {
       }
 
       // then
-      #expect(changes?.connections.changedKeys(of: other.id) == [.status])
+      #expect(changes?[Connection.self].changedKeys(of: other.id) == [.status])
     }
   }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("ValidationRule", .tags(.models), .timeBudget(.seconds(5)))
 struct ValidationRuleTests {
-  static let conversation = UUID(uuidString: "00000000-0000-4000-8000-00000000000C") ?? UUID()
+  static let conversation = UUID(12)
 
   @Test(
     "Each rule reads as a sentence that names what is wrong",
@@ -18,7 +18,7 @@ struct ValidationRuleTests {
       [
         "a user's name must not be empty", "a conversation's name must not be empty",
         "status cannot change from cancelled to sent", "a connection must join two different users",
-        "a message needs an existing conversation, and 00000000-0000-4000-8000-00000000000c does not exist",
+        "a message needs an existing conversation, and 00000000-0000-0000-0000-00000000000c does not exist",
         "a message's text must not be empty",
       ]))
   func descriptions(_ rule: ValidationRule, _ expected: String) {
@@ -44,28 +44,25 @@ struct ValidationRuleTests {
     // then
     #expect(
       text
-        == "The save broke 2 rules: User 00000000-0000-4000-8000-00000000000c: a user's name must "
-        + "not be empty; Message 00000000-0000-4000-8000-00000000000c: a message's text must not be empty"
+        == "The save broke 2 rules: User 00000000-0000-0000-0000-00000000000c: a user's name must "
+        + "not be empty; Message 00000000-0000-0000-0000-00000000000c: a message's text must not be empty"
     )
     #expect(SaveError.store("disk full").description == "The store refused the save: disk full")
     #expect(SaveError.store("disk full").failures.isEmpty)
   }
 
   @Test(
-    "Object references order by entity, then id",
+    "Object references order by entity name, then id",
     arguments: zip(
       [
-        (EntityName.user, 2, EntityName.message, 1), (.message, 1, .message, 2),
-        (.conversation, 9, .connection, 1),
+        (EntityName.message, 2, EntityName.user, 1), (.user, 2, .message, 1),
+        (.message, 1, .message, 2), (.conversation, 9, .connection, 1),
       ],
-      [true, true, false]))
+      [true, false, true, false]))
   func ordering(_ pair: (EntityName, Int, EntityName, Int), _ expected: Bool) {
     // given
-    func id(_ number: Int) -> UUID {
-      UUID(uuidString: "00000000-0000-4000-8000-00000000000\(number)") ?? UUID()
-    }
-    let lhs = ObjectReference(pair.0, id(pair.1))
-    let rhs = ObjectReference(pair.2, id(pair.3))
+    let lhs = ObjectReference(pair.0, UUID(UInt64(pair.1)))
+    let rhs = ObjectReference(pair.2, UUID(UInt64(pair.3)))
 
     // when
     let before = lhs < rhs

@@ -18,7 +18,7 @@ struct ExpectNextSaveTests {
     let changes = try await expectNextSave(of: stack.ui) { try stack.ui.context.save() }
 
     // then
-    #expect(changes?.users.inserted == [user.id: user])
+    #expect(changes?[User.self].inserted == [user.id: user])
     await Quiescence.expectIdle(stack.tracker)
   }
 
@@ -72,7 +72,7 @@ struct ExpectNextSaveTests {
 
     // then
     #expect(merged?.origin == .ui)
-    #expect(merged?.users.inserted[user.id] == user)
+    #expect(merged?[User.self].inserted[user.id] == user)
   }
 }
 

@@ -121,8 +121,8 @@ func saveAndMerge(store count: Int, changed: Int) async throws -> Samples {
       for id in ids { try context.update(User.self, id: id) { $0.name += "!" } }
       let changes = try context.save()
       _ = await stack.tracker.waitUntilIdle(timeout: .seconds(60))
-      guard changes.users.updated.count == changed else {
-        throw BenchError.mismatch("saved \(changes.users.updated.count) of \(changed)")
+      guard changes[User.self].updated.count == changed else {
+        throw BenchError.mismatch("saved \(changes[User.self].updated.count) of \(changed)")
       }
     })
 }

@@ -1,0 +1,153 @@
+import Foundation
+
+extension ModelContext {
+  /// Checks the rules and commits the unsaved edits as one change set, which the other context
+  /// then merges.
+  ///
+  /// Saving with no edits commits nothing and returns an empty change set.
+  ///
+  /// - Throws: ``SaveError/invalid(_:)`` naming every object and rule broken; the context is
+  ///   then rolled back, so nothing is half-applied.
+  @discardableResult
+  public func save() throws(SaveError) -> ChangeSet {
+    let result = coordinator.save(from: role) { mail in
+      for changes in mail { merge(changes) }
+      return pendingChangeSet()
+    }
+    switch result {
+    case .failure(let error):
+      rollback()
+      throw error
+    case .success(let changes):
+      setCommitted { $0.apply(changes) }
+      rollback()
+      if !changes.isEmpty {
+        broadcaster.publish(ContextChange(context: role, kind: .saved, changes: changes))
+      }
+      return changes
+    }
+  }
+
+  /// Merges everything the other context saved since the last merge.
+  func mergeIncoming() {
+    for changes in coordinator.takeInbox(of: role) { merge(changes) }
+  }
+
+  private func merge(_ changes: ChangeSet) {
+    func reconcile<Changes: AnyEntityChanges>(_ entity: Changes) { merge(entity.typed) }
+    for entity in changes.entityChanges { reconcile(entity) }
+    if role == .sync && changes.origin == .ui {
+      let before = committed
+      modifyLog { $0.recordSave(changes, committed: before) }
+    }
+    setCommitted { $0.apply(changes) }
+    broadcaster.publish(ContextChange(context: role, kind: .merged, changes: changes))
+  }
+
+  /// Reconciles unsaved edits with incoming changes before they are applied to `committed`.
+  private func merge<Object: ModelObject>(_ changes: EntityChanges<Object>) {
+    // Most merges meet no unsaved edit of the entity: nothing to reconcile.
+    guard !edits.isEmpty(Object.self) else { return }
+    let incomingWins = role == .sync
+    let table = committed.table(Object.self).rows
+    edits.modify(Object.self) { slot in
+      for id in changes.deleted { slot.forget(id) }
+      let incoming = changes.updated.mapValues { ($0.object, $0.keys) }
+        .merging(changes.inserted.mapValues { ($0, Set(Object.Key.allCases)) }) { $1 }
+      for (id, (object, keys)) in incoming {
+        guard case .some(.some(var edit)) = slot.edits[id] else { continue }
+        let base = table[id]
+        for key in keys {
+          let field = Object.field(key)
+          let editedHere = base.map { field.differs(edit, $0) } ?? true
+          if incomingWins || !editedHere { field.copy(&edit, object) }
+        }
+        slot.set(edit, for: id)
+      }
+    }
+  }
+
+  // MARK: - Collecting the unsaved edits
+
+  private func pendingChangeSet() -> Result<ChangeSet, SaveError> {
+    var changes = ChangeSet(origin: role)
+    var failures: [ValidationFailure] = []
+    func collectOne<Object: ModelObject>(_ type: Object.Type) {
+      collect(type, into: &changes, failures: &failures)
+    }
+    for type in entities.types { collectOne(type) }
+    failures += referrerFailures(of: changes)
+    guard failures.isEmpty else {
+      return .failure(.invalid(failures.sorted { $0.object < $1.object }))
+    }
+    return .success(changes)
+  }
+
+  // Each entity's edits and table are fetched once, not per object: looking a slot up costs
+  // generic metadata and a hash, which per object made saving 10,000 edits 30 % slower.
+  private func collect<Object: ModelObject>(
+    _ type: Object.Type, into changes: inout ChangeSet, failures: inout [ValidationFailure]
+  ) {
+    let pending = edits[type].edits
+    guard !pending.isEmpty else { return }
+    let table = committed.table(type).rows
+    var collected = EntityChanges<Object>()
+    for (id, edit) in pending {
+      let previous = table[id]
+      let reference = ObjectReference(Object.entityName, id)
+      let isRemote = remoteEdits.contains(reference)
+      guard let edit else {
+        guard let previous else { continue }
+        if !isRemote {
+          for rule in previous.deletionViolations(in: self) {
+            failures.append(ValidationFailure(object: reference, rule: rule))
+          }
+        }
+        collected.deleted.insert(id)
+        continue
+      }
+      for rule in edit.violations(previous: isRemote ? nil : previous, in: self) {
+        failures.append(ValidationFailure(object: reference, rule: rule))
+      }
+      if let previous {
+        let keys = edit.changedKeys(comparedTo: previous)
+        guard !keys.isEmpty else { continue }
+        collected.updated[id] = .init(object: edit, keys: keys)
+      } else {
+        collected.inserted[id] = edit
+      }
+    }
+    guard !collected.isEmpty else { return }
+    changes.modify(type) { $0 = collected }
+  }
+
+  /// The rules broken by objects that still refer to an object this save deletes: each such
+  /// object is checked again as it would be after the save.
+  private func referrerFailures(of changes: ChangeSet) -> [ValidationFailure] {
+    var deleted: [EntityName: Set<UUID>] = [:]
+    func note<Changes: AnyEntityChanges>(_ entity: Changes) {
+      if !entity.typed.deleted.isEmpty {
+        deleted[Changes.Object.entityName] = entity.typed.deleted
+      }
+    }
+    for entity in changes.entityChanges { note(entity) }
+    guard !deleted.isEmpty else { return [] }
+    var failures: [ValidationFailure] = []
+    func check<Source: ModelObject>(_ type: Source.Type) {
+      for relationship in Source.relationships {
+        for target in deleted[relationship.target] ?? [] {
+          // Objects edited in this save were checked already, against the state after it.
+          for source in objects(type, referringTo: target, via: relationship)
+          where edits.edit(type, id: source.id) == nil {
+            let previous = committed.object(type, id: source.id)
+            for rule in source.violations(previous: previous, in: self) {
+              failures.append(ValidationFailure(object: source.reference, rule: rule))
+            }
+          }
+        }
+      }
+    }
+    for type in entities.types { check(type) }
+    return failures
+  }
+}

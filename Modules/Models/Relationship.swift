@@ -1,0 +1,53 @@
+import Foundation
+
+/// A reference from objects of one entity to objects of another, declared by the source entity,
+/// such as a message's conversation or a conversation's participants.
+///
+/// Tables keep an inverse index for every relationship, so "the messages in this conversation"
+/// costs as much as the number of messages, not of all messages; and deleting an object checks
+/// the rules of the objects that still refer to it.
+public struct Relationship<Source: ModelObject>: Sendable {
+  /// The relationship's name, unique among the source entity's relationships.
+  public let name: String
+  /// The entity the ids refer to.
+  public let target: EntityName
+  let targets: @Sendable (Source) -> [UUID]
+
+  /// A relationship called `name` from `Source` to `Target`, whose ids `targets` reads.
+  public init<Target: ModelObject>(
+    _ name: String, to target: Target.Type, targets: @escaping @Sendable (Source) -> [UUID]
+  ) {
+    self.name = name
+    self.target = Target.entityName
+    self.targets = targets
+  }
+}
+
+/// Inverse indexes of one entity's relationships: for each relationship, for each target id, the
+/// ids of the source objects that refer to it.
+struct InverseIndex: Sendable, Equatable {
+  private(set) var entries: [String: [UUID: Set<UUID>]] = [:]
+
+  /// The sources that refer to `target` through `relationship`.
+  func sources(of target: UUID, via relationship: String) -> Set<UUID> {
+    entries[relationship]?[target] ?? []
+  }
+
+  /// Moves `id`'s entries from what `old` referred to over to what `new` refers to.
+  mutating func reindex<Object: ModelObject>(
+    _ id: UUID, _ relationships: [Relationship<Object>], removing old: Object?, adding new: Object?
+  ) {
+    for relationship in relationships {
+      if let old {
+        for target in relationship.targets(old) {
+          entries[relationship.name]?[target]?.remove(id)
+        }
+      }
+      if let new {
+        for target in relationship.targets(new) {
+          entries[relationship.name, default: [:]][target, default: []].insert(id)
+        }
+      }
+    }
+  }
+}

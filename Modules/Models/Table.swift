@@ -1,0 +1,62 @@
+import Foundation
+
+/// Every object of one entity, by id, with the inverse indexes of the entity's relationships.
+public struct Table<Object: ModelObject>: Sendable, Equatable {
+  /// The objects, by id.
+  public private(set) var rows: [UUID: Object] = [:]
+  /// For each relationship of the entity, which objects refer to each target.
+  private(set) var inverse = InverseIndex()
+  /// The entity's relationships, read once: most entities have none, and then a put skips the
+  /// indexes altogether.
+  private let relationships = Object.relationships
+
+  /// Creates an empty table.
+  public init() {}
+
+  /// Inserts or replaces `object`, keeping the indexes current.
+  mutating func put(_ object: Object) {
+    let previous = rows.updateValue(object, forKey: object.id)
+    guard !relationships.isEmpty else { return }
+    inverse.reindex(object.id, relationships, removing: previous, adding: object)
+  }
+
+  /// Removes the object `id`, if there is one.
+  mutating func remove(_ id: UUID) {
+    guard let previous = rows.removeValue(forKey: id), !relationships.isEmpty else { return }
+    inverse.reindex(id, relationships, removing: previous, adding: nil)
+  }
+
+  /// Applies one save's changes to this entity: inserts, the changed keys of updates, deletions.
+  mutating func apply(_ changes: EntityChanges<Object>) {
+    for object in changes.inserted.values { put(object) }
+    for update in changes.updated.values {
+      guard var row = rows[update.object.id] else {
+        put(update.object)
+        continue
+      }
+      for key in update.keys { Object.field(key).copy(&row, update.object) }
+      put(row)
+    }
+    for id in changes.deleted { remove(id) }
+  }
+
+  /// Tables are equal when they hold the same objects; the indexes follow from the objects.
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rows == rhs.rows }
+}
+
+extension Table: EntitySlot {}
+
+/// What `Tables` asks of a table whose entity it does not know statically.
+protocol TableRows {
+  var rowCount: Int { get }
+  func hasSameRows(as other: any EntitySlot) -> Bool
+}
+
+extension Table: TableRows {
+  var rowCount: Int { rows.count }
+
+  func hasSameRows(as other: any EntitySlot) -> Bool {
+    guard let other = other as? Self else { return false }
+    return rows == other.rows
+  }
+}

@@ -3,8 +3,10 @@ import Models
 import TestSupport
 import Testing
 
-/// An entity that exists only in this suite: a reaction to a message. It proves that adding an
-/// entity takes its type, its rules and one registry line, and no change to the model layer.
+/// An entity that exists only in this suite: a reaction to a message.
+///
+/// It proves that adding an entity takes its type, its rules and one registry line, and no
+/// change to the model layer.
 struct Reaction: ModelObject {
   enum Key: String, Sendable, DeclarationOrdered {
     case emoji

@@ -16,15 +16,19 @@ struct Module {
   let testResources: [Resource]
   /// Further Courier modules the suite (not the module) uses, such as the fake backend.
   let testDependencies: [String]
+  /// Whether apps may depend on the module: it is then a library product. Modules behind the
+  /// executables (the demo, the contributor tools) are not.
+  let isPublished: Bool
 
   init(
     _ name: String, dependsOn dependencies: [String] = [], testResources: [Resource] = [],
-    testDependencies: [String] = []
+    testDependencies: [String] = [], published isPublished: Bool = true
   ) {
     self.name = name
     self.dependencies = dependencies
     self.testResources = testResources
     self.testDependencies = testDependencies
+    self.isPublished = isPublished
   }
 }
 
@@ -40,8 +44,10 @@ let modules: [Module] = [
     "EventParsing",
     dependsOn: ["ParsingCore", "ConnectionParsing", "UserParsing", "ConversationParsing"],
     testResources: [.copy("Fixtures")]),
-  Module("Models", dependsOn: ["Seams"]),
-  Module("CourierTooling", dependsOn: ["JSON"], testResources: [.copy("Fixtures")]),
+  Module("Models", dependsOn: ["Seams"], testDependencies: ["ModelsTestSupport"]),
+  Module("ModelsTestSupport", dependsOn: ["Models", "TestSupport", "Seams"]),
+  Module(
+    "CourierTooling", dependsOn: ["JSON"], testResources: [.copy("Fixtures")], published: false),
   Module(
     "Transport", dependsOn: ["HTTPRequest", "JSON", "Seams"], testDependencies: ["FakeBackend"]),
   Module(
@@ -55,20 +61,22 @@ let modules: [Module] = [
     dependsOn: [
       "Models", "Transport", "HTTPRequest", "JSON", "Seams", "ParsingCore", "ConnectionParsing",
       "UserParsing", "ConversationParsing", "EventParsing",
-    ]),
+    ], testDependencies: ["ModelsTestSupport"]),
   Module(
     "SyncEngine", dependsOn: ["SyncStrategies", "Models", "Transport", "HTTPRequest", "Seams"],
-    testDependencies: ["FakeBackend"]),
+    testDependencies: ["FakeBackend", "ModelsTestSupport"]),
   Module(
     "CourierDemo",
     dependsOn: [
       "SyncEngine", "SyncStrategies", "FakeBackend", "Models", "Transport", "HTTPRequest", "JSON",
       "Seams", "ConnectionParsing", "ConversationParsing",
-    ]),
+    ], published: false),
 ]
 
 /// Test helpers every suite builds on; an ordinary library so app developers can test with it too.
-let testSupportDependencies = ["Seams", "JSON", "Models"]
+///
+/// It depends on no Courier domain module: Courier's model fixtures are in `ModelsTestSupport`.
+let testSupportDependencies = ["Seams", "JSON"]
 
 // MARK: - Settings shared by every target
 
@@ -116,7 +124,7 @@ if suites.isEmpty || suites.contains("TestSupport") {
   targets.append(
     .testTarget(
       name: "TestSupportTests",
-      dependencies: ["TestSupport", "Seams", "JSON", "Models"],
+      dependencies: ["TestSupport", "Seams", "JSON"],
       path: "Tests/TestSupportTests",
       resources: [.copy("Fixtures")],
       swiftSettings: swiftSettings
@@ -188,10 +196,24 @@ if (Context.environment["COURIER_MODULES"] ?? "").isEmpty {
   )
 }
 
+/// `Tools/check-snippets`: the Swift blocks of the README and CONTRIBUTING, extracted into
+/// `.build/doc-snippets`, compiled against every published module.
+if Context.environment["COURIER_DOC_SNIPPETS"] == "1" {
+  targets.append(
+    .target(
+      name: "DocSnippets",
+      dependencies: selected.filter(\.isPublished).map { .target(name: $0.name) } + ["TestSupport"],
+      path: ".build/doc-snippets",
+      swiftSettings: swiftSettings
+    )
+  )
+}
+
 let package = Package(
   name: "Courier",
   platforms: [.macOS(.v15)],
-  products: selected.map { .library(name: $0.name, targets: [$0.name]) }
+  // What an app may depend on: the published modules and the generic test helpers.
+  products: selected.filter(\.isPublished).map { .library(name: $0.name, targets: [$0.name]) }
     + [.library(name: "TestSupport", targets: ["TestSupport"])]
     + (selected.contains { $0.name == "CourierDemo" }
       ? [.executable(name: "courier", targets: ["courier"])] : []),

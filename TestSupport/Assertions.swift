@@ -1,17 +1,15 @@
 import Foundation
 import JSON
+import Testing
 
 /// Expects `text` to be a UUID string, recording `'…' is not a valid UUID string` otherwise.
 @discardableResult
 public func expectValidUUIDString(
   _ text: String?,
-  fileID: String = #fileID,
-  filePath: String = #filePath,
-  line: Int = #line,
-  column: Int = #column
+  sourceLocation: SourceLocation = #_sourceLocation
 ) -> UUID? {
   if let text, let uuid = UUID(uuidString: text) { return uuid }
-  FailureRecorder(fileID: fileID, filePath: filePath, line: line, column: column)
+  FailureRecorder(sourceLocation: sourceLocation)
     .record("'\(text ?? "nil")' is not a valid UUID string")
   return nil
 }
@@ -25,21 +23,39 @@ public func expectEqualDictionaries<Key: Hashable, Value: Equatable>(
   _ actual: [Key: Value],
   _ expected: [Key: Value],
   names: (actual: String, expected: String) = ("actual", "expected"),
-  fileID: String = #fileID,
-  filePath: String = #filePath,
-  line: Int = #line,
-  column: Int = #column
+  sourceLocation: SourceLocation = #_sourceLocation
 ) -> Bool {
-  let recorder = FailureRecorder(fileID: fileID, filePath: filePath, line: line, column: column)
+  let recorder = FailureRecorder(sourceLocation: sourceLocation)
   var differences = DifferenceReport(names: names)
   differences.compareKeys(
     actual: Set(actual.keys.map { "\($0)" }), expected: Set(expected.keys.map { "\($0)" }), at: "")
   for (key, value) in actual {
     if let other = expected[key], other != value {
       differences.valueMismatch(at: "\(key)", actual: "\(value)", expected: "\(other)")
+      differences.addDetail(StructuralDiff.lines(expected: other, actual: value))
     }
   }
   return differences.report(to: recorder)
+}
+
+/// Expects two values to be equal, and when they are not records the path to every part that
+/// differs: `- .name: "Lunch"` for the expected value and `+ .name: "Dinner"` for the actual one.
+///
+/// ```swift
+/// expectNoDifference(conversation, expectedConversation)
+/// ```
+@discardableResult
+public func expectNoDifference<Value: Equatable>(
+  _ actual: Value,
+  _ expected: Value,
+  sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
+  guard actual != expected else { return true }
+  var lines = StructuralDiff.lines(expected: expected, actual: actual)
+  if lines.isEmpty { lines = ["- \(expected)", "+ \(actual)"] }
+  FailureRecorder(sourceLocation: sourceLocation).record(
+    "\(Value.self) values differ (- expected, + actual):\n" + lines.joined(separator: "\n"))
+  return false
 }
 
 /// Expects two JSON values to be equal, naming every difference by its key path
@@ -49,12 +65,9 @@ public func expectEqualJSON(
   _ actual: JSONValue,
   _ expected: JSONValue,
   names: (actual: String, expected: String) = ("actual", "expected"),
-  fileID: String = #fileID,
-  filePath: String = #filePath,
-  line: Int = #line,
-  column: Int = #column
+  sourceLocation: SourceLocation = #_sourceLocation
 ) -> Bool {
-  let recorder = FailureRecorder(fileID: fileID, filePath: filePath, line: line, column: column)
+  let recorder = FailureRecorder(sourceLocation: sourceLocation)
   var differences = DifferenceReport(names: names)
   differences.compare(actual, expected, at: "")
   return differences.report(to: recorder)
@@ -65,17 +78,14 @@ public func expectEqualJSON(
 public func expectSameElements<Element: Hashable>(
   _ actual: some Sequence<Element>,
   _ expected: some Sequence<Element>,
-  fileID: String = #fileID,
-  filePath: String = #filePath,
-  line: Int = #line,
-  column: Int = #column
+  sourceLocation: SourceLocation = #_sourceLocation
 ) -> Bool {
   var counts: [Element: Int] = [:]
   for element in actual { counts[element, default: 0] += 1 }
   for element in expected { counts[element, default: 0] -= 1 }
   let extra = counts.filter { $0.value > 0 }.map { "\($0.key) (×\($0.value))" }.sorted()
   let missing = counts.filter { $0.value < 0 }.map { "\($0.key) (×\(-$0.value))" }.sorted()
-  let recorder = FailureRecorder(fileID: fileID, filePath: filePath, line: line, column: column)
+  let recorder = FailureRecorder(sourceLocation: sourceLocation)
   if !missing.isEmpty { recorder.record("Missing elements: \(missing.joined(separator: ", "))") }
   if !extra.isEmpty { recorder.record("Additional elements: \(extra.joined(separator: ", "))") }
   return missing.isEmpty && extra.isEmpty
@@ -87,15 +97,12 @@ public func expectRecent(
   _ date: Date,
   within tolerance: TimeInterval = 5,
   now: Date = Date(),
-  fileID: String = #fileID,
-  filePath: String = #filePath,
-  line: Int = #line,
-  column: Int = #column
+  sourceLocation: SourceLocation = #_sourceLocation
 ) -> Bool {
   let age = now.timeIntervalSince(date)
   guard abs(age) > tolerance else { return true }
   let direction = age > 0 ? "in the past" : "in the future"
-  FailureRecorder(fileID: fileID, filePath: filePath, line: line, column: column)
+  FailureRecorder(sourceLocation: sourceLocation)
     .record("\(date) is \(abs(age).rounded()) s \(direction), more than \(tolerance) s from now")
   return false
 }
@@ -119,6 +126,13 @@ struct DifferenceReport {
       messages.append(
         "'\(names.actual)' has additional keys: '\(additional.joined(separator: "', '"))'")
     }
+  }
+
+  /// Adds the lines of a structural diff under the message before them, when there are several:
+  /// a one-line difference says nothing the message did not.
+  mutating func addDetail(_ lines: [String]) {
+    guard lines.count > 2, let last = messages.popLast() else { return }
+    messages.append(last + "\n" + lines.map { "  " + $0 }.joined(separator: "\n"))
   }
 
   mutating func valueMismatch(at path: String, actual: String, expected: String) {

@@ -1,4 +1,5 @@
 import Seams
+import Testing
 
 /// Waits for the first element of `sequence` that satisfies `predicate`, recording an issue at the
 /// caller's line if none arrives within `timeout` (scaled).
@@ -12,10 +13,7 @@ public func expectElement<Sequence: AsyncSequence & Sendable>(
   _ description: String,
   within timeout: Duration,
   where predicate: @escaping @Sendable (Sequence.Element) -> Bool = { _ in true },
-  fileID: String = #fileID,
-  filePath: String = #filePath,
-  line: Int = #line,
-  column: Int = #column
+  sourceLocation: SourceLocation = #_sourceLocation
 ) async -> Sequence.Element? where Sequence.Element: Sendable {
   let found = await firstResult(within: TimeoutScale.scaled(timeout)) { () -> Sequence.Element? in
     do {
@@ -26,7 +24,7 @@ public func expectElement<Sequence: AsyncSequence & Sendable>(
     return nil
   }
   if found == nil {
-    FailureRecorder(fileID: fileID, filePath: filePath, line: line, column: column)
+    FailureRecorder(sourceLocation: sourceLocation)
       .record("Expected \(description) within \(timeout.readable), but none arrived")
   }
   return found

@@ -70,12 +70,9 @@ public final class Expectation: Sendable {
   @discardableResult
   public func fulfillment(
     within timeout: Duration,
-    fileID: String = #fileID,
-    filePath: String = #filePath,
-    line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async -> Bool {
-    let recorder = FailureRecorder(fileID: fileID, filePath: filePath, line: line, column: column)
+    let recorder = FailureRecorder(sourceLocation: sourceLocation)
     let target = expectedCount.threshold
     let reached: Int? =
       fulfillmentCount >= target

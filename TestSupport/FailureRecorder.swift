@@ -2,24 +2,14 @@ import Testing
 
 /// Records issues at one source location, the caller's, so a helper's failures point at the test.
 ///
-/// Helpers take `fileID`, `filePath`, `line` and `column` with caller defaults and build one of
-/// these, as the seed's `FailureRecorder` captured `__FILE__` and `__LINE__`.
+/// Helpers take `sourceLocation: SourceLocation = #_sourceLocation` and record through one of
+/// these, so a failure is reported on the line that called the helper.
 public struct FailureRecorder: Sendable {
   /// Where recorded issues point.
   public let sourceLocation: SourceLocation
 
-  /// Creates a recorder that points at the given location, by default the caller's.
-  public init(
-    fileID: String = #fileID,
-    filePath: String = #filePath,
-    line: Int = #line,
-    column: Int = #column
-  ) {
-    sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-
-  /// Creates a recorder that points at `sourceLocation`.
-  public init(sourceLocation: SourceLocation) {
+  /// Creates a recorder that points at `sourceLocation`, by default the caller's.
+  public init(sourceLocation: SourceLocation = #_sourceLocation) {
     self.sourceLocation = sourceLocation
   }
 

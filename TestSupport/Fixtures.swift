@@ -22,7 +22,7 @@ public enum FixtureError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Loads test fixtures shipped as resources of a test target.
 ///
 /// Pass the test target's own `Bundle.module`: a test target with resources gets one generated,
-/// and the fixtures are copied into it, not into the main bundle (the seed's test-bundle pitfall).
+/// and the fixtures are copied into it, not into the main bundle, where a test would not find them.
 public enum Fixtures {
   /// The bytes of the fixture `name` (with its extension, such as `connection.json`).
   public static func data(named name: String, in bundle: Bundle) throws(FixtureError) -> Data {

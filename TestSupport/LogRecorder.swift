@@ -33,12 +33,9 @@ public final class LogRecorder: LogSink {
   /// Declares that an error whose message contains `fragment` is expected; it must then be logged.
   public func expectError(
     containing fragment: String,
-    fileID: String = #fileID,
-    filePath: String = #filePath,
-    line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    let recorder = FailureRecorder(fileID: fileID, filePath: filePath, line: line, column: column)
+    let recorder = FailureRecorder(sourceLocation: sourceLocation)
     state.withLock { $0.allowances.append(Allowance(fragment: fragment, recorder: recorder)) }
   }
 
@@ -70,22 +67,19 @@ public final class LogRecorder: LogSink {
 /// will be logged; the test then fails if it is not.
 public func expectLoggedError(
   containing fragment: String,
-  fileID: String = #fileID,
-  filePath: String = #filePath,
-  line: Int = #line,
-  column: Int = #column
+  sourceLocation: SourceLocation = #_sourceLocation
 ) {
   guard let recorder = LogRecorder.current else {
-    FailureRecorder(fileID: fileID, filePath: filePath, line: line, column: column)
+    FailureRecorder(sourceLocation: sourceLocation)
       .record("expectLoggedError needs the .failsOnLoggedErrors trait on the test or its suite")
     return
   }
   recorder.expectError(
-    containing: fragment, fileID: fileID, filePath: filePath, line: line, column: column)
+    containing: fragment, sourceLocation: sourceLocation)
 }
 
 /// Installs a ``LogRecorder`` as the log sink for each test case and fails the test for every
-/// error-level entry it did not declare with ``expectLoggedError(containing:fileID:filePath:line:column:)``.
+/// error-level entry it did not declare with ``expectLoggedError(containing:sourceLocation:)``.
 public struct LoggedErrorsTrait: PerTestCaseTrait {
   /// Runs the test with a fresh recorder as the sink, then checks what was logged.
   public func provideScope(

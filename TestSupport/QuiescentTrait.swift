@@ -1,8 +1,8 @@
 import Seams
 import Testing
 
-/// Gives each test case a fresh ``Seams/WorkTracker`` and fails the test if work is still running
-/// after its body: the seed's "wait for all groups to be empty" in `tearDown`.
+/// Gives each test case a fresh ``Seams/WorkTracker`` and fails the test if work it started is
+/// still running after its body.
 public struct QuiescentTrait: PerTestCaseTrait {
   /// How long to wait after the body for enrolled work to finish, before scaling.
   public let timeout: Duration
@@ -38,15 +38,11 @@ public enum Quiescence {
   public static func expectIdle(
     _ tracker: WorkTracker = .current,
     within timeout: Duration = .seconds(1),
-    fileID: String = #fileID,
-    filePath: String = #filePath,
-    line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async -> Bool {
     await expectIdle(
       tracker, within: timeout,
-      failureRecorder: FailureRecorder(
-        fileID: fileID, filePath: filePath, line: line, column: column))
+      failureRecorder: FailureRecorder(sourceLocation: sourceLocation))
   }
 
   @discardableResult

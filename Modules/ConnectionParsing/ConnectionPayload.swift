@@ -2,8 +2,7 @@ import Foundation
 import JSON
 import ParsingCore
 
-/// A connection request between two users, as the backend sends it (the seed's
-/// `connectionFromTransportData:`), validated field by field.
+/// A connection request between two users, as the backend sends it, validated field by field.
 ///
 /// ```json
 /// {"from": UUID, "to": UUID, "status": "pending", "conversation": UUID,

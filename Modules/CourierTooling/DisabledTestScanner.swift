@@ -1,7 +1,7 @@
 import Foundation
 
 /// Finds every test or suite that is disabled or enabled only under a condition, in Swift
-/// source, with the reason it gives: the seed's grep for `DISABLED_`, for Swift Testing traits.
+/// source, with the reason it gives.
 public struct DisabledTestScanner: Sendable {
   /// One disabled or conditional test or suite.
   public struct Finding: Sendable, Hashable, CustomStringConvertible {

@@ -5,8 +5,9 @@ import Foundation
 import Seams
 import UserParsing
 
-/// The state-setup calls for tests, the seed's "methods that allow us to set up its state". Each
-/// emits the notification events the same change made through the API would.
+/// The calls a test uses to set up the server's state, and to act as other users.
+///
+/// Each emits the notification events that the same change made through the API would.
 extension FakeBackend {
   /// Creates the self user, the one the API acts for, and returns its id.
   @discardableResult

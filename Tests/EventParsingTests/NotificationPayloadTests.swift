@@ -59,36 +59,36 @@ struct NotificationPayloadTests {
     }
   }
 
-  static let eventTypes: [(String, JSONValue)] = [
+  static let eventTypes: [(EventPayload, JSONValue)] = [
     (
-      "user.update",
+      .userUpdate(UserUpdatePayload(id: UUID(1), name: "Ada")),
       [
         "type": "user.update",
-        "user": ["id": "1a2b3c4d-5e6f-4a0b-8c1d-2e3f4a5b6c7d", "name": "Ada"],
+        "user": ["id": "00000000-0000-0000-0000-000000000001", "name": "Ada"],
       ]
     ),
     (
-      "conversation.member-leave",
+      .memberLeave(
+        ConversationEvent(
+          conversation: UUID(2),
+          from: UUID(3),
+          time: Date(timeIntervalSince1970: 1_795_255_200),
+          data: [UUID(3)])),
       [
-        "type": "conversation.member-leave", "conversation": "f0e1d2c3-b4a5-4697-8877-665544332211",
-        "from": "0c7f5b86-1b77-4d3e-8f4f-6f0b2a0b6c22", "time": "2026-11-21T10:00:00.000Z",
-        "data": ["user_ids": ["0c7f5b86-1b77-4d3e-8f4f-6f0b2a0b6c22"]],
+        "type": "conversation.member-leave", "conversation": "00000000-0000-0000-0000-000000000002",
+        "from": "00000000-0000-0000-0000-000000000003", "time": "2026-11-21T10:00:00.000Z",
+        "data": ["user_ids": ["00000000-0000-0000-0000-000000000003"]],
       ]
     ),
   ]
 
   @Test("It reads the other event types", arguments: eventTypes)
-  func otherEventTypes(name: String, raw: JSONValue) throws {
+  func otherEventTypes(expected: EventPayload, raw: JSONValue) throws {
     // when
     let event = try EventPayload.parse(raw)
 
     // then
-    switch event {
-    case .userUpdate(let update): #expect(name == "user.update" && update.name == "Ada")
-    case .memberLeave(let leave):
-      #expect(name == "conversation.member-leave" && leave.data.count == 1)
-    default: Issue.record("\(name) parsed as \(event)")
-    }
+    expectNoDifference(event, expected)
     expectEqualJSON(event.jsonValue, raw)
   }
 

@@ -1,4 +1,6 @@
+import Foundation
 import Models
+import ModelsTestSupport
 import TestSupport
 import Testing
 
@@ -20,40 +22,55 @@ struct ConnectionStatusTests {
     Connection.Status.allCases.map { Transition(from, $0) }
   }
 
-  @Test(
-    "A save accepts exactly the allowed status transitions and names the refused ones",
-    arguments: allPairs)
+  /// The allowed transitions, plus staying the same.
+  static let savedPairs = allPairs.filter { $0.from == $0.to || allowed.contains($0) }
+  /// Every other pair.
+  static let refusedPairs = allPairs.filter { $0.from != $0.to && !allowed.contains($0) }
+
+  /// A context holding a connection in `status`, and the other user's id.
   @MainActor
-  func transition(_ transition: Transition) throws {
-    // given
+  static func context(withConnectionIn status: Connection.Status) -> (ModelContext, UUID) {
     let make = ModelFactory()
     let me = make.selfUser()
     let other = make.user()
     let stack = ModelStack.forTesting([
-      me, other, make.connection(from: me, to: other, status: transition.from),
+      me, other, make.connection(from: me, to: other, status: status),
     ])
-    let context = stack.ui.context
-    try context.update(Connection.self, id: other.id) { $0.status = transition.to }
+    return (stack.ui.context, other.id)
+  }
+
+  @Test("A save accepts each allowed status transition", arguments: savedPairs)
+  @MainActor
+  func allowedTransition(_ transition: Transition) throws {
+    // given
+    let (context, other) = Self.context(withConnectionIn: transition.from)
+    try context.update(Connection.self, id: other) { $0.status = transition.to }
 
     // when
-    let outcome = Result { () throws(SaveError) in try context.save() }
+    try context.save()
 
     // then
-    let allowed = transition.from == transition.to || Self.allowed.contains(transition)
-    switch outcome {
-    case .success:
-      #expect(allowed, "\(transition) was saved but must be refused")
-      #expect(context.object(Connection.self, id: other.id)?.status == transition.to)
-    case .failure(let error):
-      #expect(!allowed, "\(transition) was refused: \(error)")
-      #expect(
-        error.failures == [
-          ValidationFailure(
-            object: ObjectReference(.connection, other.id),
-            rule: .statusTransition(from: transition.from, to: transition.to))
-        ])
-      #expect(context.object(Connection.self, id: other.id)?.status == transition.from)
-    }
+    #expect(context.object(Connection.self, id: other)?.status == transition.to)
+  }
+
+  @Test("A save refuses every other status transition and names it", arguments: refusedPairs)
+  @MainActor
+  func refusedTransition(_ transition: Transition) throws {
+    // given
+    let (context, other) = Self.context(withConnectionIn: transition.from)
+    try context.update(Connection.self, id: other) { $0.status = transition.to }
+
+    // when
+    let error = #expect(throws: SaveError.self) { try context.save() }
+
+    // then
+    #expect(
+      error?.failures == [
+        ValidationFailure(
+          object: ObjectReference(.connection, other),
+          rule: .statusTransition(from: transition.from, to: transition.to))
+      ])
+    #expect(context.object(Connection.self, id: other)?.status == transition.from)
   }
 
   @Test(

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ModelsTestSupport
 import Seams
 import TestSupport
 import Testing

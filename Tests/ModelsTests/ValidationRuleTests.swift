@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ModelsTestSupport
 import TestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import ModelsTestSupport
 import SyncEngine
 import TestSupport
 import Testing

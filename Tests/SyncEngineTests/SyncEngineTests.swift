@@ -5,6 +5,7 @@ import Foundation
 import HTTPRequest
 import JSON
 import Models
+import ModelsTestSupport
 import Seams
 import SyncEngine
 import SyncStrategies

@@ -3,6 +3,7 @@ import Foundation
 import HTTPRequest
 import JSON
 import Models
+import ModelsTestSupport
 import SyncEngine
 import TestSupport
 import Testing

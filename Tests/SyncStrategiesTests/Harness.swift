@@ -2,6 +2,7 @@ import Foundation
 import HTTPRequest
 import JSON
 import Models
+import ModelsTestSupport
 import SyncStrategies
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import ModelsTestSupport
 import SyncStrategies
 import TestSupport
 import Testing

@@ -28,10 +28,8 @@ struct ExpectationTests {
     await withKnownIssue {
       await expectation.fulfillment(within: .milliseconds(20))
     } matching: { issue in
-      TestSupportTests.issue(
-        issue,
-        mentions:
-          "'handler called' was not fulfilled exactly 1 time within 20 ms (fulfilled 0 times)")
+      issue.mentions(
+        "'handler called' was not fulfilled exactly 1 time within 20 ms (fulfilled 0 times)")
     }
 
     // then
@@ -63,8 +61,7 @@ struct ExpectationTests {
     await withKnownIssue {
       await expectation.fulfillment(within: .milliseconds(50))
     } matching: { issue in
-      TestSupportTests.issue(
-        issue, mentions: "'saved' was fulfilled 3 times, expected exactly 2 times")
+      issue.mentions("'saved' was fulfilled 3 times, expected exactly 2 times")
     }
   }
 
@@ -93,8 +90,7 @@ struct ExpectationTests {
     await withKnownIssue {
       await expectation.fulfillment(within: .milliseconds(20))
     } matching: { issue in
-      TestSupportTests.issue(
-        issue, mentions: "not fulfilled at least 2 times within 20 ms (fulfilled 1 time)")
+      issue.mentions("not fulfilled at least 2 times within 20 ms (fulfilled 1 time)")
     }
   }
 
@@ -120,8 +116,7 @@ struct ExpectationTests {
     await withKnownIssue {
       await expectation.fulfillment(within: .seconds(5))
     } matching: { issue in
-      TestSupportTests.issue(
-        issue, mentions: "'request sent' must not happen, but it did within 5.0 s")
+      issue.mentions("'request sent' must not happen, but it did within 5.0 s")
     }
   }
 
@@ -172,8 +167,7 @@ struct ExpectElementTests {
         of: stream, "the next save of the sync context", within: .milliseconds(20))
       #expect(element == nil)
     } matching: { issue in
-      TestSupportTests.issue(
-        issue, mentions: "Expected the next save of the sync context within 20 ms")
+      issue.mentions("Expected the next save of the sync context within 20 ms")
     }
   }
 }

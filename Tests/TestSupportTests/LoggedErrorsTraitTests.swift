@@ -19,9 +19,8 @@ struct LoggedErrorsTraitTests {
         logger.error("push of conversation 7 failed")
       }
     } matching: { issue in
-      TestSupportTests.issue(
-        issue,
-        mentions: "An error was logged during the test: [error] sync: push of conversation 7 failed"
+      issue.mentions(
+        "An error was logged during the test: [error] sync: push of conversation 7 failed"
       )
     }
   }
@@ -51,8 +50,7 @@ struct LoggedErrorsTraitTests {
         expectLoggedError(containing: "timeout")
       }
     } matching: { issue in
-      TestSupportTests.issue(
-        issue, mentions: "An error containing 'timeout' was expected in the log")
+      issue.mentions("An error containing 'timeout' was expected in the log")
     }
   }
 
@@ -73,7 +71,7 @@ struct LoggedErrorsTraitTests {
     withKnownIssue {
       expectLoggedError(containing: "x")
     } matching: { issue in
-      TestSupportTests.issue(issue, mentions: "needs the .failsOnLoggedErrors trait")
+      issue.mentions("needs the .failsOnLoggedErrors trait")
     }
   }
 }
@@ -106,7 +104,7 @@ struct CourierTestTraitTests {
         WorkTracker.current.run("never ends") { for await _ in gate {} }
       }
     } matching: { issue in
-      TestSupportTests.issue(issue, mentions: "never ends")
+      issue.mentions("never ends")
     }
   }
 }

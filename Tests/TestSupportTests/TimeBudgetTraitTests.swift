@@ -36,7 +36,7 @@ struct TimeBudgetTraitTests {
         }
       }
     } matching: { issue in
-      TestSupportTests.issue(issue, mentions: "'\(test.name)' exceeded its time budget of 50 ms")
+      issue.mentions("'\(test.name)' exceeded its time budget of 50 ms")
     }
 
     // then
@@ -60,7 +60,7 @@ struct TimeBudgetTraitTests {
       }
     } matching: { issue in
       let reportedAt = clock.now - start
-      return TestSupportTests.issue(issue, mentions: "exceeded its time budget")
+      return issue.mentions("exceeded its time budget")
         && reportedAt < .milliseconds(350)
     }
 

@@ -60,6 +60,8 @@ let usage = """
     report EVENTS [--flaky]                   print the summary line (and varying cases)
     new-module NAME [--depends-on A,B] [--root DIR]
     disabled-tests [--root DIR]               list disabled and conditional tests
+    snippets OUTPUT FILE…                     write every Swift block of the Markdown FILEs
+                                              as sources in the folder OUTPUT
   LIST and EVENTS are event-stream files (--event-stream-version 0).
   """
 
@@ -146,6 +148,20 @@ case "disabled-tests":
   print(
     "\(findings.count) disabled or conditional, \(missing.count) without a reason")
   if !missing.isEmpty { exit(1) }
+case "snippets":
+  let rest = Array(arguments.dropFirst())
+  guard let output = rest.first, rest.count > 1 else { fail(usage) }
+  try? FileManager.default.removeItem(atPath: output)
+  var count = 0
+  for document in rest.dropFirst() {
+    let name = URL(fileURLWithPath: document).lastPathComponent
+    for snippet in DocSnippet.extract(from: read(document), document: name) {
+      count += 1
+      let source = snippet.source(number: count, commonImports: DocSnippet.commonImports)
+      write(source, to: "\(output)/Snippet\(count).swift")
+    }
+  }
+  print("\(count) Swift blocks written to \(output)")
 default:
   fail(usage)
 }

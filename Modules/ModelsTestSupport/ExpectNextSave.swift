@@ -1,8 +1,10 @@
 import Models
+import Testing
 
 /// Runs `action` and waits for the next save of `context` that it causes, recording an issue at
-/// the caller's line if none arrives within `timeout` (scaled): the seed's "expect the next save
-/// of this context".
+/// the caller's line if none arrives within `timeout` (scaled).
+///
+/// It subscribes before running `action`, so it cannot miss a save that happens quickly.
 ///
 /// ```swift
 /// let saved = try await expectNextSave(of: stack.sync) {
@@ -19,16 +21,13 @@ import Models
 public func expectNextSave(
   of context: some ContextChangeSource,
   within timeout: Duration = .seconds(1),
-  fileID: String = #fileID,
-  filePath: String = #filePath,
-  line: Int = #line,
-  column: Int = #column,
+  sourceLocation: SourceLocation = #_sourceLocation,
   isolation: isolated (any Actor)? = #isolation,
   during action: () async throws -> Void
 ) async rethrows -> ChangeSet? {
   try await expectNextChange(
-    .saved, of: context, within: timeout, fileID: fileID, filePath: filePath, line: line,
-    column: column, isolation: isolation, during: action)
+    .saved, of: context, within: timeout, sourceLocation: sourceLocation, isolation: isolation,
+    during: action)
 }
 
 /// Runs `action` and waits for the next merge into `context` that it causes, recording an issue
@@ -39,26 +38,20 @@ public func expectNextSave(
 public func expectNextMerge(
   into context: some ContextChangeSource,
   within timeout: Duration = .seconds(1),
-  fileID: String = #fileID,
-  filePath: String = #filePath,
-  line: Int = #line,
-  column: Int = #column,
+  sourceLocation: SourceLocation = #_sourceLocation,
   isolation: isolated (any Actor)? = #isolation,
   during action: () async throws -> Void
 ) async rethrows -> ChangeSet? {
   try await expectNextChange(
-    .merged, of: context, within: timeout, fileID: fileID, filePath: filePath, line: line,
-    column: column, isolation: isolation, during: action)
+    .merged, of: context, within: timeout, sourceLocation: sourceLocation, isolation: isolation,
+    during: action)
 }
 
 private func expectNextChange(
   _ kind: ContextChange.Kind,
   of context: some ContextChangeSource,
   within timeout: Duration,
-  fileID: String,
-  filePath: String,
-  line: Int,
-  column: Int,
+  sourceLocation: SourceLocation,
   isolation: isolated (any Actor)? = #isolation,
   during action: () async throws -> Void
 ) async rethrows -> ChangeSet? {
@@ -69,6 +62,6 @@ private func expectNextChange(
     ? "the next save of the \(context.role) context"
     : "the next merge into the \(context.role) context"
   return await expectElement(
-    of: changes, what, within: timeout, where: { $0.kind == kind }, fileID: fileID,
-    filePath: filePath, line: line, column: column)?.changes
+    of: changes, what, within: timeout, where: { $0.kind == kind }, sourceLocation: sourceLocation)?
+    .changes
 }

@@ -2,8 +2,7 @@ import Foundation
 import Models
 import Seams
 
-/// Builds valid model objects with defaults, so a test states only what matters to it: the seed's
-/// wish for FactoryGirl-style factories.
+/// Builds valid model objects with defaults, so a test states only what matters to it.
 ///
 /// ```swift
 /// let make = ModelFactory()

@@ -6,7 +6,7 @@ extension ModelStack {
   /// changes), wired to the test's work tracker and UUID source.
   ///
   /// Nothing is shared between stacks, so tests running in parallel never see each other's
-  /// objects: the seed's fresh Core Data stack per test.
+  /// objects.
   public static func forTesting(_ objects: [any ModelObject] = []) -> ModelStack {
     ModelStack.inMemory(Tables(objects), uuids: .current, tracker: .current)
   }

@@ -1,4 +1,5 @@
 import Models
+import ModelsTestSupport
 import TestSupport
 import Testing
 
@@ -32,7 +33,7 @@ struct ExpectNextSaveTests {
     await withKnownIssue {
       changes = await expectNextSave(of: stack.sync, within: .milliseconds(20)) {}
     } matching: {
-      issue($0, mentions: "the next save of the sync context")
+      $0.mentions("the next save of the sync context")
     }
 
     // then
@@ -52,7 +53,7 @@ struct ExpectNextSaveTests {
         try stack.ui.context.save()
       }
     } matching: {
-      issue($0, mentions: "the next save of the sync context")
+      $0.mentions("the next save of the sync context")
     }
 
     // then
@@ -73,47 +74,5 @@ struct ExpectNextSaveTests {
     // then
     #expect(merged?.origin == .ui)
     #expect(merged?[User.self].inserted[user.id] == user)
-  }
-}
-
-@Suite("ModelFactory", .tags(.testSupport, .models), .courier(timeBudget: .seconds(5)))
-@MainActor
-struct ModelFactoryTests {
-  @Test("Its objects pass every rule of a save as they are")
-  func validDefaults() throws {
-    // given
-    let make = ModelFactory()
-    let me = make.selfUser()
-    let other = make.user()
-    let group = make.conversation(creator: me, participants: [other])
-    let objects: [any ModelObject] = [
-      me, other, group, make.connection(from: me, to: other), make.message(in: group, from: me),
-    ]
-    let context = ModelStack.forTesting().ui.context
-
-    // when
-    for object in objects { try insert(object, into: context) }
-    let changes = try context.save()
-
-    // then
-    #expect(changes.count == objects.count)
-    #expect(group.participantIDs == [me.id, other.id])
-  }
-
-  @Test("It draws ids from the test's UUID source, so a replay gives the same ids")
-  func deterministicIDs() {
-    // given
-    let seed = UUIDSource.current.seed ?? 0
-
-    // when
-    let first = ModelFactory(uuids: .seeded(seed)).user()
-    let second = ModelFactory(uuids: .seeded(seed)).user()
-
-    // then
-    #expect(first == second)
-  }
-
-  private func insert(_ object: any ModelObject, into context: ModelContext) throws {
-    try context.insert(object)
   }
 }

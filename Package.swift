@@ -16,8 +16,9 @@ struct Module {
   let testResources: [Resource]
   /// Further Courier modules the suite (not the module) uses, such as the fake backend.
   let testDependencies: [String]
-  /// Whether apps may depend on the module: it is then a library product. Modules behind the
-  /// executables (the demo, the contributor tools) are not.
+  /// Whether apps may depend on the module, which then is a library product.
+  ///
+  /// Modules behind the executables (the demo, the contributor tools) are not published.
   let isPublished: Bool
 
   init(

@@ -45,6 +45,12 @@ let modules: [Module] = [
     "EventParsing",
     dependsOn: ["ParsingCore", "ConnectionParsing", "UserParsing", "ConversationParsing"],
     testResources: [.copy("Fixtures")]),
+  Module(
+    "CourierAPI",
+    dependsOn: [
+      "HTTPRequest", "JSON", "ParsingCore", "ConnectionParsing", "UserParsing",
+      "ConversationParsing", "EventParsing",
+    ]),
   Module("Models", dependsOn: ["Seams"], testDependencies: ["ModelsTestSupport"]),
   Module("ModelsTestSupport", dependsOn: ["Models", "TestSupport", "Seams"]),
   Module(
@@ -54,23 +60,31 @@ let modules: [Module] = [
   Module(
     "FakeBackend",
     dependsOn: [
-      "Transport", "HTTPRequest", "JSON", "Seams", "ParsingCore", "ConnectionParsing",
+      "CourierAPI", "Transport", "HTTPRequest", "JSON", "Seams", "ParsingCore", "ConnectionParsing",
       "UserParsing", "ConversationParsing", "EventParsing",
     ]),
   Module(
     "SyncStrategies",
     dependsOn: [
-      "Models", "Transport", "HTTPRequest", "JSON", "Seams", "ParsingCore", "ConnectionParsing",
-      "UserParsing", "ConversationParsing", "EventParsing",
-    ], testDependencies: ["ModelsTestSupport"]),
+      "CourierAPI", "Models", "Transport", "HTTPRequest", "JSON", "Seams", "ParsingCore",
+      "ConnectionParsing", "UserParsing", "ConversationParsing", "EventParsing",
+    ], testDependencies: ["ModelsTestSupport", "SyncTestSupport", "FakeBackend"]),
   Module(
-    "SyncEngine", dependsOn: ["SyncStrategies", "Models", "Transport", "HTTPRequest", "Seams"],
-    testDependencies: ["FakeBackend", "ModelsTestSupport"]),
+    "SyncEngine",
+    dependsOn: ["CourierAPI", "SyncStrategies", "Models", "Transport", "HTTPRequest", "Seams"],
+    testDependencies: ["FakeBackend", "ModelsTestSupport", "SyncTestSupport"]),
+  Module(
+    "SyncTestSupport",
+    dependsOn: [
+      "SyncEngine", "SyncStrategies", "FakeBackend", "ModelsTestSupport", "Models", "CourierAPI",
+      "Transport", "HTTPRequest", "JSON", "Seams", "ConnectionParsing",
+    ]),
   Module(
     "CourierDemo",
     dependsOn: [
-      "SyncEngine", "SyncStrategies", "FakeBackend", "Models", "Transport", "HTTPRequest", "JSON",
-      "Seams", "ConnectionParsing", "ConversationParsing",
+      "CourierAPI", "SyncEngine", "SyncStrategies", "FakeBackend", "Models", "Transport",
+      "HTTPRequest", "JSON",
+      "Seams", "ConnectionParsing", "ConversationParsing", "UserParsing",
     ], published: false),
 ]
 
@@ -188,7 +202,8 @@ if (Context.environment["COURIER_MODULES"] ?? "").isEmpty {
     .executableTarget(
       name: "courier-bench",
       dependencies: [
-        "HTTPRequest", "JSON", "ParsingCore", "ConnectionParsing", "Models", "SyncStrategies",
+        "CourierAPI", "HTTPRequest", "JSON", "ParsingCore", "ConnectionParsing", "Models",
+        "SyncStrategies",
         "SyncEngine", "FakeBackend", "Transport", "Seams",
       ],
       path: "Tools/courier-bench",

@@ -1,5 +1,6 @@
 import ConnectionParsing
 import ConversationParsing
+import CourierAPI
 import FakeBackend
 import Foundation
 import HTTPRequest
@@ -9,6 +10,7 @@ import Seams
 import SyncEngine
 import SyncStrategies
 import Transport
+import UserParsing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -52,18 +54,18 @@ public struct DemoStory: Sendable {
     let transport: any TransportSession
     if let server = options.server {
       transport = URLSessionTransport(
-        configuration: .init(baseURL: server), session: URLSession(configuration: .ephemeral),
-        time: SystemTimeSource())
+        configuration: .init(baseURL: server, maxConcurrentRequests: 1),
+        session: URLSession(configuration: .ephemeral), time: SystemTimeSource())
     } else {
-      transport = fake.transport
+      transport = fake.transport.limited(to: 1, time: clock)
     }
     let events = EventLog()
     let stack = ModelStack.inMemory(uuids: .current, tracker: tracker)
     let engine = SyncEngine(
-      stack: stack, transport: transport, time: clock, tracker: tracker, maxInFlight: 1,
-      onEvent: events.record)
+      stack: stack, transport: transport, time: clock, tracker: tracker, onEvent: events.record)
     var teller = Teller(write: write, json: options.json, events: events)
     let remote = options.server == nil
+    var story = Progress(teller: teller)
 
     teller.title(
       remote
@@ -76,26 +78,29 @@ public struct DemoStory: Sendable {
 
     teller.step("Start: fetch the self user and the notifications")
     await engine.start()
-    await settle(tracker)
+    await settle(engine)
     await teller.report(stack)
+    let selfUser = await onMain { stack.ui.context.selfUser }
+    guard story.check(selfUser != nil, "the self user was not fetched", step: 1) else {
+      return story.fail()
+    }
 
     teller.step("Search for a contact: \"ann\"")
     var found: [(UUID, String)] = []
-    if let request = try? HTTPRequest(
-      .get, "/search/contacts", query: [QueryItem("q", "ann"), QueryItem("size", "5")]),
-      let response = try? await transport.send(request)
-    {
-      teller.request("\(request)", "\(response.status)")
-      for document in (try? response.json())?["documents"]?.arrayValue ?? [] {
-        if let id = document["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
-          let name = document["name"]?.stringValue
-        {
-          found.append((id, name))
-        }
+    let search = Endpoint.searchContacts(query: "ann", size: 5)
+    if let request = try? search.request(), let response = try? await transport.send(request) {
+      teller.request(request, .status(response.status))
+      if case .success(.contacts(let results)) = search.decodeResponse(
+        status: response.status, body: response.body)
+      {
+        found = results.documents.map { ($0.id, $0.name) }
       }
       teller.note("found: " + found.map(\.1).joined(separator: ", "))
     }
-    let contact = found.first { $0.0 == ann } ?? found.first ?? (ann, "Ann Lee")
+    guard story.check(!found.isEmpty, "the search found nobody", step: 2) else {
+      return story.fail()
+    }
+    let contact = found.first { $0.0 == ann } ?? found[0]
 
     teller.step("Send a connection request to \(contact.1)")
     await onMain {
@@ -108,27 +113,30 @@ public struct DemoStory: Sendable {
           lastUpdate: Date(timeIntervalSince1970: 1_800_000_000), message: "Hi, it's Ada"))
       _ = try? context.save()
     }
-    await settle(tracker)
+    let requested = await settle(engine)
     await teller.report(stack)
+    guard
+      story.check(requested.isEmpty, "the request did not reach the backend: \(requested)", step: 3)
+    else { return story.fail() }
 
     if remote {
       teller.step("\(contact.1) accepts, on their own device")
       fake.acceptRemotely(by: contact.0)
       await engine.pullNotifications()
-      await settle(tracker)
+      await settle(engine)
       await teller.report(stack)
     }
 
     teller.step("Write three messages while offline")
     fake.offlineMode = .failing
     if !remote { await engine.setOnline(false) }
-    await onMain {
+    let wrote = await onMain { () -> Bool in
       let context = stack.ui.context
       guard let selfUser = context.selfUser,
-        let conversation = context.connection(of: User(id: contact.0, name: contact.1)).flatMap({
+        let conversation = context.object(Connection.self, id: contact.0).flatMap({
           context.conversation(of: $0)
         })
-      else { return }
+      else { return false }
       for (index, text) in ["Hello!", "Are you there?", "Let's meet at noon."].enumerated() {
         try? context.insert(
           Message(
@@ -137,16 +145,22 @@ public struct DemoStory: Sendable {
             localTime: Date(timeIntervalSince1970: 1_800_000_100 + Double(index))))
         _ = try? context.save()
       }
+      return true
     }
-    await settle(tracker)
+    await settle(engine)
     await teller.report(stack)
     teller.note("queue: \(await engine.queue())")
+    guard story.check(wrote, "there is no conversation with \(contact.1) to write in", step: 5)
+    else { return story.fail() }
 
     teller.step("Back online")
     fake.offlineMode = .online
     await engine.setOnline(true)
-    await settle(tracker)
+    let sentMessages = await settle(engine)
     await teller.report(stack)
+    guard
+      story.check(sentMessages.isEmpty, "the messages were not all sent: \(sentMessages)", step: 6)
+    else { return story.fail() }
 
     teller.step("Start a group with \(contact.1), then rename it")
     let groupID = await onMain { () -> UUID? in
@@ -160,7 +174,7 @@ public struct DemoStory: Sendable {
       _ = try? context.save()
       return group.id
     }
-    await settle(tracker)
+    await settle(engine)
     if let groupID {
       await onMain {
         _ = try? stack.ui.context.update(Conversation.self, id: groupID) {
@@ -169,29 +183,36 @@ public struct DemoStory: Sendable {
         _ = try? stack.ui.context.save()
       }
     }
-    await settle(tracker)
+    let grouped = await settle(engine)
     await teller.report(stack)
+    guard story.check(grouped.isEmpty, "the group did not reach the backend: \(grouped)", step: 7)
+    else { return story.fail() }
 
     teller.step("Final state")
     await teller.state(stack)
-    let queue = await engine.queue()
-    teller.note("queue: \(queue)")
-    guard remote else { return queue.failed.isEmpty ? 0 : 1 }
+    teller.note("queue: \(await engine.queue())")
+    guard remote else {
+      teller.note("story complete")
+      return 0
+    }
     let conversation = fake.connection(from: me, to: contact.0)?.conversation
     let sent = conversation.map { fake.messages(in: $0).map(\.text) } ?? []
     let groupName = groupID.flatMap { fake.conversation($0)?.name }
-    let ok =
-      sent == ["Hello!", "Are you there?", "Let's meet at noon."] && groupName == "Lunch on Friday"
-      && queue.isEmpty
     teller.note(
       "backend: \(fake.journal.count) requests received; messages \(sent.count); group \"\(groupName ?? "missing")\""
     )
-    teller.note(ok ? "story complete" : "story INCOMPLETE")
-    return ok ? 0 : 1
+    let backendAgrees =
+      sent == ["Hello!", "Are you there?", "Let's meet at noon."] && groupName == "Lunch on Friday"
+    guard story.check(backendAgrees, "the backend does not hold what the story wrote", step: 8)
+    else { return story.fail() }
+    teller.note("story complete")
+    return 0
   }
 
-  private func settle(_ tracker: WorkTracker) async {
-    _ = await tracker.waitUntilIdle(timeout: .seconds(20))
+  /// Waits until the engine has nothing left to do, and returns the queue.
+  @discardableResult
+  private func settle(_ engine: SyncEngine) async -> SyncQueueSnapshot {
+    await engine.settle(timeout: .seconds(20))
   }
 
   private func onMain<Result: Sendable>(_ body: @MainActor @Sendable () -> Result) async -> Result {
@@ -217,5 +238,29 @@ final class EventLog: Sendable {
       defer { events = [] }
       return events
     }
+  }
+}
+
+/// Which step of the story failed, if one did.
+struct Progress {
+  let teller: Teller
+  private var failure: (step: Int, reason: String)?
+
+  init(teller: Teller) {
+    self.teller = teller
+  }
+
+  /// Notes that step `step` did not complete when `condition` is false; returns `condition`.
+  mutating func check(_ condition: Bool, _ reason: String, step: Int) -> Bool {
+    if !condition { failure = (step, reason) }
+    return condition
+  }
+
+  /// Prints why the story stopped, and returns the failing exit code.
+  func fail() -> Int32 {
+    if let failure {
+      teller.note("story INCOMPLETE at step \(failure.step): \(failure.reason)")
+    }
+    return 1
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPRequest
 import JSON
 import Models
 import SyncEngine
@@ -32,8 +33,8 @@ struct Teller {
     emit("note", text, text: "   \(text)")
   }
 
-  func request(_ line: String, _ outcome: String) {
-    emit("request", "\(line) → \(outcome)", text: "   \(line) → \(outcome)")
+  func request(_ request: HTTPRequest, _ outcome: RequestOutcome) {
+    emit("request", "\(request) → \(outcome)", text: "   \(request) → \(outcome)")
   }
 
   /// Prints the requests since the last step, then what appeared in or left the UI context.

@@ -34,6 +34,8 @@ public enum EventPayload: PayloadConvertible, Hashable {
   case messageAdd(ConversationEvent<MessagePayload>)
   /// An event type this client does not know, kept whole.
   case unknown(type: String, raw: JSONValue)
+  /// `conversation.message-delete`: a message was deleted for everyone; carries its nonce.
+  case messageDelete(ConversationEvent<UUID>)
 
   /// Reads the type, then the fields that type carries.
   public static func read(from reader: inout ObjectReader) -> EventPayload? {
@@ -59,6 +61,10 @@ public enum EventPayload: PayloadConvertible, Hashable {
     case "conversation.message-add":
       return ConversationEvent.read(from: &reader) { $0.payload("data", MessagePayload.self) }
         .map(EventPayload.messageAdd)
+    case "conversation.message-delete":
+      return ConversationEvent.read(from: &reader) { reader in
+        reader.object("data") { $0.uuid("nonce") }
+      }.map(EventPayload.messageDelete)
     default:
       return .unknown(type: type, raw: .object(reader.object))
     }
@@ -83,6 +89,8 @@ public enum EventPayload: PayloadConvertible, Hashable {
         ["user_ids": .array($0.map(\.jsonValue))]
       }
     case .messageAdd(let event): event.jsonValue(type: "conversation.message-add") { $0.jsonValue }
+    case .messageDelete(let event):
+      event.jsonValue(type: "conversation.message-delete") { ["nonce": $0.jsonValue] }
     case .unknown(_, let raw): raw
     }
   }

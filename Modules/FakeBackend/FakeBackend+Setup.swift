@@ -122,6 +122,11 @@ extension FakeBackend {
     }
   }
 
+  /// The members of a conversation, in the order they joined; empty for an unknown one.
+  public func members(of conversation: UUID) -> [UUID] {
+    state.withLock { $0.conversations[conversation]?.members ?? [] }
+  }
+
   /// The messages of a conversation, in the order the server accepted them.
   public func messages(in conversation: UUID) -> [MessagePayload] {
     state.withLock { $0.messages[conversation] ?? [] }

@@ -1,3 +1,4 @@
+import CourierAPI
 import Foundation
 import HTTPRequest
 import JSON
@@ -10,7 +11,7 @@ import Transport
 /// ``makeURLSession()``. Set up its state with the `insert…`/`…Remotely` calls, which emit the
 /// same events a real change would. Read what it received in ``journal``, and make it
 /// misbehave with ``addFault(_:)`` and ``offlineMode``. The endpoints are listed in
-/// `FakeBackend+Endpoints.swift`.
+/// `FakeBackend+Routing.swift`.
 ///
 /// A fresh fake costs microseconds; make one per test.
 public final class FakeBackend: Sendable {
@@ -62,14 +63,14 @@ public final class FakeBackend: Sendable {
         control.offlineMode == .online ? Self.nextFault(for: request, in: &control) : nil
       return (control.nextIndex, control.offlineMode, fault)
     }
-    let endpoint = Self.endpoint(for: request)
+    let route = try? request.endpoint.get().route
     switch mode {
     case .online: break
     case .failing:
-      record(index, request, endpoint: endpoint?.name, status: nil, fault: fault)
+      record(index, request, route: route, status: nil, fault: fault)
       return .failure(.network(.offline))
     case .hanging:
-      record(index, request, endpoint: endpoint?.name, status: nil, fault: fault)
+      record(index, request, route: route, status: nil, fault: fault)
       do {
         try await time.sleep(for: expiry)
       } catch {
@@ -79,20 +80,20 @@ public final class FakeBackend: Sendable {
     }
     switch fault {
     case .status(let status, let retryAfter)?:
-      record(index, request, endpoint: endpoint?.name, status: status, fault: fault)
+      record(index, request, route: route, status: status, fault: fault)
       let response = Self.error(status, label: "injected-fault", message: "fault rule")
       guard let retryAfter else { return .success(response) }
       var headers = response.headers
       headers["Retry-After"] = String(retryAfter)
       return .success(TransportResponse(status: status, headers: headers, body: response.body))
     case .network(let failure)?:
-      record(index, request, endpoint: endpoint?.name, status: nil, fault: fault)
+      record(index, request, route: route, status: nil, fault: fault)
       return .failure(.network(failure))
     case .delay(let duration)?:
       do {
         try await time.sleep(for: duration)
       } catch {
-        record(index, request, endpoint: endpoint?.name, status: nil, fault: fault)
+        record(index, request, route: route, status: nil, fault: fault)
         return .failure(.cancelled)
       }
     case .park?:
@@ -100,19 +101,19 @@ public final class FakeBackend: Sendable {
     case .loseResponse?, .malformedBody?, nil:
       break
     }
-    let response = state.withLock { Self.route(request, to: endpoint, in: &$0) }
+    let response = state.withLock { Self.route(request, in: &$0) }
     switch fault {
     case .loseResponse?:
-      record(index, request, endpoint: endpoint?.name, status: nil, fault: fault)
+      record(index, request, route: route, status: nil, fault: fault)
       return .failure(.network(.connectionLost))
     case .malformedBody?:
-      record(index, request, endpoint: endpoint?.name, status: response.status, fault: fault)
+      record(index, request, route: route, status: response.status, fault: fault)
       return .success(
         TransportResponse(
           status: response.status, headers: ["Content-Type": "application/json"],
           body: Data("{\"truncated\": ".utf8)))
     default:
-      record(index, request, endpoint: endpoint?.name, status: response.status, fault: fault)
+      record(index, request, route: route, status: response.status, fault: fault)
       return .success(response)
     }
   }
@@ -121,10 +122,10 @@ public final class FakeBackend: Sendable {
   public var transport: FakeTransport { FakeTransport(backend: self) }
 
   private func record(
-    _ index: Int, _ request: FakeRequest, endpoint: String?, status: Int?, fault: Fault?
+    _ index: Int, _ request: FakeRequest, route: Route?, status: Int?, fault: Fault?
   ) {
     let entry = JournalEntry(
-      index: index, request: request, endpoint: endpoint, status: status, fault: fault)
+      index: index, request: request, route: route, status: status, fault: fault)
     control.withLock { control in
       // Requests finish out of order (a parked one later than those after it); keep the journal
       // in arrival order by inserting from the end, which is almost always an append.
@@ -234,9 +235,4 @@ public final class FakeBackend: Sendable {
     for continuation in parked { continuation.resume() }
   }
 
-  static func error(_ status: Int, label: String, message: String) -> TransportResponse {
-    TransportResponse(
-      status: status,
-      json: ["code": .integer(status), "label": .string(label), "message": .string(message)])
-  }
 }

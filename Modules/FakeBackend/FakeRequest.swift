@@ -1,3 +1,4 @@
+import CourierAPI
 import Foundation
 import HTTPRequest
 import JSON
@@ -15,6 +16,8 @@ public struct FakeRequest: Sendable, Hashable, CustomStringConvertible {
   public let headers: [String: String]
   /// The body, if any.
   public let body: Data?
+  /// The call of the API the request makes, or why it is none: parsed once, on arrival.
+  public let endpoint: Result<Endpoint, RouteError>
 
   /// Creates a request from its parts; header names are lowercased.
   public init(
@@ -27,6 +30,7 @@ public struct FakeRequest: Sendable, Hashable, CustomStringConvertible {
     self.headers = Dictionary(
       headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
     self.body = body
+    self.endpoint = Endpoint.parse(method: method, segments: segments, query: query, body: body)
   }
 
   /// Reads a request that arrived as a URL, decoding its path relative to `basePath` and its

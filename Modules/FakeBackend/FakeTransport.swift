@@ -13,11 +13,13 @@ public struct FakeTransport: TransportSession {
   }
 
   /// Hands `request` to the fake as it would arrive over HTTP.
-  public func send(_ request: HTTPRequest, expiry: Duration) async throws(TransportError)
+  ///
+  /// The fake never retries: it answers each request once, as the server would.
+  public func send(_ request: HTTPRequest, options: SendOptions) async throws(TransportError)
     -> TransportResponse
   {
     if Task.isCancelled { throw .cancelled }
-    let outcome = await backend.handle(FakeRequest(request), expiry: expiry)
+    let outcome = await backend.handle(FakeRequest(request), expiry: options.expiry)
     return try outcome.get()
   }
 }

@@ -1,3 +1,4 @@
+import CourierAPI
 import Transport
 
 /// One request the fake received, in order, with what it did about it.
@@ -6,15 +7,15 @@ public struct JournalEntry: Sendable, Hashable, CustomStringConvertible {
   public let index: Int
   /// The request.
   public let request: FakeRequest
-  /// The name of the endpoint that handled it, or `nil` if none matched.
-  public let endpoint: String?
+  /// The route that handled it, or `nil` if none matched.
+  public let route: Route?
   /// The status answered, or `nil` if the request got no response.
   public let status: Int?
   /// The fault applied, if any.
   public let fault: Fault?
 
-  /// Whether an endpoint matched the request.
-  public var matched: Bool { endpoint != nil }
+  /// Whether a route matched the request.
+  public var matched: Bool { route != nil }
 
   /// Reads as `#3 POST /connections → 201` with the fault or `unmatched` added.
   public var description: String {

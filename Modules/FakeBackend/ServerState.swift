@@ -1,5 +1,6 @@
 import ConnectionParsing
 import ConversationParsing
+import CourierAPI
 import EventParsing
 import Foundation
 import JSON
@@ -34,6 +35,8 @@ struct ServerState {
   var conversations: [UUID: Conversation] = [:]
   var conversationOrder: [UUID] = []
   var messages: [UUID: [MessagePayload]] = [:]
+  /// Every message ever posted, by nonce, deleted ones included: a repeated nonce is answered
+  /// with the first message and never creates another.
   var messagesByNonce: [UUID: MessagePayload] = [:]
   var notifications: [NotificationPayload] = []
 
@@ -65,15 +68,22 @@ struct ServerState {
     return user.id
   }
 
-  mutating func updateUser(_ id: UUID, name: String?, accentID: Int?, handle: String?) {
+  mutating func updateUser(_ id: UUID, _ update: SelfUpdate) {
     guard var user = users[id] else { return }
-    if let name { user.name = name }
-    if let accentID { user.accentID = accentID }
-    if let handle { user.handle = handle }
+    if let name = update.name { user.name = name }
+    if let accentID = update.accentID { user.accentID = accentID }
+    switch update.handle {
+    case .set(let handle)?: user.handle = handle
+    case .remove?: user.handle = nil
+    case nil: break
+    }
     users[id] = user
     if id == selfID {
+      var handle: String?
+      if case .set(let text)? = update.handle { handle = text }
       notify([
-        .userUpdate(UserUpdatePayload(id: id, name: name, accentID: accentID, handle: handle))
+        .userUpdate(
+          UserUpdatePayload(id: id, name: update.name, accentID: update.accentID, handle: handle))
       ])
     }
   }
@@ -128,6 +138,15 @@ struct ServerState {
     let time = tick()
     conversations[id]?.members += added
     conversations[id]?.lastEventTime = time
+    // A self user who joins learns the conversation itself, as a new member of a real one would.
+    if let selfID, added.contains(selfID), let joined = conversations[id] {
+      notify([
+        .conversationCreate(
+          ConversationEvent(
+            conversation: id, from: user, time: time,
+            data: conversationPayload(joined, for: selfID)))
+      ])
+    }
     notify([.memberJoin(ConversationEvent(conversation: id, from: user, time: time, data: added))])
     return added
   }
@@ -159,6 +178,17 @@ struct ServerState {
     notify([.messageAdd(ConversationEvent(conversation: id, from: user, time: time, data: message))]
     )
     return (message, true)
+  }
+
+  /// Deletes the message `nonce` for everyone; its nonce stays known, so a late resend of it
+  /// creates nothing.
+  mutating func deleteMessage(_ nonce: UUID, in id: UUID, by user: UUID) {
+    guard messages[id]?.contains(where: { $0.nonce == nonce }) == true else { return }
+    let time = tick()
+    messages[id]?.removeAll { $0.nonce == nonce }
+    notify([
+      .messageDelete(ConversationEvent(conversation: id, from: user, time: time, data: nonce))
+    ])
   }
 
   // MARK: - Connections

@@ -9,15 +9,23 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   public internal(set) var updatedKeys: [UUID: Set<Object.Key>] = [:]
   /// Objects deleted locally whose deletion the backend has not heard of yet.
   public internal(set) var deleted: Set<UUID> = []
-  /// For each object with changed keys, its value as last synchronised: what the backend has,
-  /// so a strategy can tell what was added or removed (participants, say).
+  /// For each object with changed keys, its value as last synchronised: what the backend has, so a
+  /// strategy can tell what was added or removed (participants, say).
+  ///
+  /// For a deleted object, its last value, so the deletion can name what it deletes.
   public internal(set) var originals: [UUID: Object] = [:]
+  /// Changes the backend refused for good, by object: they wait for the app to retry or
+  /// discard them, or for the object to change again.
+  public internal(set) var failures: [UUID: PushFailure] = [:]
 
   /// Creates an empty record.
   public init() {}
 
   /// Whether nothing is waiting to be pushed.
   public var isEmpty: Bool { inserted.isEmpty && updatedKeys.isEmpty && deleted.isEmpty }
+
+  /// The local change of `id` the backend refused for good, if any.
+  public func failure(of id: UUID) -> PushFailure? { failures[id] }
 
   /// Every object with some local change, in no particular order.
   public var objectIDs: Set<UUID> { inserted.union(updatedKeys.keys).union(deleted) }
@@ -35,12 +43,18 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
     for id in changes.inserted.keys {
       inserted.insert(id)
       deleted.remove(id)
+      failures[id] = nil
     }
-    for (id, update) in changes.updated { updatedKeys[id, default: []].formUnion(update.keys) }
+    for (id, update) in changes.updated {
+      updatedKeys[id, default: []].formUnion(update.keys)
+      failures[id] = nil
+    }
     for id in changes.deleted {
       inserted.remove(id)
       updatedKeys[id] = nil
-      originals[id] = nil
+      failures[id] = nil
+      // The deletion keeps the object's last value, synchronised or not, for the request.
+      if originals[id] == nil { originals[id] = table[id] }
       deleted.insert(id)
     }
   }

@@ -37,9 +37,42 @@ extension ModelContext {
       log.modify(type) { changes in
         changes.inserted.remove(id)
         changes.updatedKeys[id] = nil
+        changes.deleted.remove(id)
         changes.originals[id] = nil
+        changes.failures[id] = nil
       }
     }
+  }
+
+  /// Drops the object `id` from this context without telling the backend: the server deleted it, or
+  /// a change the backend refused is given up.
+  ///
+  /// Objects that refer to it through a relationship go too, so the save that follows breaks no
+  /// rule.
+  public func discardLocally<Object: ModelObject>(_ type: Object.Type, id: UUID) {
+    applyRemoteDeletion(type, id: id)
+    func discardReferrers<Source: ModelObject>(_ source: Source.Type) {
+      for relationship in Source.relationships where relationship.target == Object.entityName {
+        for referrer in objects(source, referringTo: id, via: relationship) {
+          discardLocally(source, id: referrer.id)
+        }
+      }
+    }
+    for source in entities.types { discardReferrers(source) }
+  }
+
+  /// Records that the backend refused the local change of `id` for good; it is not sent again
+  /// until ``clearPushFailure(_:id:)``, or until the UI changes the object again.
+  public func markPushFailed<Object: ModelObject>(
+    _ type: Object.Type, id: UUID, _ failure: PushFailure
+  ) {
+    modifyLog { log in log.modify(type) { $0.failures[id] = failure } }
+  }
+
+  /// Forgets the refusal of the local change of `id`, so it is sent again.
+  public func clearPushFailure<Object: ModelObject>(_ type: Object.Type, id: UUID) {
+    guard log[type].failures[id] != nil else { return }
+    modifyLog { log in log.modify(type) { _ = $0.failures.removeValue(forKey: id) } }
   }
 
   /// The local changes of `type` that are not synchronised yet.
@@ -55,13 +88,16 @@ extension ModelContext {
   public func clearLocalChanges<Object: ModelObject>(
     _ type: Object.Type, id: UUID, keys: Set<Object.Key>
   ) {
-    guard log[type].updatedKeys[id] != nil else { return }
+    guard let dirty = log[type].updatedKeys[id], !dirty.isDisjoint(with: keys) else { return }
     modifyLog { log in
       log.modify(type) { changes in
         guard var remaining = changes.updatedKeys[id] else { return }
         remaining.subtract(keys)
         changes.updatedKeys[id] = remaining.isEmpty ? nil : remaining
-        if remaining.isEmpty { changes.originals[id] = nil }
+        if remaining.isEmpty {
+          changes.originals[id] = nil
+          if !changes.inserted.contains(id) { changes.failures[id] = nil }
+        }
       }
     }
   }
@@ -88,6 +124,12 @@ extension ModelContext {
   /// Marks the deletion of the object `id` as synchronised: the backend deleted it too.
   public func clearLocalDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].deleted.contains(id) else { return }
-    modifyLog { log in log.modify(type) { _ = $0.deleted.remove(id) } }
+    modifyLog { log in
+      log.modify(type) { changes in
+        changes.deleted.remove(id)
+        changes.originals[id] = nil
+        changes.failures[id] = nil
+      }
+    }
   }
 }

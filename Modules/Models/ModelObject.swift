@@ -42,6 +42,16 @@ extension ModelObject {
     return keys
   }
 
+  /// Whether `self` and `other` hold the same value at `key`.
+  public func hasSameValue(at key: Key, as other: Self) -> Bool {
+    !Self.field(key).differs(self, other)
+  }
+
+  /// Takes `other`'s value at `key`.
+  public mutating func copyValue(at key: Key, from other: Self) {
+    Self.field(key).copy(&self, other)
+  }
+
   /// A reference to this object, for messages and errors.
   public var reference: ObjectReference { ObjectReference(Self.entityName, id) }
 }

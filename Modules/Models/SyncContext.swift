@@ -17,10 +17,14 @@ public actor SyncContext {
   ///   try context.save()
   /// }
   /// ```
+  ///
+  /// The context first merges what the UI context saved and it has not merged yet, so the body
+  /// always starts from every save made before it.
   public func perform<Result: Sendable, Failure: Error>(
     _ body: @Sendable (ModelContext) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try body(context)
+    context.mergeIncoming()
+    return try body(context)
   }
 
   /// Every change of this context from now on: its saves and its merges.

@@ -74,3 +74,5 @@ public struct Page<Element: PayloadConvertible>: Sendable {
     .object([listKey: .array(elements.map(\.jsonValue)), "has_more": .bool(hasMore)])
   }
 }
+
+extension Page: Equatable where Element: Equatable {}

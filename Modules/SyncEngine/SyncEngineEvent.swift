@@ -1,23 +1,65 @@
-/// Something the engine did, for transcripts and logs.
+import Foundation
+import HTTPRequest
+import Models
+import SyncStrategies
+import Transport
+
+/// Something the engine did, as values: for transcripts, logs and tests.
 public enum SyncEngineEvent: Sendable, Hashable, CustomStringConvertible {
-  /// A request was answered (or failed): the request line and what came back.
-  case request(String, outcome: String)
-  /// Notifications were applied: how many events, and the id of the last one.
-  case notifications(count: Int, lastID: String?)
+  /// A request was answered, or failed without an answer.
+  case request(HTTPRequest, RequestOutcome)
+  /// Notifications were applied: how many, and the id of the last one.
+  case notifications(count: Int, lastID: UUID?)
   /// The engine went offline or came back.
   case connectivity(online: Bool)
+  /// A local change was refused for good, or given up; the app may want to say so.
+  case changeRefused(ObjectReference, reason: String, reverted: Bool)
   /// Something could not be applied; the engine goes on.
-  case problem(String)
+  case problem(SyncProblem)
 
   /// Reads as `POST /connections → 201`.
   public var description: String {
     switch self {
-    case .request(let line, let outcome): "\(line) → \(outcome)"
+    case .request(let request, let outcome): "\(request) → \(outcome)"
     case .notifications(let count, let lastID):
       "applied \(count) notification\(count == 1 ? "" : "s")"
-        + (lastID.map { " (last \($0.prefix(8)))" } ?? "")
+        + (lastID.map { " (last \($0.uuidString.lowercased().prefix(8)))" } ?? "")
     case .connectivity(let online): online ? "back online" : "offline"
-    case .problem(let text): "problem: \(text)"
+    case .changeRefused(let object, let reason, let reverted):
+      "\(object) \(reverted ? "reverted" : "refused"): \(reason)"
+    case .problem(let problem): "problem: \(problem)"
+    }
+  }
+}
+
+/// How one request ended: a status, or a transport error instead of a response.
+public enum RequestOutcome: Sendable, Hashable, CustomStringConvertible {
+  /// The backend answered with this status.
+  case status(Int)
+  /// No answer came.
+  case failed(TransportError)
+
+  /// The status, or the error.
+  public var description: String {
+    switch self {
+    case .status(let status): "\(status)"
+    case .failed(let error): "\(error)"
+    }
+  }
+}
+
+/// Something the engine could not apply.
+public enum SyncProblem: Error, Sendable, Hashable, CustomStringConvertible {
+  /// A downstream answer could not be applied.
+  case downstream(DownstreamError)
+  /// Saving the sync context failed.
+  case save(SaveError)
+
+  /// Names the problem.
+  public var description: String {
+    switch self {
+    case .downstream(let error): "\(error)"
+    case .save(let error): "\(error)"
     }
   }
 }

@@ -1,12 +1,12 @@
 import ConnectionParsing
-import HTTPRequest
-import JSON
+import CourierAPI
 import Models
-import ParsingCore
-import Transport
 
 /// Pushes the self user's connection requests: `POST /connections` for a new one,
 /// `PUT /connections/{user}` for a change of status.
+///
+/// The backend never deletes a connection; a local deletion is refused at save (cancel or block
+/// instead).
 public struct ConnectionStrategy: UpstreamStrategy {
   /// Why a connection cannot be pushed.
   public struct InvalidStatus: Error, CustomStringConvertible {
@@ -27,36 +27,34 @@ public struct ConnectionStrategy: UpstreamStrategy {
     context.selfUser.map { $0.id == object.from } ?? false
   }
 
-  /// The request for a new connection or a new status.
-  public func request(for change: UpstreamChange<Connection>, in context: ModelContext) throws
-    -> HTTPRequest?
+  /// The call for a new connection or a new status.
+  public func action(for change: UpstreamChange<Connection>, in context: ModelContext) throws
+    -> UpstreamAction<Connection>
   {
-    guard let connection = change.object else { return nil }
+    guard let connection = change.object else { return .localOnly }
     switch change.kind {
     case .insert:
-      var body: [String: JSONValue] = [
-        "user": connection.to.jsonValue,
-        "name": .string(context.user(of: connection)?.name ?? ""),
-      ]
-      if let message = connection.message { body["message"] = .string(message) }
-      return try HTTPRequest(.post, "/connections", json: .object(body))
+      let request = ConnectionRequest(
+        user: connection.to, name: context.user(of: connection)?.name ?? "",
+        message: connection.message)
+      return .send(.requestConnection(request), carrying: change.keys, sent: connection)
     case .update:
-      guard connection.status != .invalid else { throw InvalidStatus(status: connection.status) }
-      return try HTTPRequest(
-        .put, "/connections/\(connection.to)", json: ["status": .string(connection.status.rawValue)]
-      )
+      guard let status = ConnectionStatus(rawValue: connection.status.rawValue) else {
+        throw InvalidStatus(status: connection.status)
+      }
+      return .send(
+        .updateConnection(user: connection.to, ConnectionUpdate(status: status)),
+        carrying: [.status], sent: connection)
     case .delete:
-      return nil
+      return .localOnly
     }
   }
 
   /// Takes the conversation and time the backend gave the connection.
   public func didSucceed(
-    _ change: UpstreamChange<Connection>, response: TransportResponse, in context: ModelContext
+    _ sent: SentChange<Connection>, response: EndpointResponse, in context: ModelContext
   ) {
-    guard let json = try? response.json(), let payload = try? ConnectionPayload.parse(json) else {
-      return
-    }
+    guard case .connection(let payload) = response else { return }
     context.applyRemote(PayloadMapping.connection(payload))
   }
 }

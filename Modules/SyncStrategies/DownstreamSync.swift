@@ -1,9 +1,8 @@
 import ConnectionParsing
 import ConversationParsing
+import CourierAPI
 import EventParsing
 import Foundation
-import HTTPRequest
-import JSON
 import Models
 import ParsingCore
 import Transport
@@ -11,18 +10,19 @@ import UserParsing
 
 /// Why a downstream response could not be applied.
 public enum DownstreamError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The backend answered with a status other than success.
-  case status(Int, String)
-  /// The body is not the payload it should be.
-  case payload(PayloadError)
+  /// The backend answered with a status other than success, and the error it gave if readable.
+  case status(Route, Int, APIError?)
+  /// The answer is not the payload the route answers with.
+  case payload(ResponseError)
   /// `since` names a notification the backend no longer has: a full fetch is needed.
   case unknownSince(UUID)
 
   /// Names the problem.
   public var description: String {
     switch self {
-    case .status(let status, let request): "\(request) answered \(status)"
-    case .payload(let error): "unreadable payload: \(error)"
+    case .status(let route, let status, let error):
+      "\(route) answered \(status)" + (error.map { " (\($0.label))" } ?? "")
+    case .payload(let error): "\(error)"
     case .unknownSince(let id):
       "the backend does not know notification \(id.uuidString.lowercased())"
     }
@@ -39,7 +39,7 @@ public struct NotificationApplication: Sendable, Equatable {
   public let hasMore: Bool
   /// Users that events referred to and the context does not know; fetch them.
   public let unknownUsers: Set<UUID>
-  /// Events of types this client does not know, skipped.
+  /// Events of types this client does not know, or about conversations it does not know, skipped.
   public let skippedEvents: Int
   /// Elements of the page that could not be read, skipped.
   public let unreadable: Int
@@ -53,47 +53,42 @@ public struct DownstreamSync: Sendable {
   /// How many notifications to ask for at once.
   public let pageSize: Int
 
-  /// Creates a downstream sync fetching `pageSize` notifications at a time.
+  /// Creates a downstream sync fetching `pageSize` notifications at a time (1…500).
   public init(pageSize: Int = 100) {
-    self.pageSize = pageSize
+    self.pageSize = min(max(pageSize, Paging.sizes.lowerBound), Paging.sizes.upperBound)
   }
 
   /// `GET /self`.
-  public func selfUserRequest() throws -> HTTPRequest { try HTTPRequest(.get, "/self") }
+  public var selfUser: Endpoint { .getSelf }
+
+  /// `GET /notifications?since=…&size=…`, from the beginning when `since` is `nil`.
+  public func notifications(since: UUID?) -> Endpoint {
+    .getNotifications(since: since, size: pageSize)
+  }
+
+  /// `GET /users?ids=…` for `ids`, in a stable order.
+  public func users(_ ids: Set<UUID>) -> Endpoint {
+    .getUsers(ids: ids.sorted { $0.precedes($1) })
+  }
 
   /// Applies the self user.
   public func applySelfUser(_ response: TransportResponse, in context: ModelContext)
     throws(DownstreamError)
   {
-    let payload: UserPayload = try decode(response, "GET /self")
+    guard case .user(let payload) = try decode(response, for: selfUser) else { return }
     context.applyRemote(PayloadMapping.user(payload, isSelf: true))
-  }
-
-  /// `GET /notifications?since=…&size=…`, from the beginning when `since` is `nil`.
-  public func notificationsRequest(since: UUID?) throws -> HTTPRequest {
-    let since = since.map { [QueryItem("since", $0.uuidString.lowercased())] } ?? []
-    return try HTTPRequest(
-      .get, "/notifications", query: since + [QueryItem("size", "\(pageSize)")])
   }
 
   /// Applies a page of notifications, event by event.
   ///
-  /// - Throws: ``DownstreamError/unknownSince(_:)`` for a 404, other errors for other statuses
-  ///   or an unreadable page.
+  /// - Throws: ``DownstreamError/unknownSince(_:)`` for a 404 on `since`, other errors for other
+  ///   statuses or an unreadable page.
   public func applyNotifications(
     _ response: TransportResponse, since: UUID?, in context: ModelContext
   ) throws(DownstreamError) -> NotificationApplication {
     if response.status == 404, let since { throw .unknownSince(since) }
-    guard response.responseClass == .success else {
-      throw .status(response.status, "GET /notifications")
-    }
-    let page: Page<NotificationPayload>
-    do {
-      page = try Page<NotificationPayload>.parse(
-        response.body, listKey: NotificationPayload.pageKey)
-    } catch {
-      throw .payload(error)
-    }
+    guard case .notifications(let page) = try decode(response, for: notifications(since: since))
+    else { throw .status(.getNotifications, response.status, nil) }
     var unknown: Set<UUID> = []
     var skipped = 0
     for notification in page.elements {
@@ -103,29 +98,15 @@ public struct DownstreamSync: Sendable {
     }
     return NotificationApplication(
       count: page.elements.count, lastID: page.elements.last?.id ?? since, hasMore: page.hasMore,
-      unknownUsers: unknown,
-      skippedEvents: skipped, unreadable: page.failures.count)
-  }
-
-  /// `GET /users?ids=…` for `ids`.
-  public func usersRequest(ids: Set<UUID>) throws -> HTTPRequest {
-    let list = ids.map { $0.uuidString.lowercased() }.sorted().joined(separator: ",")
-    return try HTTPRequest(.get, "/users", query: [QueryItem("ids", list)])
+      unknownUsers: unknown, skippedEvents: skipped, unreadable: page.failures.count)
   }
 
   /// Applies a list of users, none of them the self user.
   public func applyUsers(_ response: TransportResponse, in context: ModelContext)
     throws(DownstreamError)
   {
-    guard response.responseClass == .success else { throw .status(response.status, "GET /users") }
-    let list: JSONValue
-    do {
-      list = try JSONParser.parse(response.body)
-    } catch {
-      throw .payload(.invalidJSON(error))
-    }
-    for element in list.arrayValue ?? [] {
-      guard let payload = try? UserPayload.parse(element) else { continue }
+    guard case .users(let users) = try decode(response, for: .getUsers(ids: [])) else { return }
+    for payload in users {
       let isSelf = context.selfUser?.id == payload.id
       context.applyRemote(PayloadMapping.user(payload, isSelf: isSelf))
     }
@@ -172,35 +153,51 @@ public struct DownstreamSync: Sendable {
       conversation.lastEventTime = event.time
       context.applyRemote(conversation)
     case .memberJoin(let change), .memberLeave(let change):
-      guard var conversation = context.object(Conversation.self, id: change.conversation) else {
-        return false
-      }
-      if case .memberJoin = event {
-        conversation.participantIDs.formUnion(change.data)
-        need(change.data)
-      } else {
-        conversation.participantIDs.subtract(change.data)
-      }
-      conversation.lastEventTime = change.time
-      context.applyRemote(conversation)
+      return applyMembership(event, change, in: context, need: need)
     case .messageAdd(let event):
       guard context.object(Conversation.self, id: event.conversation) != nil else { return false }
       need([event.from])
       context.applyRemote(PayloadMapping.message(event.data))
+    case .messageDelete(let event):
+      context.applyRemoteDeletion(Message.self, id: event.data)
     case .unknown:
       return false
     }
     return true
   }
 
-  private func decode<Payload: PayloadConvertible>(_ response: TransportResponse, _ request: String)
-    throws(DownstreamError) -> Payload
+  /// Members joined or left; when the self user left, the conversation and its messages go.
+  private func applyMembership(
+    _ event: EventPayload, _ change: ConversationEvent<[UUID]>, in context: ModelContext,
+    need: (Set<UUID>) -> Void
+  ) -> Bool {
+    guard var conversation = context.object(Conversation.self, id: change.conversation) else {
+      return false
+    }
+    if case .memberJoin = event {
+      conversation.participantIDs.formUnion(change.data)
+      need(Set(change.data))
+    } else {
+      if let me = context.selfUser?.id, change.data.contains(me) {
+        context.discardLocally(Conversation.self, id: conversation.id)
+        return true
+      }
+      conversation.participantIDs.subtract(change.data)
+    }
+    conversation.lastEventTime = change.time
+    context.applyRemote(conversation)
+    return true
+  }
+
+  private func decode(_ response: TransportResponse, for endpoint: Endpoint)
+    throws(DownstreamError) -> EndpointResponse
   {
-    guard response.responseClass == .success else { throw .status(response.status, request) }
-    do {
-      return try Payload.parse(response.body)
-    } catch {
-      throw .payload(error)
+    guard response.responseClass == .success else {
+      throw .status(endpoint.route, response.status, try? APIError.parse(response.body))
+    }
+    switch endpoint.decodeResponse(status: response.status, body: response.body) {
+    case .success(let answer): return answer
+    case .failure(let error): throw .payload(error)
     }
   }
 }

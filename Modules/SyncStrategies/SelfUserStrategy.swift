@@ -1,5 +1,4 @@
-import HTTPRequest
-import JSON
+import CourierAPI
 import Models
 
 /// Pushes the self user's profile: `PUT /self` with the changed name, accent and handle.
@@ -13,21 +12,21 @@ public struct SelfUserStrategy: UpstreamStrategy {
   /// Only the self user's profile is pushed; other users belong to themselves.
   public func isSynchronised(_ object: User, in context: ModelContext) -> Bool { object.isSelf }
 
-  /// `PUT /self` with exactly the changed keys; inserts and deletions of the self user are not
-  /// the client's to make.
-  public func request(for change: UpstreamChange<User>, in context: ModelContext) throws
-    -> HTTPRequest?
+  /// `PUT /self` with exactly the changed keys, all in one request; inserts and deletions of the
+  /// self user are not the client's to make.
+  public func action(for change: UpstreamChange<User>, in context: ModelContext)
+    -> UpstreamAction<User>
   {
-    guard change.kind == .update, let user = change.object else { return nil }
-    var body: [String: JSONValue] = [:]
+    guard change.kind == .update, let user = change.object else { return .localOnly }
+    var update = SelfUpdate()
     for key in change.keys {
       switch key {
-      case .name: body["name"] = .string(user.name)
-      case .accentID: body["accent_id"] = .integer(user.accentID)
-      case .handle: body["handle"] = user.handle.map(JSONValue.string) ?? .null
+      case .name: update.name = user.name
+      case .accentID: update.accentID = user.accentID
+      case .handle: update.handle = user.handle.map { .set($0) } ?? .remove
       case .email: break
       }
     }
-    return try HTTPRequest(.put, "/self", json: .object(body))
+    return .send(.updateSelf(update), carrying: change.keys, sent: user)
   }
 }

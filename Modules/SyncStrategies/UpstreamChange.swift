@@ -1,3 +1,4 @@
+import CourierAPI
 import Foundation
 import Models
 
@@ -19,24 +20,90 @@ public struct UpstreamChange<Object: ModelObject>: Sendable {
   public let id: UUID
   /// The object as it is now; `nil` for a deletion.
   public let object: Object?
-  /// The keys to push: every key of an insert, the changed keys of an update, none for a delete.
+  /// The object as the backend last had it, for an update; its last value, for a deletion; `nil`
+  /// for an insert.
+  public let lastKnown: Object?
+  /// The keys free to push: every key of an insert, the changed keys no other request carries
+  /// for an update, none for a deletion.
   public let keys: Set<Object.Key>
 
   /// Creates a change.
-  public init(kind: UpstreamChangeKind, id: UUID, object: Object?, keys: Set<Object.Key>) {
+  public init(
+    kind: UpstreamChangeKind, id: UUID, object: Object?, lastKnown: Object? = nil,
+    keys: Set<Object.Key>
+  ) {
     self.kind = kind
     self.id = id
     self.object = object
+    self.lastKnown = lastKnown
     self.keys = keys
   }
 }
 
+/// What a strategy decides to do about one local change.
+public enum UpstreamAction<Object: ModelObject>: Sendable {
+  /// Call `endpoint`. It carries `keys` (for an update, at least one of the change's keys; the
+  /// others stay pending for the next request), and once it succeeds the backend holds `sent`'s
+  /// values for them.
+  case send(Endpoint, carrying: Set<Object.Key>, sent: Object?)
+  /// Nothing to send: the change concerns only this device (an object the backend does not
+  /// keep), and is taken off the change log.
+  case localOnly
+}
+
+/// A change that was sent: what its request carried and what the backend holds once it succeeds.
+public struct SentChange<Object: ModelObject>: Sendable {
+  /// Insert, update or delete.
+  public let kind: UpstreamChangeKind
+  /// The object's id.
+  public let id: UUID
+  /// The keys the request carried.
+  public let keys: Set<Object.Key>
+  /// The object as the request sent it, if it sent one.
+  public let sent: Object?
+  /// The call that was made.
+  public let endpoint: Endpoint
+}
+
 /// What a strategy decides when the backend refused a change for good.
 public enum PermanentFailureDecision: Sendable, Hashable {
-  /// Keep the local value and mark the object failed with this reason, visible to the UI; the
-  /// change is not retried until the object changes again.
+  /// Keep the local value and record the failure with this reason, visible in the queue; the
+  /// change is not sent again until the app retries or discards it, or changes the object.
   case markFailed(String)
-  /// Give the change up and take the server's value back at the next fetch; the reason is kept
-  /// in the failed list so the UI can say what happened.
+  /// Give the change up: its keys go back to the backend's values, and the reason is reported.
   case revert(String)
+  /// The backend already holds what the change wanted (a deletion of something already gone):
+  /// settle the change as if it had succeeded.
+  case alreadyApplied
+}
+
+/// A request an object waits for before its own change may go.
+public struct SyncDependency: Sendable, Hashable, CustomStringConvertible {
+  /// How the change depends on the other object.
+  public enum Kind: Sendable, Hashable {
+    /// The other object must exist on the backend: the change waits while the other's insert
+    /// is pending, and waits on the failure if that insert was refused for good.
+    case exists
+    /// The other object's pending changes go first, so the backend sees them in order; one that
+    /// was refused for good is skipped.
+    case after
+  }
+
+  /// The object waited for.
+  public let object: ObjectReference
+  /// How.
+  public let kind: Kind
+
+  /// The change needs `object` to exist on the backend first.
+  public static func exists(_ object: ObjectReference) -> SyncDependency {
+    SyncDependency(object: object, kind: .exists)
+  }
+
+  /// The change goes after the pending changes of `object`.
+  public static func after(_ object: ObjectReference) -> SyncDependency {
+    SyncDependency(object: object, kind: .after)
+  }
+
+  /// Reads as `exists Conversation 3f2a…`.
+  public var description: String { "\(kind == .exists ? "exists" : "after") \(object)" }
 }

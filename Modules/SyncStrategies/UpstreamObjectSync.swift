@@ -1,220 +1,194 @@
 import Foundation
-import HTTPRequest
-import JSON
 import Models
 import Seams
 import Transport
 
-/// A request the tracker chose, with what it pushes.
-public struct UpstreamRequest: Sendable, CustomStringConvertible {
-  /// The tracker's handle for this request; pass it back with the outcome.
-  public let token: Int
-  /// The request to send.
-  public let request: HTTPRequest
-  /// The change it pushes.
-  public let item: SyncQueueSnapshot.Item
-
-  /// Reads as the request line.
-  public var description: String { "\(request)" }
-}
-
-/// How a request ended, as the tracker needs to know it.
-public enum UpstreamOutcome: Sendable {
-  /// The backend did it.
-  case success(TransportResponse)
-  /// It may work later (a 5xx, a 429, a network failure); the change stays pending.
-  case temporary(String)
-  /// It will not work as it is (a 4xx); the strategy decides.
-  case permanent(TransportResponse?, String)
-
-  /// The outcome of a send: its response, classed, or its error.
-  public init(_ result: Result<TransportResponse, TransportError>) {
-    switch result {
-    case .success(let response):
-      switch response.responseClass {
-      case .success: self = .success(response)
-      case .temporary, .expired: self = .temporary("status \(response.status)")
-      case .permanent: self = .permanent(response, Self.reason(of: response))
-      }
-    case .failure(let error):
-      switch error.responseClass {
-      case .temporary, .expired: self = .temporary("\(error)")
-      case .success, .permanent: self = .permanent(nil, "\(error)")
-      }
-    }
-  }
-
-  private static func reason(of response: TransportResponse) -> String {
-    let label = (try? response.json())?["label"]?.stringValue
-    return "status \(response.status)" + (label.map { " (\($0))" } ?? "")
-  }
-}
-
 /// All the state of upstream sync, so that the strategies can stay stateless.
 ///
-/// It knows which local changes are in flight (with a snapshot of what was sent), which wait to
-/// retry, and which failed for good. Asked for the next request, it picks a change that is
-/// neither in flight nor blocked, and has the entity's stateless strategy build the request.
+/// It knows which requests are in flight and exactly which keys each carries (with the values it
+/// sent), and which changes wait to retry; what failed for good is kept in the change log, so it
+/// survives with the store. Asked for the next request, it picks a change that is neither in
+/// flight nor blocked, and has the entity's strategy build the call.
 ///
 /// Rules it keeps:
-/// - Never two requests for the same key at once: an update in flight holds its keys; an insert
-///   or a deletion in flight holds the whole object.
-/// - On success, a key is cleared only if its value is still the one sent; a key changed while
-///   in flight stays pending and is sent again.
-/// - An object waits while an object it depends on has pending changes; a cycle of such waits is
-///   reported in the queue and never sent, not spun on.
-/// - A temporary failure keeps the change pending and backs off; a permanent one goes to the
-///   strategy. A change is never dropped silently.
+/// - A key is free only when no request carrying it is in flight, so a newer value of a key is
+///   sent only after the older request for that key is answered. Two requests may be in flight
+///   for one object only for disjoint keys; an insert or a deletion holds the whole object.
+/// - An outcome settles exactly its own request's keys: a key is cleared only if its value is
+///   still the one that request sent. A key changed while in flight is sent again.
+/// - A request may carry only some of the changed keys; the rest stay pending for the next one.
+/// - An object waits while an object it needs does not exist on the backend yet, and goes after
+///   the pending changes it must follow; a cycle of such waits is reported, never sent.
+/// - A temporary failure keeps the change pending and backs off, honouring `Retry-After` for
+///   every method. A permanent one goes to the strategy; a recorded failure blocks nothing but
+///   the changes that need the failed object to exist, which wait on it visibly.
 public final class UpstreamObjectSync: Sendable {
-  struct InFlight: Sendable {
-    let item: SyncQueueSnapshot.Item
-    let strategy: Int
-    let snapshot: (any ModelObject)?
-  }
-
   struct State: Sendable {
     /// Changes whenever an outcome, a reconsideration or a retry could change the plan.
     var version = 0
-    /// The ready changes of the last plan still to hand out (last first), and what the plan was
-    /// made from.
-    var cachedReady: [(SyncQueueSnapshot.Item, Int)] = []
-    var cacheKey: (log: Int, state: Int)?
-    var cacheValidUntil: Duration?
+    /// The ready work of the last plan still to hand out (last first), and what it was made from.
+    var ready: [Work] = []
+    var planKey: (log: Int, state: Int)?
+    var planValidUntil: Duration?
     var nextToken = 0
-    var inFlight: [Int: InFlight] = [:]
-    var inFlightByObject: [ObjectReference: Int] = [:]
-    var retry: [ObjectReference: (attempts: Int, at: Duration)] = [:]
-    var failed: [ObjectReference: String] = [:]
+    var owners: [RequestToken: Int] = [:]
+    var retry: [ObjectReference: Backoff] = [:]
   }
 
-  let strategies: [ErasedStrategy]
+  /// How long a change waits before its next attempt after temporary failures.
+  struct Backoff: Sendable {
+    var attempts: Int
+    var at: Duration
+  }
+
+  let tracks: [any AnyEntityTrack]
+  private let trackByEntity: [EntityName: Int]
   /// How long a change waits after each temporary failure.
   public let retryPolicy: RetryPolicy
-  private let state = Locked(State())
-  private let random = Locked(SeededRandomNumberGenerator(seed: 0xC0FFEE))
+  private let random: RandomSource
+  let state = Locked(State())
 
-  /// Creates a tracker over `strategies`, tried in order: earlier entities go first when both
-  /// are ready.
-  public init(strategies: [any UpstreamStrategy], retryPolicy: RetryPolicy = RetryPolicy()) {
-    self.strategies = strategies.map { ErasedStrategy($0) }
+  /// Creates a tracker over `strategies`, one per entity, tried in order: earlier entities go
+  /// first when both are ready.
+  ///
+  /// - Parameter random: Where the jitter of backoffs comes from; the task's current source by
+  ///   default.
+  public init(
+    strategies: [any UpstreamStrategy], retryPolicy: RetryPolicy = RetryPolicy(),
+    random: RandomSource = .current
+  ) {
+    func track<Strategy: UpstreamStrategy>(_ strategy: Strategy, _ position: Int)
+      -> any AnyEntityTrack
+    {
+      EntityTrack(strategy, position: position)
+    }
+    let tracks = strategies.enumerated().map { track($1, $0) }
+    self.tracks = tracks
+    self.trackByEntity = Dictionary(
+      tracks.enumerated().map { ($1.entityName, $0) }, uniquingKeysWith: { first, _ in first })
     self.retryPolicy = retryPolicy
+    self.random = random
   }
 
   /// The standard strategies: self user, connections, conversations, messages.
-  public static func standard(retryPolicy: RetryPolicy = RetryPolicy()) -> UpstreamObjectSync {
+  public static func standard(
+    retryPolicy: RetryPolicy = RetryPolicy(), random: RandomSource = .current
+  ) -> UpstreamObjectSync {
     UpstreamObjectSync(
       strategies: [
         SelfUserStrategy(), ConnectionStrategy(), ConversationStrategy(), MessageStrategy(),
-      ], retryPolicy: retryPolicy)
+      ], retryPolicy: retryPolicy, random: random)
   }
 
   // MARK: - Choosing
 
-  /// The next request to send, marking what it pushes as in flight; `nil` if nothing is ready.
+  /// The next request to send, marking what it carries as in flight; `nil` if nothing is ready.
   ///
   /// - Parameter now: The time on the engine's clock, for backoff.
   public func nextRequest(in context: ModelContext, now: Duration) -> UpstreamRequest? {
-    while true {
-      guard let (candidate, strategy) = nextReady(in: context, now: now) else { return nil }
-      do {
-        guard let (request, snapshot) = try strategies[strategy].prepare(candidate, context) else {
-          strategies[strategy].settle(candidate, nil, context)
-          continue
-        }
-        return state.withLock { state in
-          let token = state.nextToken
+    state.withLock { state in
+      while true {
+        refreshPlan(&state, in: context, now: now)
+        guard let work = state.ready.popLast() else { return nil }
+        let token = RequestToken(value: state.nextToken)
+        switch tracks[work.track].prepare(work, token: token, in: context) {
+        case .request(let request, let leftover):
           state.nextToken += 1
-          state.inFlight[token] = InFlight(item: candidate, strategy: strategy, snapshot: snapshot)
-          state.inFlightByObject[candidate.object] = token
-          return UpstreamRequest(token: token, request: request, item: candidate)
-        }
-      } catch {
-        state.withLock { state in
-          state.failed[candidate.object] = "cannot build the request: \(error)"
+          state.owners[token] = work.track
+          // Keys the request could not carry go in the next one: plan again to find them.
+          if leftover { state.version += 1 }
+          return request
+        case .nothing:
+          continue
+        case .failed:
           state.version += 1
         }
       }
     }
   }
 
-  /// The next ready change, from the last plan while nothing it was made from changed.
+  /// Makes a new plan unless the last one still holds: nothing it was made from changed, and no
+  /// backoff it counted on ended.
   ///
-  /// Otherwise a new plan is made. Handing changes out one by one from one plan keeps a drain
-  /// linear in size.
-  private func nextReady(in context: ModelContext, now: Duration) -> (SyncQueueSnapshot.Item, Int)?
-  {
-    enum Cached {
-      case stale
-      case fresh((SyncQueueSnapshot.Item, Int)?)
+  /// Handing out one plan's ready work one by one keeps a drain linear in size.
+  private func refreshPlan(_ state: inout State, in context: ModelContext, now: Duration) {
+    if let key = state.planKey, key.log == context.localChangeVersion, key.state == state.version,
+      state.planValidUntil.map({ now < $0 }) ?? true
+    {
+      return
     }
-    let cached = state.withLock { state -> Cached in
-      guard let key = state.cacheKey, key.log == context.localChangeVersion,
-        key.state == state.version, state.cacheValidUntil.map({ now < $0 }) ?? true
-      else { return .stale }
-      while let next = state.cachedReady.popLast() {
-        if state.inFlightByObject[next.0.object] == nil { return .fresh(next) }
-      }
-      return .fresh(nil)
-    }
-    if case .fresh(let next) = cached { return next }
-    let plan = self.plan(in: context, now: now)
-    let logVersion = context.localChangeVersion
-    return state.withLock { state in
-      state.cachedReady = plan.ready.reversed()
-      state.cacheKey = (logVersion, state.version)
-      state.cacheValidUntil = state.retry.values.map(\.at).filter { $0 > now }.min()
-      return state.cachedReady.popLast()
-    }
+    let plan = makePlan(state, in: context, now: now)
+    state.ready = plan.ready.reversed()
+    state.planKey = (context.localChangeVersion, state.version)
+    state.planValidUntil = state.retry.values.map(\.at).filter { $0 > now }.min()
   }
 
   /// Records how the request `token` ended and applies it to `context`; save the context after.
+  ///
+  /// - Returns: What became of the change.
+  @discardableResult
   public func complete(
-    _ token: Int, with outcome: UpstreamOutcome, in context: ModelContext, now: Duration
-  ) {
-    guard
-      let flight = state.withLock({ state -> InFlight? in
-        guard let flight = state.inFlight.removeValue(forKey: token) else { return nil }
-        state.inFlightByObject[flight.item.object] = nil
-        state.version += 1
-        return flight
-      })
-    else { return }
-    let strategy = strategies[flight.strategy]
-    switch outcome {
-    case .success(let response):
-      strategy.settle(flight.item, flight.snapshot, context)
-      strategy.succeed(flight.item, flight.snapshot, response, context)
-      state.withLock { state in
-        state.retry[flight.item.object] = nil
-        state.failed[flight.item.object] = nil
+    _ token: RequestToken, with outcome: UpstreamOutcome, in context: ModelContext, now: Duration
+  ) -> UpstreamCompletion {
+    state.withLock { state in
+      guard let position = state.owners.removeValue(forKey: token) else {
+        return .unknownToken(token)
       }
-    case .temporary:
-      let unit = random.withLock { Double.random(in: 0..<1, using: &$0) }
-      state.withLock { state in
-        let attempts = (state.retry[flight.item.object]?.attempts ?? 0) + 1
-        let wait = retryPolicy.delay(afterAttempt: attempts, unit: unit, retryAfter: nil)
-        state.retry[flight.item.object] = (attempts, now + wait)
-      }
-    case .permanent(let response, let reason):
-      let decision = strategy.fail(flight.item, flight.snapshot, response, reason, context)
-      switch decision {
-      case .markFailed(let text):
-        state.withLock { $0.failed[flight.item.object] = text }
-      case .revert(let text):
-        strategy.settle(flight.item, nil, context)
-        state.withLock { $0.failed[flight.item.object] = text }
+      state.version += 1
+      let completion = tracks[position].complete(token, outcome, in: context)
+      switch completion {
+      case .settled(let object), .failed(let object, _), .reverted(let object, _):
+        state.retry[object] = nil
+        return completion
+      case .retrying(let object, _, let failure):
+        let attempts = (state.retry[object]?.attempts ?? 0) + 1
+        let wait = retryPolicy.delay(
+          afterAttempt: attempts, unit: random.unitInterval(), retryAfter: failure.retryAfter)
+        state.retry[object] = Backoff(attempts: attempts, at: now + wait)
+        return .retrying(object, retryIn: wait, failure)
+      case .unknownToken:
+        return completion
       }
     }
   }
 
-  /// Forgets failures and backoff of `objects`, because they changed again or the network is
-  /// back: they are tried at the next request.
+  // MARK: - Failures and backoff
+
+  /// Sends the refused change of `object` again; the caller saves the context and wakes the engine.
+  ///
+  /// Returns whether the object had a refused change.
+  @discardableResult
+  public func retryFailedChange(of object: ObjectReference, in context: ModelContext) -> Bool {
+    change(object) { track, state in
+      state.retry[object] = nil
+      return track.retry(object.id, in: context)
+    }
+  }
+
+  /// Gives up the refused change of `object`: an insert is dropped locally (with what refers to
+  /// it), a deletion undone, and an update's keys go back to the backend's values.
+  ///
+  /// The caller saves the context. Returns whether the object had a refused change.
+  @discardableResult
+  public func discardFailedChange(of object: ObjectReference, in context: ModelContext) -> Bool {
+    change(object) { track, _ in track.discard(object.id, in: context) }
+  }
+
+  private func change(
+    _ object: ObjectReference, _ body: (any AnyEntityTrack, inout State) -> Bool
+  ) -> Bool {
+    guard let position = trackByEntity[object.entity] else { return false }
+    return state.withLock { state in
+      state.version += 1
+      return body(tracks[position], &state)
+    }
+  }
+
+  /// Forgets the backoff of `objects`, because they changed again: they are tried at the next
+  /// request.
   public func reconsider(_ objects: Set<ObjectReference>) {
     state.withLock { state in
-      for object in objects {
-        state.failed[object] = nil
-        state.retry[object] = nil
-      }
+      for object in objects { state.retry[object] = nil }
       state.version += 1
     }
   }
@@ -233,102 +207,12 @@ public final class UpstreamObjectSync: Sendable {
   }
 
   /// How many requests are in flight.
-  public var inFlightCount: Int { state.withLock { $0.inFlight.count } }
+  public var inFlightCount: Int {
+    state.withLock { _ in tracks.reduce(0) { $0 + $1.inFlightCount } }
+  }
 
   /// The queue as it stands.
   public func queue(in context: ModelContext, now: Duration) -> SyncQueueSnapshot {
-    var snapshot = plan(in: context, now: now).queue
-    snapshot.inFlight = state.withLock { $0.inFlight.values.map(\.item) }.sorted()
-    return snapshot
-  }
-
-  // MARK: - Planning
-
-  struct Plan {
-    var ready: [(SyncQueueSnapshot.Item, Int)] = []
-    var queue = SyncQueueSnapshot()
-  }
-
-  private func plan(in context: ModelContext, now: Duration) -> Plan {
-    let current = state.withLock { $0 }
-    var candidates: [(item: SyncQueueSnapshot.Item, strategy: Int, order: Double)] = []
-    for (index, strategy) in strategies.enumerated() {
-      for candidate in strategy.candidates(context) {
-        candidates.append((candidate.item, index, candidate.order))
-      }
-    }
-    let pendingObjects = Set(candidates.map(\.item.object)).union(current.inFlightByObject.keys)
-    var plan = Plan()
-    var waits: [ObjectReference: [ObjectReference]] = [:]
-    for (item, strategy, _) in candidates.sorted(by: Self.inLine) {
-      if let reason = current.failed[item.object] {
-        plan.queue.failed.append(.init(object: item.object, reason: reason))
-        continue
-      }
-      // An update may go while another update of the object is in flight, for the keys that
-      // request does not hold; anything else waits for the request to end.
-      var keys = item.keys
-      if let busy = current.inFlightByObject[item.object].flatMap({ current.inFlight[$0] }) {
-        guard busy.item.kind == .update, item.kind == .update else { continue }
-        keys = item.keys.filter { !busy.item.keys.contains($0) }
-        if keys.isEmpty { continue }
-      }
-      if let retry = current.retry[item.object], retry.at > now {
-        plan.queue.retrying.append(
-          .init(item: item, failedAttempts: retry.attempts, retryIn: retry.at - now))
-        continue
-      }
-      let dependencies = strategies[strategy].dependencies(item, context)
-        .filter { $0 != item.object && pendingObjects.contains($0) }
-      if !dependencies.isEmpty {
-        waits[item.object] = dependencies
-        plan.queue.blocked.append(.init(item: item, waitingFor: dependencies, isCycle: false))
-        continue
-      }
-      let sendable = SyncQueueSnapshot.Item(object: item.object, kind: item.kind, keys: keys)
-      plan.ready.append((sendable, strategy))
-      plan.queue.pending.append(sendable)
-    }
-    let cycles = Self.cycleMembers(waits)
-    plan.queue.blocked = plan.queue.blocked.map {
-      .init(item: $0.item, waitingFor: $0.waitingFor, isCycle: cycles.contains($0.item.object))
-    }
-    for failure in current.failed
-    where !plan.queue.failed.contains(where: { $0.object == failure.key }) {
-      plan.queue.failed.append(.init(object: failure.key, reason: failure.value))
-    }
-    plan.queue.failed.sort { $0.object < $1.object }
-    return plan
-  }
-
-  /// Whether `lhs` goes before `rhs`: by strategy, then the strategy's order, then id.
-  private static func inLine(
-    _ lhs: (item: SyncQueueSnapshot.Item, strategy: Int, order: Double),
-    _ rhs: (item: SyncQueueSnapshot.Item, strategy: Int, order: Double)
-  ) -> Bool {
-    if lhs.strategy != rhs.strategy { return lhs.strategy < rhs.strategy }
-    if lhs.order != rhs.order { return lhs.order < rhs.order }
-    return lhs.item.object.id.precedes(rhs.item.object.id)
-  }
-
-  /// The objects that wait, directly or through others, for themselves: the members of
-  /// dependency cycles.
-  public static func cycleMembers(_ waits: [ObjectReference: [ObjectReference]]) -> Set<
-    ObjectReference
-  > {
-    var onCycle: Set<ObjectReference> = []
-    for start in waits.keys {
-      var seen: Set<ObjectReference> = []
-      var stack = waits[start] ?? []
-      while let next = stack.popLast() {
-        if next == start {
-          onCycle.insert(start)
-          break
-        }
-        guard seen.insert(next).inserted else { continue }
-        stack += waits[next] ?? []
-      }
-    }
-    return onCycle
+    state.withLock { state in makePlan(state, in: context, now: now).queue }
   }
 }

@@ -1,48 +1,48 @@
+import CourierAPI
 import Foundation
-import HTTPRequest
 import Models
-import Transport
 
-/// Turns local changes of one entity into requests, and responses back into model changes.
+/// Turns local changes of one entity into calls of the API, and answers back into model changes.
 ///
-/// A strategy holds no state: everything that changes between requests lives in
-/// ``UpstreamObjectSync``, which asks the strategy what to send.
+/// A strategy holds no state: everything that changes between requests (what is in flight,
+/// what waits to retry) lives in ``UpstreamObjectSync``, and what failed for good is kept in the
+/// change log. The tracker finds a strategy by its entity.
 public protocol UpstreamStrategy: Sendable {
   /// The entity the strategy pushes.
   associatedtype Object: ModelObject
 
-  /// The keys this strategy knows how to push; other local changes stay local.
+  /// The keys this strategy pushes; changes of other keys are local and are taken off the log.
   var pushableKeys: Set<Object.Key> { get }
 
-  /// Whether the backend should hear about `object` at all (only the self user's profile, say).
+  /// Whether the backend keeps `object` at all (only the self user's profile, say); changes of
+  /// other objects are local.
   func isSynchronised(_ object: Object, in context: ModelContext) -> Bool
 
-  /// Where `object`'s change goes among ready changes of this entity: ascending, ties broken by
-  /// id.
+  /// Where `object`'s change goes among ready changes of this entity: ascending, ties by id.
   func order(of object: Object) -> Double
 
-  /// The objects that must have no pending changes before `change` may be sent.
+  /// What must happen on the backend before `change` may be sent.
   func dependencies(of change: UpstreamChange<Object>, in context: ModelContext)
-    -> [ObjectReference]
+    -> [SyncDependency]
 
-  /// The request that pushes `change`, or `nil` if nothing needs to be sent after all (the
-  /// change is then treated as synchronised).
-  func request(for change: UpstreamChange<Object>, in context: ModelContext) throws
-    -> HTTPRequest?
+  /// The call that pushes `change`, or that nothing needs sending.
+  ///
+  /// For an update, the call may carry only some of `change.keys`; the others stay pending and
+  /// go in the next call.
+  func action(for change: UpstreamChange<Object>, in context: ModelContext) throws
+    -> UpstreamAction<Object>
 
-  /// The object as the backend will hold it once `change` succeeds; usually the object itself.
-  func sentValue(for change: UpstreamChange<Object>, in context: ModelContext) -> Object?
-
-  /// Applies what a successful response says (a server time, a conversation id) to the sync
+  /// Applies what a successful answer says (a server time, a conversation id) to the sync
   /// context.
-  func didSucceed(
-    _ change: UpstreamChange<Object>, response: TransportResponse, in context: ModelContext)
+  func didSucceed(_ sent: SentChange<Object>, response: EndpointResponse, in context: ModelContext)
 
   /// Decides what a permanent refusal means, and records it on the object where the UI shows it.
   func didFailPermanently(
-    _ change: UpstreamChange<Object>, response: TransportResponse?, reason: String,
-    in context: ModelContext
+    _ sent: SentChange<Object>, failure: BackendFailure, in context: ModelContext
   ) -> PermanentFailureDecision
+
+  /// Prepares the object `id` to be sent again after the app retries a refused change.
+  func willRetry(_ id: UUID, in context: ModelContext)
 }
 
 extension UpstreamStrategy {
@@ -52,26 +52,23 @@ extension UpstreamStrategy {
   /// By id alone unless the strategy says otherwise.
   public func order(of object: Object) -> Double { 0 }
 
-  /// The object itself unless the strategy says otherwise.
-  public func sentValue(for change: UpstreamChange<Object>, in context: ModelContext) -> Object? {
-    change.object
-  }
-
   /// No dependencies unless the strategy says otherwise.
   public func dependencies(of change: UpstreamChange<Object>, in context: ModelContext)
-    -> [ObjectReference]
+    -> [SyncDependency]
   { [] }
 
   /// Nothing to apply unless the strategy says otherwise.
   public func didSucceed(
-    _ change: UpstreamChange<Object>, response: TransportResponse, in context: ModelContext
+    _ sent: SentChange<Object>, response: EndpointResponse, in context: ModelContext
   ) {}
 
-  /// Marks the object failed with the reason unless the strategy says otherwise.
+  /// Records the failure with its reason unless the strategy says otherwise.
   public func didFailPermanently(
-    _ change: UpstreamChange<Object>, response: TransportResponse?, reason: String,
-    in context: ModelContext
+    _ sent: SentChange<Object>, failure: BackendFailure, in context: ModelContext
   ) -> PermanentFailureDecision {
-    .markFailed(reason)
+    .markFailed("\(failure)")
   }
+
+  /// Nothing to prepare unless the strategy says otherwise.
+  public func willRetry(_ id: UUID, in context: ModelContext) {}
 }

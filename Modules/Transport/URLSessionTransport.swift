@@ -10,8 +10,10 @@ import Seams
 /// a request id, a limit on requests in flight, and retries of temporary failures.
 ///
 /// - A 401 makes it ask the token provider for a new token and retry once.
-/// - Only idempotent methods are retried, with exponential backoff and jitter that honours
-///   `Retry-After`; waits happen on the injected ``Seams/TimeSource``.
+/// - Temporary failures are retried only when the caller asks for it
+///   (``SendOptions/retriesTemporaryFailures``) and only for idempotent methods, with exponential
+///   backoff and jitter that honours `Retry-After`; waits happen on the injected
+///   ``Seams/TimeSource``.
 /// - Logs name the method, path, request id and status, and never a token.
 public final class URLSessionTransport: TransportSession {
   /// What a transport needs to know besides its collaborators.
@@ -69,11 +71,12 @@ public final class URLSessionTransport: TransportSession {
     return (counts.running, counts.waiting)
   }
 
-  /// Sends `request`, queueing for a slot, refreshing the token once on 401 and retrying
-  /// temporary failures of idempotent methods until the expiry.
-  public func send(_ request: HTTPRequest, expiry: Duration) async throws(TransportError)
+  /// Sends `request`, queueing for a slot and refreshing the token once on 401; when the options
+  /// allow it, temporary failures of idempotent methods are retried until the expiry.
+  public func send(_ request: HTTPRequest, options: SendOptions) async throws(TransportError)
     -> TransportResponse
   {
+    let expiry = options.expiry
     let deadline = time.now() + expiry
     do {
       try await limiter.acquire()
@@ -110,7 +113,9 @@ public final class URLSessionTransport: TransportSession {
       case .failure(let error):
         temporary = error.responseClass == .temporary
       }
-      guard temporary, request.method.isIdempotent, attempt < configuration.retry.maxAttempts else {
+      guard temporary, options.retriesTemporaryFailures, request.method.isIdempotent,
+        attempt < configuration.retry.maxAttempts
+      else {
         return try outcome.get()
       }
       let unit = random.unitInterval()

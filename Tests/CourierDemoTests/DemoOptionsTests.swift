@@ -37,6 +37,21 @@ struct DemoOptionsTests {
 
 @Suite("DemoStory", .tags(.sync, .integration), .timeBudget(.seconds(20)))
 struct DemoStoryTests {
+  @Test("The demo against a server where nothing listens fails and names the step")
+  func demoWithoutServer() async throws {
+    // given
+    var options = DemoOptions()
+    options.server = URL(string: "http://127.0.0.1:9")
+    let lines = Recorder<String>()
+
+    // when
+    let code = await DemoStory(options: options, write: lines.record).run()
+
+    // then
+    #expect(code != 0)
+    #expect(lines.elements.contains { $0.contains("INCOMPLETE") && $0.contains("self user") })
+  }
+
   /// Runs the story and returns its exit code and transcript.
   static func run(_ options: DemoOptions) async -> (Int32, [String]) {
     let lines = Recorder<String>()

@@ -185,7 +185,8 @@ extension FakeBackendTests {
       let fake = FakeBackend()
       fake.insertSelfUser()
       let ann = fake.insertUser(name: "Ann")
-      _ = try await fake.call(.post, "/connections", json: ["user": .string(ann.text)])
+      _ = try await fake.call(
+        .post, "/connections", json: ["user": .string(ann.text), "name": "Ann"])
       let me = try #require(fake.selfUserID)
       let conversation = try #require(fake.connection(from: me, to: ann)?.conversation)
 
@@ -253,7 +254,8 @@ extension FakeBackendTests {
         let fake = FakeBackend(uuids: .seeded(42))
         fake.insertSelfUser()
         let ann = fake.insertUser(name: "Ann")
-        _ = try await fake.call(.post, "/connections", json: ["user": .string(ann.text)])
+        _ = try await fake.call(
+          .post, "/connections", json: ["user": .string(ann.text), "name": "Ann"])
         return try await fake.call(.get, "/notifications").body
       }
 

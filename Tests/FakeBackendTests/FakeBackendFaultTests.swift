@@ -1,4 +1,5 @@
 import ConversationParsing
+import CourierAPI
 import FakeBackend
 import Foundation
 import HTTPRequest
@@ -24,7 +25,7 @@ extension FakeBackendTests {
 
       // then
       #expect(fake.journal.map(\.index) == [0, 1, 2])
-      #expect(fake.journal.map(\.endpoint) == ["GET /self", "PUT /self", "GET /users/{id}"])
+      #expect(fake.journal.map(\.route) == [.getSelf, .updateSelf, .getUser])
       #expect(fake.journal.map(\.status) == [200, 200, 404])
       #expect(fake.requests("GET", "/users/*").count == 1)
       #expect(fake.requests("PUT", "/self").first?.request.json?["name"] == "X")

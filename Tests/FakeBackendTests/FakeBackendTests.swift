@@ -152,10 +152,12 @@ struct FakeBackendTests {
       let fake = FakeBackend()
       fake.insertSelfUser()
       let ann = fake.insertUser(name: "Ann")
-      let first = try await fake.call(.post, "/connections", json: ["user": .string(ann.text)])
+      let first = try await fake.call(
+        .post, "/connections", json: ["user": .string(ann.text), "name": "Ann"])
 
       // when
-      let second = try await fake.call(.post, "/connections", json: ["user": .string(ann.text)])
+      let second = try await fake.call(
+        .post, "/connections", json: ["user": .string(ann.text), "name": "Ann"])
 
       // then
       #expect(second.status == 200)
@@ -172,7 +174,8 @@ struct FakeBackendTests {
 
       // when
       let (status, _) = try await fake.call(
-        .post, "/connections", json: ["user": .string((toSelf ? me : UUID()).text)])
+        .post, "/connections",
+        json: ["user": .string((toSelf ? me : UUID(404)).text), "name": "Someone"])
 
       // then
       #expect(status == (toSelf ? 400 : 404))
@@ -252,7 +255,8 @@ struct FakeBackendTests {
       fake.insertSelfUser()
       for index in 0..<5 {
         let user = fake.insertUser(name: "User \(index)")
-        _ = try await fake.call(.post, "/connections", json: ["user": .string(user.text)])
+        _ = try await fake.call(
+          .post, "/connections", json: ["user": .string(user.text), "name": "Ann"])
       }
 
       // when
@@ -317,7 +321,8 @@ struct Step: Sendable, CustomTestStringConvertible {
     }
     switch status {
     case .sent:
-      _ = try await fake.call(.post, "/connections", json: ["user": .string(other.text)])
+      _ = try await fake.call(
+        .post, "/connections", json: ["user": .string(other.text), "name": "Ann"])
     case .cancelled:
       try await reach(.sent, between: me, and: other, on: fake)
       try await put("cancelled")

@@ -76,7 +76,8 @@ struct TransportContractTests {
 
     // when
     let response = try await path.transport(for: fake).send(
-      try HTTPRequest(.post, "/connections", json: ["user": ann.jsonValue, "message": "Hi"]))
+      try HTTPRequest(
+        .post, "/connections", json: ["user": ann.jsonValue, "name": "Ann", "message": "Hi"]))
 
     // then
     #expect(response.status == 201)
@@ -90,7 +91,7 @@ struct TransportContractTests {
     let (fake, _, ann) = Self.fake()
     let transport = path.transport(for: fake)
     _ = try await transport.send(
-      try HTTPRequest(.post, "/connections", json: ["user": ann.jsonValue]))
+      try HTTPRequest(.post, "/connections", json: ["user": ann.jsonValue, "name": "Ann"]))
     _ = try await transport.send(
       try HTTPRequest(.put, "/connections/\(ann)", json: ["status": "cancelled"]))
 

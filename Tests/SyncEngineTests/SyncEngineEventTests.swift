@@ -1,24 +1,34 @@
+import Foundation
 import ModelsTestSupport
 import SyncEngine
+import SyncTestSupport
 import TestSupport
 import Testing
 
 @Suite("SyncEngineEvent", .tags(.sync), .timeBudget(.seconds(5)))
 struct SyncEngineEventTests {
+  static let post = (try? HTTPRequest(.post, "/connections", json: [:]))
+  static let events: [SyncEngineEvent] = [
+    post.map { .request($0, .status(201)) }, post.map { .request($0, .failed(.network(.offline))) },
+    .notifications(count: 1, lastID: UUID(0x3F2A_1B4C)),
+    .notifications(count: 0, lastID: nil), .connectivity(online: false),
+    .connectivity(online: true),
+    .changeRefused(ObjectReference(.message, UUID(2)), reason: "status 403", reverted: false),
+    .changeRefused(ObjectReference(.user, UUID(3)), reason: "status 400", reverted: true),
+    .problem(.downstream(.status(.getSelf, 500, nil))),
+  ].compactMap { $0 }
+
   @Test(
     "Events read as transcript lines",
     arguments: zip(
+      events,
       [
-        SyncEngineEvent.request("POST /connections", outcome: "201"),
-        .notifications(count: 1, lastID: "3f2a1b4c-0000-4000-8000-000000000001"),
-        .notifications(count: 0, lastID: nil), .connectivity(online: false),
-        .connectivity(online: true),
-        .problem("GET /self answered 500"),
-      ],
-      [
-        "POST /connections → 201", "applied 1 notification (last 3f2a1b4c)",
-        "applied 0 notifications",
-        "offline", "back online", "problem: GET /self answered 500",
+        "POST /connections → 201", "POST /connections → network failure: offline",
+        "applied 1 notification (last 00000000)", "applied 0 notifications", "offline",
+        "back online",
+        "Message 00000000-0000-0000-0000-000000000002 refused: status 403",
+        "User 00000000-0000-0000-0000-000000000003 reverted: status 400",
+        "problem: GET /self answered 500",
       ]))
   func descriptions(_ event: SyncEngineEvent, _ expected: String) {
     // when

@@ -9,6 +9,7 @@ import ModelsTestSupport
 import Seams
 import SyncEngine
 import SyncStrategies
+import SyncTestSupport
 import TestSupport
 import Testing
 import Transport
@@ -27,7 +28,7 @@ struct SyncEngineTests {
     #expect(world.ui.selfUser?.id == world.me)
     #expect(world.ui.selfUser?.name == "Me")
     #expect(await world.engine.queue().isEmpty)
-    #expect(world.fake.journal.map(\.endpoint) == ["GET /self", "GET /notifications"])
+    #expect(world.fake.journal.map(\.route) == [.getSelf, .getNotifications])
   }
 
   @Test("A profile change is pushed once with exactly the changed key")
@@ -120,7 +121,10 @@ struct SyncEngineTests {
     // then
     #expect(await engine.isOnline == false)
     #expect(events.elements.contains(.connectivity(online: false)))
-    #expect(events.elements.contains(.request("PUT /self", outcome: "network failure: offline")))
+    #expect(
+      events.elements.contains {
+        $0.description == "PUT /self → network failure: offline"
+      })
   }
 
   @Test("A 503 is retried after the backoff on the engine's clock")
@@ -204,7 +208,8 @@ struct SyncEngineTests {
         == [true, false, true])
   }
 
-  @Test("Ready requests are all handed over, but at most maxInFlight reach the wire at once")
+  @Test(
+    "Ready requests are all handed over, but a limited transport lets one reach the wire at a time")
   func inFlightLimit() async throws {
     // given
     let clock = ManualTimeSource()
@@ -212,7 +217,8 @@ struct SyncEngineTests {
     let me = fake.insertSelfUser()
     let group = fake.createGroupRemotely(name: "G", by: me, members: [])
     let stack = ModelStack.forTesting()
-    let engine = SyncEngine(stack: stack, transport: fake.transport, time: clock, maxInFlight: 1)
+    let engine = SyncEngine(
+      stack: stack, transport: fake.transport.limited(to: 1, time: clock), time: clock)
     await engine.start()
     await Quiescence.expectIdle(stack.tracker)
     fake.addFault(.always(RequestMatcher("PUT", "/**"), .park))
@@ -275,9 +281,8 @@ struct SyncEngineTests {
 
     // then
     #expect(
-      events.elements.prefix(2) == [
-        .request("GET /self", outcome: "200"),
-        .request("GET /notifications?size=100", outcome: "200"),
+      events.elements.prefix(2).map(\.description) == [
+        "GET /self → 200", "GET /notifications?size=100 → 200",
       ])
   }
 }

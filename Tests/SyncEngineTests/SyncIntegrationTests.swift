@@ -8,6 +8,7 @@ import Models
 import ModelsTestSupport
 import SyncEngine
 import SyncStrategies
+import SyncTestSupport
 import TestSupport
 import Testing
 import Transport
@@ -68,7 +69,7 @@ struct SyncIntegrationTests {
     await world.settle()
 
     // then
-    #expect(queued.inFlight.map(\.keys) == [["name"]])
+    #expect(queued.inFlight.map(\.keys.names) == [["name"]])
     #expect(
       world.fake.requests("PUT", "/conversations/*").compactMap {
         $0.request.json?["name"]?.stringValue
@@ -129,8 +130,8 @@ struct SyncIntegrationTests {
     await world.settle()
 
     // then
-    let writes = world.fake.journal.filter { $0.request.method != "GET" }.map(\.endpoint)
-    #expect(writes.suffix(2) == ["POST /conversations", "POST /conversations/{id}/messages"])
+    let writes = world.fake.journal.filter { $0.request.method != "GET" }.map(\.route)
+    #expect(writes.suffix(2) == [.createConversation, .postMessage])
     #expect(world.fake.conversation(group.id)?.otherMembers == [ann])
     #expect(world.fake.messages(in: group.id).map(\.text) == ["Welcome"])
   }
@@ -152,8 +153,8 @@ struct SyncIntegrationTests {
     await world.settle()
 
     // then
-    let writes = world.fake.journal.filter { $0.request.method != "GET" }.map(\.endpoint)
-    #expect(writes == ["PUT /connections/{user}", "POST /conversations"])
+    let writes = world.fake.journal.filter { $0.request.method != "GET" }.map(\.route)
+    #expect(writes == [.updateConnection, .createConversation])
     #expect(world.fake.connection(from: me.id, to: ann)?.status == .accepted)
   }
 
@@ -164,6 +165,7 @@ struct SyncIntegrationTests {
       fake.createGroupRemotely(name: "G", by: me, members: [])
     }
     world.fake.addFault(.always(RequestMatcher("PUT", "/self"), .status(400)))
+    expectLoggedError(containing: "was refused for good")
     let group = try #require(world.ui.objects(Conversation.self).first)
     let me = try #require(world.ui.selfUser)
 
@@ -189,6 +191,7 @@ struct SyncIntegrationTests {
       fake.createGroupRemotely(name: "G", by: me, members: [])
     }
     world.fake.addFault(.always(RequestMatcher("POST", "/conversations/*/messages"), .status(403)))
+    expectLoggedError(containing: "was refused for good")
     let group = try #require(world.ui.objects(Conversation.self).first)
     let message = world.make.message(in: group, from: try #require(world.ui.selfUser))
 

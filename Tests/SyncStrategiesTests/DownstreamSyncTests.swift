@@ -1,5 +1,6 @@
 import ConnectionParsing
 import ConversationParsing
+import CourierAPI
 import EventParsing
 import Foundation
 import HTTPRequest
@@ -7,6 +8,7 @@ import JSON
 import Models
 import ModelsTestSupport
 import SyncStrategies
+import SyncTestSupport
 import TestSupport
 import Testing
 import Transport
@@ -28,7 +30,8 @@ struct DownstreamSyncTests {
   }
 
   /// Applies `events` to the sync context of `harness` and saves.
-  func apply(_ events: [EventPayload], to harness: Harness) async throws -> NotificationApplication
+  func apply(_ events: [EventPayload], to harness: TrackerHarness) async throws
+    -> NotificationApplication
   {
     let response = Self.page(events)
     let applied = try await harness.stack.sync.perform { context in
@@ -43,9 +46,9 @@ struct DownstreamSyncTests {
   @Test("A connection event creates the connection and asks for the unknown user")
   func connection() async throws {
     // given
-    let harness = Harness()
-    let ann = UUID()
-    let conversation = UUID()
+    let harness = TrackerHarness()
+    let ann = UUID(101)
+    let conversation = UUID(102)
 
     // when
     let applied = try await apply(
@@ -65,10 +68,10 @@ struct DownstreamSyncTests {
   @Test("An accepted connection turns its connection conversation into a one-to-one")
   func acceptedConnection() async throws {
     // given
-    let harness = Harness()
-    let ann = UUID()
+    let harness = TrackerHarness()
+    let ann = UUID(103)
     let conversation = ConversationPayload(
-      id: UUID(), type: .connection, creator: harness.me.id, selfMember: harness.me.id,
+      id: UUID(104), type: .connection, creator: harness.me.id, selfMember: harness.me.id,
       otherMembers: [], lastEventTime: Self.time)
 
     // when
@@ -91,15 +94,15 @@ struct DownstreamSyncTests {
   @Test("Rename, join, leave and message events change the conversation they name")
   func conversationEvents() async throws {
     // given
-    let harness = Harness()
-    let ann = UUID()
-    let bob = UUID()
-    let id = UUID()
+    let harness = TrackerHarness()
+    let ann = UUID(105)
+    let bob = UUID(106)
+    let id = UUID(107)
     let created = ConversationPayload(
       id: id, type: .group, name: "Old", creator: harness.me.id, selfMember: harness.me.id,
       otherMembers: [ann], lastEventTime: Self.time)
     let message = MessagePayload(
-      nonce: UUID(), conversation: id, from: ann, text: "Hi", time: Self.time)
+      nonce: UUID(108), conversation: id, from: ann, text: "Hi", time: Self.time)
 
     // when
     let applied = try await apply(
@@ -125,13 +128,14 @@ struct DownstreamSyncTests {
   @Test("Events about conversations nobody knows, and unknown event types, are skipped and counted")
   func skipped() async throws {
     // given
-    let harness = Harness()
+    let harness = TrackerHarness()
 
     // when
     let applied = try await apply(
       [
         .conversationRename(
-          ConversationEvent(conversation: UUID(), from: harness.me.id, time: Self.time, data: "X")),
+          ConversationEvent(
+            conversation: UUID(109), from: harness.me.id, time: Self.time, data: "X")),
         .unknown(type: "team.create", raw: ["type": "team.create"]),
       ], to: harness)
 
@@ -142,7 +146,7 @@ struct DownstreamSyncTests {
   @Test("A server value does not overwrite a local change that has not been pushed")
   func localChangeWins() async throws {
     // given
-    let harness = Harness()
+    let harness = TrackerHarness()
     try await harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Local" } }
 
     // when
@@ -157,8 +161,8 @@ struct DownstreamSyncTests {
   @Test("A 404 for a since id asks for a full fetch; other failures name the request")
   func failures() async throws {
     // given
-    let harness = Harness()
-    let since = UUID()
+    let harness = TrackerHarness()
+    let since = UUID(110)
 
     // when
     let errors = await harness.stack.sync.perform { context in
@@ -171,16 +175,16 @@ struct DownstreamSyncTests {
 
     // then
     #expect(throws: DownstreamError.unknownSince(since)) { try errors[0].get() }
-    #expect(throws: DownstreamError.status(500, "GET /notifications")) { try errors[1].get() }
+    #expect(throws: DownstreamError.status(.getNotifications, 500, nil)) { try errors[1].get() }
   }
 
   @Test("The next page is asked for after the last id applied, with the page size")
   func nextRequest() throws {
     // given
-    let since = UUID()
+    let since = UUID(111)
 
     // when
-    let request = try DownstreamSync(pageSize: 50).notificationsRequest(since: since)
+    let request = try DownstreamSync(pageSize: 50).notifications(since: since).request()
 
     // then
     #expect(
@@ -195,7 +199,8 @@ struct DownstreamSyncTests {
   func mapping(_ status: ConnectionStatus, _ expected: Connection.Status) {
     // given
     let payload = ConnectionPayload(
-      from: UUID(), to: UUID(), status: status, conversation: UUID(), lastUpdate: Self.time)
+      from: UUID(112), to: UUID(113), status: status, conversation: UUID(114), lastUpdate: Self.time
+    )
 
     // when
     let connection = PayloadMapping.connection(payload)

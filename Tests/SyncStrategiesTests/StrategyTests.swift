@@ -1,49 +1,131 @@
+import ConnectionParsing
+import ConversationParsing
+import CourierAPI
 import Foundation
-import HTTPRequest
 import JSON
 import Models
 import ModelsTestSupport
 import SyncStrategies
+import SyncTestSupport
 import TestSupport
 import Testing
-import Transport
+import UserParsing
+
+/// Every non-empty combination of `keys`.
+func combinations<Key: Hashable>(of keys: [Key]) -> [[Key]] {
+  (1..<(1 << keys.count)).map { mask in
+    keys.enumerated().filter { mask & (1 << $0.offset) != 0 }.map(\.element)
+  }
+}
 
 @Suite("Strategies", .tags(.sync), .courier(timeBudget: .seconds(5)))
 @MainActor
 struct StrategyTests {
-  @Test(
-    "SelfUserStrategy sends exactly the changed profile keys",
-    arguments: zip(
-      [[User.Key.name], [.accentID], [.name, .accentID, .handle]],
-      [["name": "Ada"], ["accent_id": 7], ["name": "Ada", "accent_id": 7, "handle": "ada"]]
-        as [JSONValue]))
-  func selfUser(_ keys: [User.Key], _ body: JSONValue) async throws {
-    // given
-    let harness = Harness()
+  /// Sends every request the tracker hands out to the fake, answering each before the next, and
+  /// returns the keys each carried.
+  static func pushAll(_ harness: TrackerHarness) async -> [Set<String>] {
+    var carried: [Set<String>] = []
+    var rounds = 0
+    while let request = await harness.next(), rounds < 20 {
+      rounds += 1
+      carried.append(Set(request.item.keys.names))
+      await harness.complete(request, await harness.respond(to: request))
+    }
+    return carried
+  }
 
-    // when
-    try await harness.save { context in
+  // MARK: - Every combination of keys changed at once
+
+  @Test(
+    "SelfUserStrategy pushes every combination of profile keys, nothing dropped",
+    arguments: combinations(of: [User.Key.name, .accentID, .handle]))
+  func selfUserCombinations(keys: [User.Key]) async throws {
+    // given
+    let harness = TrackerHarness()
+    try harness.save { context in
       try context.update(User.self, id: harness.me.id) { user in
         if keys.contains(.name) { user.name = "Ada" }
         if keys.contains(.accentID) { user.accentID = 7 }
         if keys.contains(.handle) { user.handle = "ada" }
       }
     }
-    let request = await harness.next()
+
+    // when
+    let carried = await Self.pushAll(harness)
 
     // then
-    #expect(request?.description == "PUT /self")
-    #expect(request?.json == body)
+    #expect(carried.reduce(Set<String>()) { $0.union($1) } == Set(keys.map(\.rawValue)))
+    let server = try #require(harness.fake.user(harness.me.id))
+    #expect(server.name == (keys.contains(.name) ? "Ada" : "Me"))
+    #expect(server.accentID == (keys.contains(.accentID) ? 7 : 0))
+    #expect(server.handle == (keys.contains(.handle) ? "ada" : nil))
+    #expect(await harness.localChanges(User.self).isEmpty)
   }
+
+  @Test("ConnectionStrategy pushes a change of status, its one pushable key")
+  func connectionCombinations() async throws {
+    // given
+    let harness = TrackerHarness()
+    let ann = harness.fake.insertUser(name: "Ann")
+    let conversation = try #require(harness.fake.requestConnectionRemotely(from: ann))
+    try await harness.seedRemote([
+      User(id: ann, name: "Ann"),
+      Connection(
+        from: harness.me.id, to: ann, status: .pending, conversationID: conversation,
+        lastUpdate: harness.make.now),
+    ])
+    try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .accepted } }
+
+    // when
+    let carried = await Self.pushAll(harness)
+
+    // then
+    #expect(carried == [["status"]])
+    #expect(harness.fake.connection(from: harness.me.id, to: ann)?.status == .accepted)
+    #expect(await harness.localChanges(Connection.self).isEmpty)
+  }
+
+  @Test(
+    "ConversationStrategy pushes every combination of name and participants, nothing dropped",
+    arguments: combinations(of: [Conversation.Key.name, .participantIDs]))
+  func conversationCombinations(keys: [Conversation.Key]) async throws {
+    // given
+    let harness = TrackerHarness()
+    let ann = harness.fake.insertUser(name: "Ann")
+    let bob = harness.fake.insertUser(name: "Bob")
+    let id = harness.fake.createGroupRemotely(name: "Old", by: harness.me.id, members: [ann])
+    try await harness.seedRemote([
+      User(id: ann, name: "Ann"), User(id: bob, name: "Bob"),
+      Conversation(
+        id: id, kind: .group, name: "Old", creatorID: harness.me.id,
+        participantIDs: [harness.me.id, ann], lastEventTime: harness.make.now),
+    ])
+    try harness.save { context in
+      try context.update(Conversation.self, id: id) { group in
+        if keys.contains(.name) { group.name = "New" }
+        if keys.contains(.participantIDs) { group.participantIDs = [harness.me.id, bob] }
+      }
+    }
+
+    // when
+    let carried = await Self.pushAll(harness)
+
+    // then
+    #expect(carried.reduce(Set<String>()) { $0.union($1) } == Set(keys.map(\.rawValue)))
+    let server = try #require(harness.fake.conversation(id))
+    #expect(server.name == (keys.contains(.name) ? "New" : "Old"))
+    #expect(Set(server.otherMembers) == (keys.contains(.participantIDs) ? [bob] : [ann]))
+    #expect(await harness.localChanges(Conversation.self).isEmpty)
+  }
+
+  // MARK: - Each strategy's requests
 
   @Test("ConnectionStrategy posts a new request with the user, their name and the note")
   func connectionInsert() async throws {
     // given
-    let harness = Harness()
+    let harness = TrackerHarness()
     let ann = harness.make.user(name: "Ann")
-    try await harness.insert([
-      ann, harness.make.connection(from: harness.me, to: ann, message: "Hi"),
-    ])
+    try harness.insert([ann, harness.make.connection(from: harness.me, to: ann, message: "Hi")])
 
     // when
     let request = await harness.next()
@@ -51,29 +133,7 @@ struct StrategyTests {
     // then
     #expect(request?.description == "POST /connections")
     #expect(
-      request?.json == [
-        "user": .string(ann.id.uuidString.lowercased()), "name": "Ann", "message": "Hi",
-      ])
-  }
-
-  @Test(
-    "ConnectionStrategy puts a new status",
-    arguments: [Connection.Status.accepted, .ignored, .blocked])
-  func connectionStatus(_ status: Connection.Status) async throws {
-    // given
-    let harness = Harness()
-    let ann = harness.make.user(name: "Ann")
-    try await harness.seedRemote([
-      ann, harness.make.connection(from: harness.me, to: ann, status: .pending),
-    ])
-
-    // when
-    try await harness.save { try $0.update(Connection.self, id: ann.id) { $0.status = status } }
-    let requests = await harness.drain()
-
-    // then
-    #expect(requests.map(\.description) == ["PUT /connections/\(ann.id.uuidString.lowercased())"])
-    #expect(requests.first?.json == ["status": .string(status.rawValue)])
+      request?.json == ["user": .string(ann.id.lowercasedText), "name": "Ann", "message": "Hi"])
   }
 
   @Test("Only the self user's side of a connection is pushed")
@@ -82,10 +142,10 @@ struct StrategyTests {
     let make = ModelFactory()
     let ann = make.user(name: "Ann")
     let bob = make.user(name: "Bob")
-    let harness = Harness([ann, bob], make: make)
+    let harness = TrackerHarness([ann, bob], make: make)
 
     // when
-    try await harness.insert([make.connection(from: ann, to: bob)])
+    try harness.insert([make.connection(from: ann, to: bob)])
     let request = await harness.next()
 
     // then
@@ -95,10 +155,10 @@ struct StrategyTests {
   @Test("ConversationStrategy creates a group with the client's id and the other participants")
   func groupInsert() async throws {
     // given
-    let harness = Harness()
+    let harness = TrackerHarness()
     let ann = harness.make.user(name: "Ann")
     let group = harness.make.conversation(name: "Team", creator: harness.me, participants: [ann])
-    try await harness.insert([ann, group])
+    try harness.insert([ann, group])
 
     // when
     let request = await harness.next()
@@ -107,58 +167,52 @@ struct StrategyTests {
     #expect(request?.description == "POST /conversations")
     #expect(
       request?.json == [
-        "id": .string(group.id.uuidString.lowercased()), "name": "Team",
-        "users": [.string(ann.id.uuidString.lowercased())],
+        "id": .string(group.id.lowercasedText), "name": "Team",
+        "users": [.string(ann.id.lowercasedText)],
       ])
   }
 
   @Test(
-    "ConversationStrategy adds and removes participants against the last synchronised value",
-    arguments: zip(
-      [["add"], ["remove"], ["add", "remove"]],
-      [["POST"], ["DELETE"], ["POST", "DELETE"]]))
-  func participants(_ changes: [String], _ methods: [String]) async throws {
+    "Adding and removing participants in one save adds first, then removes, against the backend's list"
+  )
+  func participantsAddThenRemove() async throws {
     // given
-    let harness = Harness()
+    let harness = TrackerHarness()
     let ann = harness.make.user(name: "Ann")
     let bob = harness.make.user(name: "Bob")
     let group = harness.make.conversation(name: "G", creator: harness.me, participants: [ann])
     try await harness.seedRemote([ann, bob, group])
-
-    // when
-    try await harness.save { context in
-      try context.update(Conversation.self, id: group.id) { conversation in
-        if changes.contains("add") { conversation.participantIDs.insert(bob.id) }
-        if changes.contains("remove") { conversation.participantIDs.remove(ann.id) }
+    try harness.save { context in
+      try context.update(Conversation.self, id: group.id) {
+        $0.participantIDs.insert(bob.id)
+        $0.participantIDs.remove(ann.id)
       }
     }
+
+    // when
     var sent: [UpstreamRequest] = []
     while let request = await harness.next() {
       sent.append(request)
-      await harness.complete(request, .ok())
+      await harness.complete(request, .success(.noContent))
     }
 
     // then
-    #expect(sent.map { $0.request.method.rawValue } == methods)
-    #expect(sent.allSatisfy { $0.request.path.description.hasSuffix("/members") })
-    let users = sent.map { $0.json?["users"] }
-    if changes == ["add", "remove"] {
-      #expect(
-        users == [
-          [.string(bob.id.uuidString.lowercased())], [.string(ann.id.uuidString.lowercased())],
-        ])
-    }
+    #expect(sent.map(\.request.method) == [.post, .delete])
+    #expect(
+      sent.map { $0.json?["users"] } == [
+        [.string(bob.id.lowercasedText)], [.string(ann.id.lowercasedText)],
+      ])
     #expect(await harness.localChanges(Conversation.self).isEmpty)
   }
 
   @Test("Connection and one-to-one conversations are the backend's to make, never pushed")
   func serverConversations() async throws {
     // given
-    let harness = Harness()
+    let harness = TrackerHarness()
     let ann = harness.make.user(name: "Ann")
 
     // when
-    try await harness.insert([
+    try harness.insert([
       ann, harness.make.conversation(kind: .oneToOne, creator: harness.me, participants: [ann]),
     ])
     let request = await harness.next()
@@ -171,71 +225,76 @@ struct StrategyTests {
   func messageSend() async throws {
     // given
     let make = ModelFactory()
-    let me = make.selfUser()
-    let group = make.conversation(creator: me)
-    let harness = Harness([group], make: make)
+    let group = make.conversation(creator: make.selfUser())
+    let harness = TrackerHarness([group], make: make)
     let message = make.message(in: group, from: harness.me, text: "Hello")
-    try await harness.insert([message])
+    try harness.insert([message])
     let request = try #require(await harness.next())
+    let answer = MessagePayload(
+      nonce: message.nonce, conversation: group.id, from: harness.me.id, text: "Hello",
+      time: Date(timeIntervalSince1970: 1_800_000_500))
 
     // when
-    await harness.complete(
-      request,
-      .ok(
-        [
-          "nonce": .string(message.nonce.uuidString.lowercased()),
-          "conversation": .string(group.id.uuidString.lowercased()),
-          "from": .string(harness.me.id.uuidString.lowercased()), "text": "Hello",
-          "time": "2027-01-15T08:00:00.000Z",
-        ], status: 201))
+    await harness.complete(request, .success(.message(answer)))
+    await Quiescence.expectIdle(harness.stack.tracker)
 
     // then
-    #expect(
-      request.json == ["nonce": .string(message.nonce.uuidString.lowercased()), "text": "Hello"])
+    #expect(request.json == ["nonce": .string(message.nonce.lowercasedText), "text": "Hello"])
     let sent = try #require(harness.ui.object(Message.self, id: message.id))
     #expect(sent.deliveryState == .sent)
-    #expect(sent.serverTime != nil)
+    #expect(sent.serverTime == answer.time)
   }
 
   @Test("Messages go in the order they were written, each waiting for the one before")
   func messageOrder() async throws {
     // given
     let make = ModelFactory()
-    let me = make.selfUser()
-    let group = make.conversation(creator: me)
-    let harness = Harness([group], make: make)
+    let group = make.conversation(creator: make.selfUser())
+    let harness = TrackerHarness([group], make: make)
     let messages = ["one", "two", "three"].map {
       make.message(in: group, from: harness.me, text: $0)
     }
-    try await harness.insert(messages.reversed())
+    try harness.insert(messages.reversed())
 
     // when
     var texts: [String] = []
+    var alone = true
     while let request = await harness.next() {
       texts.append(request.json?["text"]?.stringValue ?? "?")
-      #expect(await harness.next() == nil)
-      await harness.complete(request, .ok(status: 201))
+      let another = await harness.next()
+      alone = alone && another == nil
+      await harness.complete(request, .success(.noContent))
     }
 
     // then
     #expect(texts == ["one", "two", "three"])
+    #expect(alone)
   }
 
-  @Test("A message refused for good is marked failed")
-  func messageFailed() async throws {
+  @Test("A message refused for good is marked failed, and shown pending again when retried")
+  func messageFailedThenRetried() async throws {
     // given
     let make = ModelFactory()
-    let me = make.selfUser()
-    let group = make.conversation(creator: me)
-    let harness = Harness([group], make: make)
+    let group = make.conversation(creator: make.selfUser())
+    let harness = TrackerHarness([group], make: make)
     let message = make.message(in: group, from: harness.me)
-    try await harness.insert([message])
+    try harness.insert([message])
     let request = try #require(await harness.next())
+    await harness.complete(
+      request, .permanent(BackendFailure(responseClass: .permanent, status: 403)))
+    await Quiescence.expectIdle(harness.stack.tracker)
+    let failedState = harness.ui.object(Message.self, id: message.id)?.deliveryState
+    let upstream = harness.upstream
 
     // when
-    await harness.complete(request, .permanent(nil, "status 403"))
+    await harness.stack.sync.perform { context in
+      upstream.retryFailedChange(of: message.reference, in: context)
+      try? context.save()
+    }
+    await Quiescence.expectIdle(harness.stack.tracker)
 
     // then
-    #expect(harness.ui.object(Message.self, id: message.id)?.deliveryState == .failed)
+    #expect(failedState == .failed)
+    #expect(harness.ui.object(Message.self, id: message.id)?.deliveryState == .pending)
   }
 }

@@ -26,6 +26,9 @@ final class CountingTokens: AccessTokenProvider {
 
 @Suite("URLSessionTransport", .tags(.transport, .integration), .courier(timeBudget: .seconds(10)))
 struct URLSessionTransportTests {
+  /// Options that let the transport retry temporary failures itself.
+  static let retrying = SendOptions(retriesTemporaryFailures: true)
+
   let clock = ManualTimeSource()
   let fake: FakeBackend
   let tokens = CountingTokens()
@@ -64,7 +67,9 @@ struct URLSessionTransportTests {
     // given
     let transport = transport()
     fake.addFault(.times(2, RequestMatcher("GET", "/self"), .status(503)))
-    let sending = Task { try await transport.send(try HTTPRequest(.get, "/self")).status }
+    let sending = Task {
+      try await transport.send(try HTTPRequest(.get, "/self"), options: Self.retrying).status
+    }
 
     // when
     await clock.waitForSleepers(1)
@@ -83,7 +88,21 @@ struct URLSessionTransportTests {
     #expect(second >= .milliseconds(800) && second <= .milliseconds(1200))
   }
 
-  @Test("A POST is never retried: it answers the first temporary failure")
+  @Test("Unless the caller asks for retries, a temporary failure is answered as it came")
+  func noRetriesByDefault() async throws {
+    // given
+    let transport = transport()
+    fake.addFault(.once(RequestMatcher("GET", "/self"), .status(503)))
+
+    // when
+    let response = try await transport.send(try HTTPRequest(.get, "/self"))
+
+    // then
+    #expect(response.status == 503)
+    #expect(fake.requests("GET", "/self").count == 1)
+  }
+
+  @Test("A POST is never retried, even when retries are asked for: it answers the first failure")
   func postNotRetried() async throws {
     // given
     let transport = transport()
@@ -91,7 +110,8 @@ struct URLSessionTransportTests {
 
     // when
     let response = try await transport.send(
-      try HTTPRequest(.post, "/conversations", json: ["name": "G", "users": []]))
+      try HTTPRequest(.post, "/conversations", json: ["name": "G", "users": []]),
+      options: Self.retrying)
 
     // then
     #expect(response.status == 503)
@@ -103,7 +123,9 @@ struct URLSessionTransportTests {
     // given
     let transport = transport()
     fake.addFault(.once(RequestMatcher("GET", "/self"), .status(429, retryAfter: 7)))
-    let sending = Task { try await transport.send(try HTTPRequest(.get, "/self")).status }
+    let sending = Task {
+      try await transport.send(try HTTPRequest(.get, "/self"), options: Self.retrying).status
+    }
 
     // when
     await clock.waitForSleepers(1)
@@ -179,7 +201,9 @@ struct URLSessionTransportTests {
     let transport = transport()
     fake.addFault(.always(RequestMatcher("GET", "/self"), .status(503)))
     let sending = Task {
-      try await transport.send(try HTTPRequest(.get, "/self"), expiry: .seconds(1))
+      try await transport.send(
+        try HTTPRequest(.get, "/self"),
+        options: SendOptions(expiry: .seconds(1), retriesTemporaryFailures: true))
     }
 
     // when

@@ -1,3 +1,4 @@
+import CourierAPI
 import FakeBackend
 import Foundation
 import Models
@@ -41,7 +42,7 @@ func drain(_ stack: ModelStack, _ upstream: UpstreamObjectSync) async -> Int {
       while let next = upstream.nextRequest(in: context, now: .zero) { ready.append(next) }
       for request in ready {
         upstream.complete(
-          request.token, with: .success(TransportResponse(status: 201)), in: context, now: .zero)
+          request.token, with: .success(.noContent), in: context, now: .zero)
       }
       _ = try? context.save()
       return ready.count

@@ -1,0 +1,132 @@
+import CourierAPI
+import Foundation
+import JSON
+import ParsingCore
+import Transport
+
+/// The API contract the fake serves: every request is parsed into an ``CourierAPI/Endpoint``
+/// (the same enum the client prints its requests from) and answered by the handler of its
+/// resource. Errors answer `{"code", "label", "message"}`.
+///
+/// | endpoint | answer |
+/// |---|---|
+/// | `GET /self` | 200 the self user |
+/// | `PUT /self {name?, accent_id?, handle?}` | 200 the user; a `user.update` event |
+/// | `GET /users?ids=a,b` | 200 `[user]` (unknown ids left out) |
+/// | `GET /users/{id}` | 200 the user, 404 `not-found` |
+/// | `GET /search/contacts?q=&size=` | 200 `{"documents": [user], "returned", "found"}`: users other than self whose name or handle contains `q`, case-insensitively |
+/// | `GET /connections?size=&start=` | 200 `{"connections": […], "has_more"}`, self's connections in creation order after the one to `start` |
+/// | `POST /connections {user, name, message?}` | 201 the sent connection (200 if one exists); a pending one for the other user and a connection conversation; 404 for an unknown user, 400 for self |
+/// | `PUT /connections/{user} {status}` | 200 the connection, 204 if unchanged, 403 `bad-conn-update` for a refused transition |
+/// | `GET /conversations?size=&start=` | 200 `{"conversations": […], "has_more"}`, self's conversations |
+/// | `POST /conversations {id?, name, users}` | 201 a group with self and `users`, with the client's `id` if given; the same `id` again answers 200 with the group (409 `id-taken` if someone else made it) |
+/// | `PUT /conversations/{id} {name}` | 200 `{"name"}`; a `conversation.rename` event |
+/// | `POST /conversations/{id}/members {users}` | 200 `{"user_ids"}` with a `conversation.member-join` event, 204 if all were members |
+/// | `DELETE /conversations/{id}/members {users}` | 200 `{"user_ids"}` with a `conversation.member-leave` event, 204 if none were; removing self from a conversation self already left answers 204 |
+/// | `POST /conversations/{id}/messages {nonce, text}` | 201 the message; the same nonce again answers 201 with the first message and creates nothing, even after a deletion |
+/// | `DELETE /conversations/{id}/messages/{nonce}` | 204 and a `conversation.message-delete` event; 404 for an unknown or deleted message, 403 for another user's |
+/// | `GET /notifications?since=&size=` | 200 `{"notifications": […], "has_more"}` after `since`; 404 `not-found` for an unknown `since` |
+/// | `GET /notifications/last` | 200 the newest notification, 404 if there is none |
+/// | anything else | 404 `no-endpoint`, journalled as unmatched |
+///
+/// `size` must be 1…500, else 400 `invalid-size`. Everything but `/self` needs a self user set
+/// up first (403 `no-self`). A body that is not the JSON an endpoint takes answers 400
+/// `bad-request` naming every bad field.
+extension FakeBackend {
+  /// What a handler answers: a typed response with its status, or an error.
+  enum Answer: Sendable {
+    case ok(EndpointResponse, status: Int = 200)
+    case error(Int, ErrorLabel, String)
+
+    static func notFound(_ what: String) -> Answer {
+      .error(404, .notFound, "\(what) does not exist")
+    }
+
+    static func badRequest(_ message: String) -> Answer {
+      .error(400, .badRequest, message)
+    }
+
+    var response: TransportResponse {
+      switch self {
+      case .ok(let answer, let status):
+        guard let json = answer.jsonValue else { return TransportResponse(status: 204) }
+        return TransportResponse(status: status, json: json)
+      case .error(let status, let label, let message):
+        return FakeBackend.error(status, label: label, message: message)
+      }
+    }
+  }
+
+  /// Answers `request` against `state`: the route's handler, or the error its parse gave.
+  static func route(_ request: FakeRequest, in state: inout ServerState) -> TransportResponse {
+    switch request.endpoint {
+    case .failure(let error):
+      return answer(to: error).response
+    case .success(let endpoint):
+      guard let me = state.selfID else {
+        return Answer.error(403, .noSelf, "no self user is set up").response
+      }
+      return handle(endpoint, for: me, in: &state).response
+    }
+  }
+
+  private static func handle(_ endpoint: Endpoint, for me: UUID, in state: inout ServerState)
+    -> Answer
+  {
+    switch endpoint {
+    case .getSelf: getSelf(me, state)
+    case .updateSelf(let update): updateSelf(update, me, &state)
+    case .getUsers(let ids): .ok(.users(ids.compactMap { state.users[$0] }))
+    case .getUser(let id):
+      state.users[id].map { .ok(.user($0)) } ?? .notFound("user \(id.lowercasedText)")
+    case .searchContacts(let query, let size): searchContacts(query, size: size, me, state)
+    case .getConnections(let paging): getConnections(paging, me, state)
+    case .requestConnection(let body): requestConnection(body, me, &state)
+    case .updateConnection(let user, let body): updateConnection(user, body.status, me, &state)
+    case .getConversations(let paging): getConversations(paging, me, state)
+    case .createConversation(let body): createConversation(body, me, &state)
+    case .renameConversation(let id, let body): renameConversation(id, body.name, me, &state)
+    case .addMembers(let id, let body): addMembers(body.users, to: id, me, &state)
+    case .removeMembers(let id, let body): removeMembers(body.users, from: id, me, &state)
+    case .postMessage(let id, let body): postMessage(body, in: id, me, &state)
+    case .deleteMessage(let id, let nonce): deleteMessage(nonce, in: id, me, &state)
+    case .getNotifications(let since, let size): getNotifications(since: since, size: size, state)
+    case .lastNotification:
+      state.notifications.last.map { .ok(.notification($0)) } ?? .notFound("a notification")
+    }
+  }
+
+  private static func answer(to error: RouteError) -> Answer {
+    switch error {
+    case .noRoute: .error(404, .noEndpoint, "\(error)")
+    case .invalidBody, .invalidQuery: .badRequest("\(error)")
+    case .invalidSize: .error(400, .invalidSize, "\(error)")
+    case .invalidPathParameter: .error(404, .notFound, "\(error)")
+    }
+  }
+
+  /// The page of `items` after the one whose id is `start`, and whether more follow.
+  static func page<Item>(_ items: [Item], id: (Item) -> UUID, paging: Paging)
+    -> Result<([Item], Bool), PageNotFound>
+  {
+    var rest = items[...]
+    if let start = paging.start {
+      guard let index = items.firstIndex(where: { id($0) == start }) else {
+        return .failure(PageNotFound(start: start))
+      }
+      rest = items[(index + 1)...]
+    }
+    return .success((Array(rest.prefix(paging.size)), rest.count > paging.size))
+  }
+
+  /// A page was asked to start after an item that does not exist.
+  struct PageNotFound: Error {
+    let start: UUID
+    var answer: Answer { .notFound("start \(start.lowercasedText)") }
+  }
+
+  static func error(_ status: Int, label: ErrorLabel, message: String) -> TransportResponse {
+    TransportResponse(
+      status: status, json: APIError(code: status, label: label, message: message).jsonValue)
+  }
+}

@@ -1,0 +1,114 @@
+import CourierAPI
+import Foundation
+import HTTPRequest
+import Models
+import Seams
+import SyncStrategies
+import Transport
+
+extension SyncEngine {
+  /// Fetches every notification since the last one seen and applies it, then the users it
+  /// mentioned that the context does not know.
+  public func pullNotifications() async {
+    var unknownUsers: Set<UUID> = []
+    var hasMore = true
+    while hasMore {
+      hasMore = false
+      let since = lastNotificationID
+      guard let response = await fetch(downstream.notifications(since: since)) else { return }
+      let downstream = self.downstream
+      let result = await stack.sync.perform {
+        context -> Result<NotificationApplication, SyncProblem> in
+        do {
+          let applied = try downstream.applyNotifications(response, since: since, in: context)
+          try context.save()
+          return .success(applied)
+        } catch let error as DownstreamError {
+          context.rollback()
+          return .failure(.downstream(error))
+        } catch let error as SaveError {
+          context.rollback()
+          return .failure(.save(error))
+        } catch {
+          context.rollback()
+          return .failure(.save(.store("\(error)")))
+        }
+      }
+      switch result {
+      case .success(let applied):
+        lastNotificationID = applied.lastID
+        unknownUsers.formUnion(applied.unknownUsers)
+        hasMore = applied.hasMore
+        onEvent?(.notifications(count: applied.count, lastID: applied.lastID))
+      case .failure(.downstream(.unknownSince)):
+        // The backend forgot where we were: start again from the beginning.
+        lastNotificationID = nil
+        hasMore = true
+      case .failure(let problem):
+        report(problem)
+      }
+    }
+    if !unknownUsers.isEmpty { await fetchUsers(unknownUsers) }
+  }
+
+  func fetchSelfUser() async {
+    let downstream = self.downstream
+    await fetchAndApply(downstream.selfUser) { (response, context) throws(DownstreamError) in
+      try downstream.applySelfUser(response, in: context)
+    }
+  }
+
+  private func fetchUsers(_ ids: Set<UUID>) async {
+    let downstream = self.downstream
+    await fetchAndApply(downstream.users(ids)) { (response, context) throws(DownstreamError) in
+      try downstream.applyUsers(response, in: context)
+    }
+  }
+
+  /// Fetches `endpoint` and applies its answer to the sync context with `apply`, then saves; a
+  /// failure is rolled back and reported.
+  private func fetchAndApply(
+    _ endpoint: Endpoint,
+    apply: @escaping @Sendable (TransportResponse, ModelContext) throws(DownstreamError) -> Void
+  ) async {
+    guard let response = await fetch(endpoint) else { return }
+    let problem = await stack.sync.perform { context -> SyncProblem? in
+      do throws(DownstreamError) {
+        try apply(response, context)
+      } catch {
+        context.rollback()
+        return .downstream(error)
+      }
+      do throws(SaveError) {
+        try context.save()
+        return nil
+      } catch {
+        context.rollback()
+        return .save(error)
+      }
+    }
+    if let problem { report(problem) }
+  }
+
+  /// Sends a downstream request, letting the transport retry it (it is an idempotent GET), and
+  /// reports it; `nil` if no response came.
+  private func fetch(_ endpoint: Endpoint) async -> TransportResponse? {
+    let request: HTTPRequest
+    do {
+      request = try endpoint.request()
+    } catch {
+      logger.error("cannot build \(endpoint.route): \(error)")
+      return nil
+    }
+    do {
+      let response = try await transport.send(
+        request, options: SendOptions(retriesTemporaryFailures: true))
+      onEvent?(.request(request, .status(response.status)))
+      return response
+    } catch {
+      onEvent?(.request(request, .failed(error)))
+      noteConnectivity(after: error)
+      return nil
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Models
+import Seams
+import SyncStrategies
+import Transport
+
+extension SyncEngine {
+  func localChangesArrived(_ objects: Set<ObjectReference>) {
+    upstream.reconsider(objects)
+    pump()
+  }
+
+  /// Hands every ready request to a tracked send job; at most one planning job runs at a time,
+  /// and wake-ups that arrive meanwhile make it plan once more instead of each planning alone.
+  func pump() {
+    guard isRunning, isOnline else { return }
+    guard !pumpScheduled else {
+      pumpAgain = true
+      return
+    }
+    pumpScheduled = true
+    tracker.run("choose the next requests") { [weak self] in
+      await self?.planAndSend()
+    }
+  }
+
+  private func planAndSend() async {
+    repeat {
+      pumpAgain = false
+      await startReadyRequests(now: time.now())
+    } while pumpAgain && isRunning && isOnline
+    pumpScheduled = false
+  }
+
+  private func startReadyRequests(now: Duration) async {
+    guard isRunning, isOnline else { return }
+    let upstream = self.upstream
+    let ready = await stack.sync.perform { context in
+      var ready: [UpstreamRequest] = []
+      while let next = upstream.nextRequest(in: context, now: now) { ready.append(next) }
+      return ready
+    }
+    for next in ready {
+      tracker.run("send \(next.request)") { [weak self] in await self?.deliver(next) }
+    }
+    scheduleRetry()
+  }
+
+  /// Sends `next`; the transport never retries it, the engine does.
+  private func deliver(_ next: UpstreamRequest) async {
+    let result: Result<TransportResponse, TransportError>
+    do {
+      result = .success(try await transport.send(next.request, options: SendOptions()))
+    } catch {
+      result = .failure(error)
+    }
+    switch result {
+    case .success(let response):
+      onEvent?(.request(next.request, .status(response.status)))
+    case .failure(let error):
+      onEvent?(.request(next.request, .failed(error)))
+      noteConnectivity(after: error)
+    }
+    completed.append((next.token, UpstreamOutcome(endpoint: next.endpoint, result: result)))
+    guard !applyScheduled else { return }
+    applyScheduled = true
+    tracker.run("apply responses") { [weak self] in await self?.applyCompleted() }
+  }
+
+  /// Applies every answer that arrived since the last time in one save of the sync context: one
+  /// save (and one merge into the UI context) per batch, not per answer.
+  private func applyCompleted() async {
+    while !completed.isEmpty {
+      let batch = completed
+      completed = []
+      let upstream = self.upstream
+      let now = time.now()
+      let completions = await saveInSyncContext { context in
+        batch.map { upstream.complete($0.token, with: $0.outcome, in: context, now: now) }
+      }
+      for completion in completions { announce(completion) }
+      pump()
+    }
+    applyScheduled = false
+  }
+
+  /// Tells the app about changes the backend refused: they are errors an app must show.
+  private func announce(_ completion: UpstreamCompletion) {
+    switch completion {
+    case .failed(let object, let failure):
+      logger.error("\(object) was refused for good: \(failure.reason)")
+      onEvent?(.changeRefused(object, reason: failure.reason, reverted: false))
+    case .reverted(let object, let reason):
+      logger.error("\(object) was reverted: \(reason)")
+      onEvent?(.changeRefused(object, reason: reason, reverted: true))
+    case .settled, .retrying, .unknownToken:
+      break
+    }
+  }
+
+  func noteConnectivity(after error: TransportError) {
+    if case .network(let failure) = error, failure == .offline || failure == .cannotConnect,
+      isOnline
+    {
+      isOnline = false
+      onEvent?(.connectivity(online: false))
+    }
+  }
+
+  /// Wakes the engine when the earliest backoff ends, unless a wake-up comes sooner already.
+  ///
+  /// The wait is a plain task on the engine's clock, not enrolled work: a backoff that has not
+  /// ended is something that will happen, not something running, so a test can be quiescent
+  /// while a retry waits (``settle(advancing:timeout:)`` moves a manual clock past it).
+  func scheduleRetry() {
+    guard isOnline, let at = upstream.nextRetryTime else { return }
+    if let scheduled = retryTimer, scheduled.at <= at { return }
+    retryTimer?.task.cancel()
+    let wait = at - time.now()
+    let time = self.time
+    let task = Task { [weak self] in
+      guard (try? await time.sleep(for: wait)) != nil else { return }
+      await self?.retryWokeUp()
+    }
+    retryTimer = (at, task)
+  }
+
+  private func retryWokeUp() {
+    retryTimer = nil
+    pump()
+  }
+}

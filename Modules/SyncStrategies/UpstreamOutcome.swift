@@ -1,0 +1,97 @@
+import CourierAPI
+import Foundation
+import ParsingCore
+import Transport
+
+/// Why a request did not succeed, with everything the backend or the network said about it.
+public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
+  /// Whether trying again may work.
+  public let responseClass: ResponseClass
+  /// The HTTP status, if a response came.
+  public let status: Int?
+  /// The backend's error answer, if it gave a readable one.
+  public let error: APIError?
+  /// How long the backend asked to wait before trying again (`Retry-After`).
+  public let retryAfter: Duration?
+  /// What the transport threw, if no response came.
+  public let transportError: TransportError?
+  /// Why a successful status came with an unreadable body.
+  public let unreadableBody: ResponseError?
+
+  /// Creates a failure.
+  public init(
+    responseClass: ResponseClass, status: Int? = nil, error: APIError? = nil,
+    retryAfter: Duration? = nil, transportError: TransportError? = nil,
+    unreadableBody: ResponseError? = nil
+  ) {
+    self.responseClass = responseClass
+    self.status = status
+    self.error = error
+    self.retryAfter = retryAfter
+    self.transportError = transportError
+    self.unreadableBody = unreadableBody
+  }
+
+  /// The backend's label for the error, such as `not-found`.
+  public var label: ErrorLabel? { error?.label }
+
+  /// Reads as `status 403 (access-denied): self is not a member` or `network failure: offline`.
+  public var description: String {
+    if let transportError { return "\(transportError)" }
+    if let unreadableBody { return "\(unreadableBody)" }
+    var text = "status \(status.map(String.init) ?? "?")"
+    if let error { text += " (\(error.label)): \(error.message)" }
+    if let retryAfter { text += ", retry after \(retryAfter)" }
+    return text
+  }
+}
+
+/// How a request ended, as the tracker needs to know it.
+public enum UpstreamOutcome: Sendable {
+  /// The backend did it and answered this.
+  case success(EndpointResponse)
+  /// It may work later (a 5xx, a 429, a network failure, a lost or unreadable answer); the
+  /// change stays pending and backs off.
+  case temporary(BackendFailure)
+  /// It will not work as it is (a 4xx); the strategy decides what that means.
+  case permanent(BackendFailure)
+
+  /// The outcome of calling `endpoint`: its response, classed and decoded, or its error.
+  public init(endpoint: Endpoint, result: Result<TransportResponse, TransportError>) {
+    switch result {
+    case .success(let response):
+      let retryAfter = response.header("Retry-After").flatMap(Int.init).map { Duration.seconds($0) }
+      switch response.responseClass {
+      case .success:
+        switch endpoint.decodeResponse(status: response.status, body: response.body) {
+        case .success(let answer): self = .success(answer)
+        case .failure(let unreadable):
+          // The backend acted but its answer was lost in transit: sending again is safe.
+          self = .temporary(
+            BackendFailure(
+              responseClass: .temporary, status: response.status, unreadableBody: unreadable))
+        }
+      case .temporary, .expired:
+        self = .temporary(Self.failure(response, .temporary, retryAfter: retryAfter))
+      case .permanent:
+        self = .permanent(Self.failure(response, .permanent, retryAfter: retryAfter))
+      }
+    case .failure(let error):
+      switch error {
+      case .invalidRequest:
+        self = .permanent(BackendFailure(responseClass: .permanent, transportError: error))
+      case .network, .expired, .cancelled, .malformedBody:
+        self = .temporary(
+          BackendFailure(responseClass: error.responseClass, transportError: error))
+      }
+    }
+  }
+
+  private static func failure(
+    _ response: TransportResponse, _ responseClass: ResponseClass, retryAfter: Duration?
+  ) -> BackendFailure {
+    BackendFailure(
+      responseClass: responseClass, status: response.status,
+      error: try? APIError.parse(response.body), retryAfter: retryAfter)
+  }
+}

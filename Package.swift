@@ -76,8 +76,8 @@ let modules: [Module] = [
   Module(
     "SyncTestSupport",
     dependsOn: [
-      "SyncEngine", "SyncStrategies", "FakeBackend", "ModelsTestSupport", "Models", "CourierAPI",
-      "Transport", "HTTPRequest", "JSON", "Seams", "ConnectionParsing",
+      "SyncEngine", "SyncStrategies", "FakeBackend", "ModelsTestSupport", "TestSupport", "Models",
+      "CourierAPI", "Transport", "HTTPRequest", "JSON", "Seams", "ConnectionParsing",
     ]),
   Module(
     "CourierDemo",

@@ -3,7 +3,7 @@ import JSON
 import ParsingCore
 
 /// The body of every error answer: `{"code": 404, "label": "not-found", "message": "…"}`.
-public struct APIError: PayloadConvertible, Hashable, CustomStringConvertible {
+public struct APIError: PayloadConvertible, Error, Hashable, CustomStringConvertible {
   /// The HTTP status, repeated.
   public var code: Int
   /// What went wrong, for code to switch on.

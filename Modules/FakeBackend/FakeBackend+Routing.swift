@@ -2,6 +2,7 @@ import CourierAPI
 import Foundation
 import JSON
 import ParsingCore
+import Seams
 import Transport
 
 /// The API contract the fake serves: every request is parsed into an ``CourierAPI/Endpoint``
@@ -57,6 +58,23 @@ extension FakeBackend {
     }
   }
 
+  /// The fake's answer to `endpoint`, typed, without the HTTP around it: no JSON is written or
+  /// read, and no fault, delay or journal entry applies.
+  ///
+  /// For model-based tests and simulations, which call the server hundreds of thousands of
+  /// times; everything else should go through ``transport`` or ``makeURLSession()``.
+  public func answer(_ endpoint: Endpoint) -> Result<EndpointResponse, APIError> {
+    let answer = state.withLock { state -> Answer in
+      guard let me = state.selfID else { return .error(403, .noSelf, "no self user is set up") }
+      return Self.handle(endpoint, for: me, in: &state)
+    }
+    switch answer {
+    case .ok(let response, _): return .success(response)
+    case .error(let status, let label, let message):
+      return .failure(APIError(code: status, label: label, message: message))
+    }
+  }
+
   /// Answers `request` against `state`: the route's handler, or the error its parse gave.
   static func route(_ request: FakeRequest, in state: inout ServerState) -> TransportResponse {
     switch request.endpoint {
@@ -70,7 +88,7 @@ extension FakeBackend {
     }
   }
 
-  private static func handle(_ endpoint: Endpoint, for me: UUID, in state: inout ServerState)
+  static func handle(_ endpoint: Endpoint, for me: UUID, in state: inout ServerState)
     -> Answer
   {
     switch endpoint {

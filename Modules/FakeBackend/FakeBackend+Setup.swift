@@ -132,6 +132,39 @@ extension FakeBackend {
     state.withLock { $0.messages[conversation] ?? [] }
   }
 
+  /// What the server holds, read at once under its lock: for checks that compare many objects.
+  public var snapshot: ServerSnapshot {
+    state.withLock { state in
+      ServerSnapshot(
+        selfID: state.selfID, users: state.users,
+        conversations: state.conversations.mapValues {
+          ServerSnapshot.Conversation(name: $0.name, members: Set($0.members))
+        },
+        messages: state.messages.mapValues { $0.map(\.nonce) })
+    }
+  }
+
   /// Every notification so far, oldest first.
   public var notifications: [NotificationPayload] { state.withLock { $0.notifications } }
+}
+
+/// What the fake server holds at one moment: users, conversations with their members, and the
+/// nonces of each conversation's messages in the order the server accepted them.
+public struct ServerSnapshot: Sendable {
+  /// A conversation as the server holds it.
+  public struct Conversation: Sendable, Hashable {
+    /// Its name, if it has one.
+    public let name: String?
+    /// Everyone taking part, the self user included.
+    public let members: Set<UUID>
+  }
+
+  /// The self user's id, once set up.
+  public let selfID: UUID?
+  /// Every user, by id.
+  public let users: [UUID: UserPayload]
+  /// Every conversation, by id.
+  public let conversations: [UUID: Conversation]
+  /// The nonces of each conversation's messages, in the order the server accepted them.
+  public let messages: [UUID: [UUID]]
 }

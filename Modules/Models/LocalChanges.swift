@@ -17,6 +17,9 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// Changes the backend refused for good, by object: they wait for the app to retry or
   /// discard them, or for the object to change again.
   public internal(set) var failures: [UUID: PushFailure] = [:]
+  /// For each object, values the backend may hold because requests carrying them may have been
+  /// applied though their answers were lost; cleared once an answer settles those keys.
+  public internal(set) var unconfirmed: [UUID: [UnconfirmedValue<Object>]] = [:]
 
   /// Creates an empty record.
   public init() {}
@@ -53,6 +56,7 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
       inserted.remove(id)
       updatedKeys[id] = nil
       failures[id] = nil
+      unconfirmed[id] = nil
       // The deletion keeps the object's last value, synchronised or not, for the request.
       if originals[id] == nil { originals[id] = table[id] }
       deleted.insert(id)
@@ -61,6 +65,21 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
 }
 
 extension LocalChanges: EntitySlot {}
+
+/// A value the backend may hold for some keys of an object: a request carried it, and its answer
+/// was lost.
+public struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
+  /// The keys the request carried.
+  public let keys: Set<Object.Key>
+  /// The object as the request sent it.
+  public let value: Object
+
+  /// Creates an unconfirmed value.
+  public init(keys: Set<Object.Key>, value: Object) {
+    self.keys = keys
+    self.value = value
+  }
+}
 
 /// The local changes of every entity, as the sync context records them.
 struct LocalChangeLog: Sendable {

@@ -40,6 +40,7 @@ extension ModelContext {
         changes.deleted.remove(id)
         changes.originals[id] = nil
         changes.failures[id] = nil
+        changes.unconfirmed[id] = nil
       }
     }
   }
@@ -96,21 +97,49 @@ extension ModelContext {
         changes.updatedKeys[id] = remaining.isEmpty ? nil : remaining
         if remaining.isEmpty {
           changes.originals[id] = nil
-          if !changes.inserted.contains(id) { changes.failures[id] = nil }
+          if !changes.inserted.contains(id) {
+            changes.failures[id] = nil
+            changes.unconfirmed[id] = nil
+          }
         }
       }
     }
   }
 
   /// Records that the backend now holds `object`'s values for `keys` (they were pushed), so the
-  /// synchronised value of those keys is theirs, whether or not they changed again since.
+  /// synchronised value of those keys is theirs, whether or not they changed again since; values
+  /// left unconfirmed by lost answers for those keys are settled too.
   public func recordSynchronised<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
-    guard log[Object.self].updatedKeys[object.id] != nil else { return }
+    let changes = log[Object.self]
+    guard changes.updatedKeys[object.id] != nil || changes.unconfirmed[object.id] != nil else {
+      return
+    }
     modifyLog { log in
       log.modify(Object.self) { changes in
-        var original = changes.originals[object.id] ?? object
-        for key in keys { Object.field(key).copy(&original, object) }
-        changes.originals[object.id] = original
+        if changes.updatedKeys[object.id] != nil {
+          var original = changes.originals[object.id] ?? object
+          for key in keys { Object.field(key).copy(&original, object) }
+          changes.originals[object.id] = original
+        }
+        let open = (changes.unconfirmed[object.id] ?? []).compactMap { entry in
+          let left = entry.keys.subtracting(keys)
+          return left.isEmpty ? nil : UnconfirmedValue(keys: left, value: entry.value)
+        }
+        changes.unconfirmed[object.id] = open.isEmpty ? nil : open
+      }
+    }
+  }
+
+  /// Records that the backend may hold `object`'s values for `keys`.
+  ///
+  /// A request carried them and its answer was lost, or a request left one of several values
+  /// behind. Strategies whose requests are changes relative to the backend's value (added and
+  /// removed members) take these into account.
+  public func recordUnconfirmed<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
+    modifyLog { log in
+      log.modify(Object.self) { changes in
+        changes.unconfirmed[object.id, default: []].append(
+          UnconfirmedValue(keys: keys, value: object))
       }
     }
   }

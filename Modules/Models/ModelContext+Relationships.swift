@@ -3,7 +3,12 @@ import Foundation
 extension ModelContext {
   /// The self user, if the store knows it.
   public var selfUser: User? {
-    objects(User.self).first(where: \.isSelf)
+    if let edited = edits[User.self].edits.values.first(where: { $0?.isSelf == true }) {
+      return edited
+    }
+    return committed.table(User.self).rows.values.first { user in
+      user.isSelf && edits.edit(User.self, id: user.id) == nil
+    }
   }
 
   /// The connection with `user`, if there is one.
@@ -29,7 +34,7 @@ extension ModelContext {
   /// The users taking part in `conversation` that this context knows, ordered by name.
   public func participants(of conversation: Conversation) -> [User] {
     conversation.participantIDs.compactMap { object(User.self, id: $0) }
-      .sorted { ($0.name, $0.id.uuidString) < ($1.name, $1.id.uuidString) }
+      .sorted { ($0.name, $0.id) < ($1.name, $1.id) }
   }
 
   /// The conversations `user` takes part in, ordered by id.
@@ -65,7 +70,7 @@ extension Message {
     case (.none, .some): return false
     default:
       if lhs.localTime != rhs.localTime { return lhs.localTime < rhs.localTime }
-      return lhs.nonce.uuidString < rhs.nonce.uuidString
+      return lhs.nonce < rhs.nonce
     }
   }
 }

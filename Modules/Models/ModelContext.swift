@@ -61,7 +61,7 @@ public final class ModelContext: ModelLookup {
   public func objects<Object: ModelObject>(_ type: Object.Type) -> [Object] {
     var rows = committed.table(type).rows
     for (id, edit) in edits[type].edits { rows[id] = edit }
-    return rows.values.sorted { $0.id.uuidString < $1.id.uuidString }
+    return rows.values.sorted { $0.id < $1.id }
   }
 
   /// How many objects of `type` this context sees.
@@ -83,7 +83,7 @@ public final class ModelContext: ModelLookup {
     ids.formUnion(edits[type].references.sources(of: target, via: relationship.name))
     return ids.compactMap { object(type, id: $0) }
       .filter { relationship.targets($0).contains(target) }
-      .sorted { $0.id.uuidString < $1.id.uuidString }
+      .sorted { $0.id < $1.id }
   }
 
   /// Whether the context has edits that are not saved.

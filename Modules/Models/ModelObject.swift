@@ -87,7 +87,7 @@ public struct ObjectReference: Sendable, Hashable, Comparable, CustomStringConve
 
   /// Orders by entity name, then id.
   public static func < (lhs: Self, rhs: Self) -> Bool {
-    (lhs.entity, lhs.id.uuidString) < (rhs.entity, rhs.id.uuidString)
+    (lhs.entity, lhs.id) < (rhs.entity, rhs.id)
   }
 }
 

@@ -23,18 +23,22 @@ public final class ModelStack: Sendable {
   ///   - entities: The entities the contexts know; Courier's four by default.
   ///   - uuids: Where locally created objects get their ids; the task's current source by default.
   ///   - tracker: Where merges are enrolled; the task's current tracker by default.
+  ///   - syncExecution: Where the sync context runs: on its own executor (the default), or on
+  ///     the main actor's, in one serial order with the UI context (for model-based tests and
+  ///     simulations).
   /// - Throws: What the store throws while loading.
   public convenience init(
     store: any ModelStore, entities: EntityRegistry = .standard, uuids: UUIDSource = .current,
-    tracker: WorkTracker = .current
+    tracker: WorkTracker = .current, syncExecution: ActorExecution = .own
   ) throws {
     self.init(
-      store: store, tables: try store.load(), entities: entities, uuids: uuids, tracker: tracker)
+      store: store, tables: try store.load(), entities: entities, uuids: uuids, tracker: tracker,
+      syncExecution: syncExecution)
   }
 
   private init(
     store: any ModelStore, tables: Tables, entities: EntityRegistry, uuids: UUIDSource,
-    tracker: WorkTracker
+    tracker: WorkTracker, syncExecution: ActorExecution
   ) {
     let coordinator = StoreCoordinator(store: store)
     let uiBroadcaster = ChangeBroadcaster()
@@ -45,12 +49,24 @@ public final class ModelStack: Sendable {
     }
     let sync = SyncContext(
       context: ModelContext(
-        role: .sync, entities: entities, coordinator: coordinator, tables: tables, uuids: uuids))
+        role: .sync, entities: entities, coordinator: coordinator, tables: tables, uuids: uuids),
+      execution: syncExecution)
     coordinator.setDelivery(for: .ui) { [weak ui] in
       tracker.run("merge a sync save into the UI context") { @MainActor in ui?.mergeIncoming() }
     }
-    coordinator.setDelivery(for: .sync) { [weak sync] in
-      tracker.run("merge a UI save into the sync context") { await sync?.mergeIncoming() }
+    let weakSync = WeakSyncContext(sync)
+    coordinator.setDelivery(for: .sync) {
+      switch syncExecution {
+      case .own:
+        tracker.run("merge a UI save into the sync context") {
+          await weakSync.context?.mergeIncoming()
+        }
+      case .mainActor:
+        // Started on the main actor, the job reaches the sync context without a thread switch.
+        tracker.run("merge a UI save into the sync context") { @MainActor in
+          weakSync.context?.mergeIncomingOnMainActor()
+        }
+      }
     }
     self.ui = ui
     self.sync = sync
@@ -62,10 +78,20 @@ public final class ModelStack: Sendable {
   /// A fresh stack on an empty in-memory store: what each test should start from.
   public static func inMemory(
     _ tables: Tables = Tables(), entities: EntityRegistry = .standard, uuids: UUIDSource = .current,
-    tracker: WorkTracker = .current
+    tracker: WorkTracker = .current, syncExecution: ActorExecution = .own
   ) -> ModelStack {
     ModelStack(
       store: InMemoryStore(tables), tables: tables, entities: entities, uuids: uuids,
-      tracker: tracker)
+      tracker: tracker, syncExecution: syncExecution)
+  }
+}
+
+/// The sync context, held weakly by the coordinator's delivery so the stack is not kept alive by
+/// its own saves.
+private final class WeakSyncContext: Sendable {
+  weak let context: SyncContext?
+
+  init(_ context: SyncContext) {
+    self.context = context
   }
 }

@@ -1,13 +1,20 @@
+import Seams
+
 /// The synchronisation context of a stack, isolated to its own actor: the sync layer reads local
 /// changes and applies server values here.
 public actor SyncContext {
   private let context: ModelContext
   private let broadcaster: ChangeBroadcaster
+  private let executor: ChosenExecutor
 
-  init(context: sending ModelContext) {
+  init(context: sending ModelContext, execution: ActorExecution) {
     self.broadcaster = context.broadcaster
     self.context = context
+    self.executor = execution.makeExecutor(label: "courier.sync-context")
   }
+
+  /// The executor the context runs on: its own, or the main actor's (``Seams/ActorExecution``).
+  public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
 
   /// Runs `body` with the context on this actor, the way every use of it goes.
   ///
@@ -41,6 +48,12 @@ public actor SyncContext {
 
   func mergeIncoming() {
     context.mergeIncoming()
+  }
+
+  /// Merges without a hop, for a context that runs on the main actor's executor.
+  @MainActor
+  func mergeIncomingOnMainActor() {
+    assumeIsolated { $0.mergeIncoming() }
   }
 }
 

@@ -22,9 +22,10 @@ public struct ConnectionStrategy: UpstreamStrategy {
   /// The status.
   public var pushableKeys: Set<Connection.Key> { [.status] }
 
-  /// Only the self user's side of a connection is pushed.
+  /// Only the self user's side of a connection is pushed; before the self user is known, a
+  /// connection the app made counts as the self user's, so it is never dropped.
   public func isSynchronised(_ object: Connection, in context: ModelContext) -> Bool {
-    context.selfUser.map { $0.id == object.from } ?? false
+    context.selfUser.map { $0.id == object.from } ?? true
   }
 
   /// The call for a new connection or a new status.
@@ -48,6 +49,15 @@ public struct ConnectionStrategy: UpstreamStrategy {
     case .delete:
       return .localOnly
     }
+  }
+
+  /// A request answered with an existing connection (a resend after a lost answer) is settled
+  /// against the connection as the backend holds it.
+  public func acknowledgedValue(
+    of sent: SentChange<Connection>, response: EndpointResponse, in context: ModelContext
+  ) -> Connection? {
+    guard case .connection(let payload) = response else { return nil }
+    return PayloadMapping.connection(payload)
   }
 
   /// Takes the conversation and time the backend gave the connection.

@@ -3,9 +3,9 @@ import Foundation
 import Models
 
 /// Pushes groups: `POST /conversations` (with the client's id) for a new one,
-/// `PUT /conversations/{id}` for a new name, `POST`/`DELETE /conversations/{id}/members` for
-/// participants added or removed since the last synchronised value, and leaving a deleted group
-/// with `DELETE /conversations/{id}/members` for the self user.
+/// `PUT /conversations/{id}` for a new name, `DELETE`/`POST /conversations/{id}/members` for
+/// participants removed or added since the last synchronised value (removals first), and leaving
+/// a deleted group with `DELETE /conversations/{id}/members` for the self user.
 ///
 /// A new name and new participants go in separate requests, which may be in flight at once:
 /// they carry different keys. A group waits for the connections of its participants to exist on
@@ -30,11 +30,11 @@ public struct ConversationStrategy: UpstreamStrategy {
       change.kind == .insert || change.keys.contains(.participantIDs)
     else { return [] }
     let me = context.selfUser?.id
-    return conversation.participantIDs.filter { $0 != me }.sorted { $0.precedes($1) }
+    return conversation.participantIDs.filter { $0 != me }.sorted()
       .map { .exists(ObjectReference(.connection, $0)) }
   }
 
-  /// The call for a new group, a new name, a change of participants (additions first), or
+  /// The call for a new group, a new name, a change of participants (removals first), or
   /// leaving.
   public func action(for change: UpstreamChange<Conversation>, in context: ModelContext)
     -> UpstreamAction<Conversation>
@@ -47,7 +47,7 @@ public struct ConversationStrategy: UpstreamStrategy {
         .removeMembers(conversation: change.id, MemberList(users: [me])), carrying: [], sent: nil)
     case .insert:
       guard let conversation = change.object else { return .localOnly }
-      let others = conversation.participantIDs.filter { $0 != me }.sorted { $0.precedes($1) }
+      let others = conversation.participantIDs.filter { $0 != me }.sorted()
       return .send(
         .createConversation(
           NewConversation(id: conversation.id, name: conversation.name, users: others)),
@@ -59,32 +59,62 @@ public struct ConversationStrategy: UpstreamStrategy {
           .renameConversation(id: conversation.id, ConversationRename(name: name)),
           carrying: [.name], sent: conversation)
       }
-      return membersAction(conversation, synchronised: change.lastKnown ?? conversation)
+      let possible = [change.lastKnown ?? conversation] + change.unconfirmed
+      return membersAction(conversation, possibleOnBackend: possible.map(\.participantIDs))
     }
   }
 
-  /// Adds the participants added since `synchronised`, or, when none were, removes those removed.
+  /// Removes the participants that some possible backend state has and the group should not,
+  /// then adds those it should have and some possible state lacks.
   ///
-  /// After additions the backend holds the old participants plus the new ones, so the key stays
-  /// pending until the removals went too.
-  private func membersAction(_ conversation: Conversation, synchronised: Conversation)
+  /// The backend holds the acknowledged participants, or those that a request whose answer was
+  /// lost sent. Removing first makes the end state exact whatever the backend held: after the
+  /// removals every possible state lies within the wanted participants. The removal records the
+  /// participants all of them shared as sent and the union as also possible, so a later change
+  /// still removes a participant that may be there; the additions then complete the group.
+  /// Adding and removing are idempotent, so covering every possibility is safe.
+  private func membersAction(_ conversation: Conversation, possibleOnBackend: [Set<UUID>])
     -> UpstreamAction<Conversation>
   {
-    let added = conversation.participantIDs.subtracting(synchronised.participantIDs)
-      .sorted { $0.precedes($1) }
-    let removed = synchronised.participantIDs.subtracting(conversation.participantIDs)
-      .sorted { $0.precedes($1) }
-    var sent = conversation
-    if !added.isEmpty {
-      sent.participantIDs = synchronised.participantIDs.union(added)
-      return .send(
-        .addMembers(conversation: conversation.id, MemberList(users: added)),
-        carrying: [.participantIDs], sent: sent)
+    let wanted = conversation.participantIDs
+    let inEvery = possibleOnBackend.dropFirst().reduce(possibleOnBackend.first ?? []) {
+      $0.intersection($1)
     }
-    guard !removed.isEmpty else { return .localOnly }
+    let inAny = possibleOnBackend.reduce(Set<UUID>()) { $0.union($1) }
+    var sent = conversation
+    let removed = inAny.subtracting(wanted).sorted()
+    if !removed.isEmpty {
+      sent.participantIDs = inEvery.intersection(wanted)
+      var upperBound = conversation
+      upperBound.participantIDs = inAny.intersection(wanted)
+      return .send(
+        .removeMembers(conversation: conversation.id, MemberList(users: removed)),
+        carrying: [.participantIDs], sent: sent,
+        alsoPossible: upperBound.participantIDs == sent.participantIDs ? [] : [upperBound])
+    }
+    let added = wanted.subtracting(inEvery).sorted()
+    guard !added.isEmpty else { return .localOnly }
     return .send(
-      .removeMembers(conversation: conversation.id, MemberList(users: removed)),
+      .addMembers(conversation: conversation.id, MemberList(users: added)),
       carrying: [.participantIDs], sent: conversation)
+  }
+
+  /// A created group's answer is the group as the backend holds it, which for a resent creation
+  /// is its first version.
+  public func acknowledgedValue(
+    of sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext
+  ) -> Conversation? {
+    guard sent.kind == .insert, case .conversation(let payload) = response else { return nil }
+    return PayloadMapping.conversation(payload)
+  }
+
+  /// Takes the group as the backend answered it: keys this device did not change since get the
+  /// backend's values, such as a rename another member made before a lost answer came again.
+  public func didSucceed(
+    _ sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext
+  ) {
+    guard case .conversation(let payload) = response else { return }
+    context.applyRemote(PayloadMapping.conversation(payload))
   }
 
   /// A group that is already gone, or already left, needs no leaving.

@@ -68,7 +68,7 @@ public struct DownstreamSync: Sendable {
 
   /// `GET /users?ids=…` for `ids`, in a stable order.
   public func users(_ ids: Set<UUID>) -> Endpoint {
-    .getUsers(ids: ids.sorted { $0.precedes($1) })
+    .getUsers(ids: ids.sorted())
   }
 
   /// Applies the self user.
@@ -89,6 +89,13 @@ public struct DownstreamSync: Sendable {
     if response.status == 404, let since { throw .unknownSince(since) }
     guard case .notifications(let page) = try decode(response, for: notifications(since: since))
     else { throw .status(.getNotifications, response.status, nil) }
+    return apply(page, since: since, in: context)
+  }
+
+  /// Applies a page of notifications already read, event by event.
+  public func apply(
+    _ page: Page<NotificationPayload>, since: UUID?, in context: ModelContext
+  ) -> NotificationApplication {
     var unknown: Set<UUID> = []
     var skipped = 0
     for notification in page.elements {

@@ -9,13 +9,13 @@ import Models
 /// ```
 public struct KeySet: Sendable, Hashable, CustomStringConvertible {
   private let storage: any KeyStorage
+
   /// The keys' names in declaration order, for display.
-  public let names: [String]
+  public var names: [String] { storage.names }
 
   /// The keys of `Object`.
   public init<Object: ModelObject>(_ keys: Set<Object.Key>, of type: Object.Type) {
     storage = TypedKeys<Object>(keys: keys)
-    names = keys.sorted().map(\.rawValue)
   }
 
   /// No keys, as for an insert or a deletion.
@@ -27,7 +27,7 @@ public struct KeySet: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether there are no keys.
-  public var isEmpty: Bool { names.isEmpty }
+  public var isEmpty: Bool { storage.isEmpty }
 
   /// The names, comma-separated.
   public var description: String { names.joined(separator: ", ") }
@@ -39,8 +39,16 @@ public struct KeySet: Sendable, Hashable, CustomStringConvertible {
   public func hash(into hasher: inout Hasher) { hasher.combine(names) }
 }
 
-private protocol KeyStorage: Sendable {}
+/// Keys of some entity; the names are worked out only when asked for, since most key sets are
+/// made for planning and never shown.
+private protocol KeyStorage: Sendable {
+  var names: [String] { get }
+  var isEmpty: Bool { get }
+}
 
 private struct TypedKeys<Object: ModelObject>: KeyStorage {
   let keys: Set<Object.Key>
+
+  var names: [String] { keys.sorted().map(\.rawValue) }
+  var isEmpty: Bool { keys.isEmpty }
 }

@@ -8,8 +8,9 @@ import Models
 ///
 /// The nonce makes a resend after a lost response safe: the backend answers the first message
 /// again and creates nothing. A message waits for its conversation to exist on the backend and
-/// goes after every earlier unsent message of the conversation, so messages reach the backend in
-/// the order they were written; a message refused for good is skipped, not waited for.
+/// goes after the nearest earlier unsent message of the conversation, which goes after its own:
+/// messages reach the backend in the order they were written. A message refused for good is
+/// skipped, not waited for.
 public struct MessageStrategy: UpstreamStrategy {
   /// Creates the strategy.
   public init() {}
@@ -17,9 +18,10 @@ public struct MessageStrategy: UpstreamStrategy {
   /// Nothing: a sent message does not change.
   public var pushableKeys: Set<Message.Key> { [] }
 
-  /// Only the self user's messages are sent and deleted on the backend.
+  /// Only the self user's messages are sent and deleted on the backend; before the self user is
+  /// known, a message the app wrote counts as the self user's, so it is never dropped.
   public func isSynchronised(_ object: Message, in context: ModelContext) -> Bool {
-    context.selfUser.map { $0.id == object.senderID } ?? false
+    context.selfUser.map { $0.id == object.senderID } ?? true
   }
 
   /// In the order they were written.
@@ -27,17 +29,38 @@ public struct MessageStrategy: UpstreamStrategy {
     object.localTime.timeIntervalSince1970
   }
 
-  /// The conversation must exist, and every earlier unsent message of it goes first.
+  /// The conversation must exist, and the nearest earlier unsent message of it that was not
+  /// refused goes first; that one follows its own predecessor, so the order holds throughout.
   public func dependencies(of change: UpstreamChange<Message>, in context: ModelContext)
     -> [SyncDependency]
   {
-    guard change.kind == .insert, let message = change.object else { return [] }
-    let earlier = context.messages(inConversationWithID: message.conversationID).filter {
-      $0.serverTime == nil
-        && ($0.localTime, $0.nonce.uuidString) < (message.localTime, message.nonce.uuidString)
+    dependencies(of: [change], in: context)[0]
+  }
+
+  /// Every unsent message of each conversation is ordered once, and each change follows the one
+  /// before it; the cost grows with the number of unsent messages, not with its square.
+  public func dependencies(of changes: [UpstreamChange<Message>], in context: ModelContext)
+    -> [[SyncDependency]]
+  {
+    let unsent = context.localChanges(of: Message.self)
+    var byConversation: [UUID: [Message]] = [:]
+    for id in unsent.inserted where unsent.failure(of: id) == nil {
+      if let message = context.object(Message.self, id: id) {
+        byConversation[message.conversationID, default: []].append(message)
+      }
     }
-    return [.exists(ObjectReference(.conversation, message.conversationID))]
-      + earlier.map { .after(ObjectReference(.message, $0.id)) }
+    var predecessor: [UUID: UUID] = [:]
+    for messages in byConversation.values {
+      let ordered = messages.sorted { ($0.localTime, $0.nonce) < ($1.localTime, $1.nonce) }
+      for (earlier, later) in zip(ordered, ordered.dropFirst()) {
+        predecessor[later.id] = earlier.id
+      }
+    }
+    return changes.map { change in
+      guard change.kind == .insert, let message = change.object else { return [] }
+      return [.exists(ObjectReference(.conversation, message.conversationID))]
+        + (predecessor[message.id].map { [.after(ObjectReference(.message, $0))] } ?? [])
+    }
   }
 
   /// `POST` with the nonce and the text; `DELETE` for a message deleted while its conversation

@@ -26,17 +26,22 @@ public struct UpstreamChange<Object: ModelObject>: Sendable {
   /// The keys free to push: every key of an insert, the changed keys no other request carries
   /// for an update, none for a deletion.
   public let keys: Set<Object.Key>
+  /// Other values the backend may hold for these keys, left by requests whose answers were
+  /// lost; a request that changes the backend's value relative to what it holds must suit them
+  /// all.
+  public let unconfirmed: [Object]
 
   /// Creates a change.
   public init(
     kind: UpstreamChangeKind, id: UUID, object: Object?, lastKnown: Object? = nil,
-    keys: Set<Object.Key>
+    keys: Set<Object.Key>, unconfirmed: [Object] = []
   ) {
     self.kind = kind
     self.id = id
     self.object = object
     self.lastKnown = lastKnown
     self.keys = keys
+    self.unconfirmed = unconfirmed
   }
 }
 
@@ -45,7 +50,11 @@ public enum UpstreamAction<Object: ModelObject>: Sendable {
   /// Call `endpoint`. It carries `keys` (for an update, at least one of the change's keys; the
   /// others stay pending for the next request), and once it succeeds the backend holds `sent`'s
   /// values for them.
-  case send(Endpoint, carrying: Set<Object.Key>, sent: Object?)
+  ///
+  /// When the backend's values were uncertain before the call (an earlier answer was lost), the
+  /// call may leave one of several values behind: `sent` is the one later calls can rely on,
+  /// and `alsoPossible` lists the others, which later changes must also account for.
+  case send(Endpoint, carrying: Set<Object.Key>, sent: Object?, alsoPossible: [Object] = [])
   /// Nothing to send: the change concerns only this device (an object the backend does not
   /// keep), and is taken off the change log.
   case localOnly

@@ -9,23 +9,35 @@ extension UpstreamObjectSync {
   }
 
   /// Surveys every entity's local changes, then sorts each piece of work into ready, blocked,
-  /// waiting on a failure, or retrying.
-  func makePlan(_ state: State, in context: ModelContext, now: Duration) -> Plan {
+  /// waiting on a failure, or retrying; what only the queue shows (requests in flight, cycles)
+  /// is worked out only `forQueue`.
+  func makePlan(_ state: State, in context: ModelContext, now: Duration, forQueue: Bool) -> Plan {
     var survey = Survey()
     for track in tracks { track.survey(in: context, into: &survey) }
     var plan = Plan()
-    plan.queue.inFlight = tracks.flatMap(\.inFlightItems).sorted()
-    plan.queue.failed = survey.failed.sorted { $0.object < $1.object }
+    if forQueue {
+      plan.queue.inFlight = tracks.flatMap(\.inFlightItems).sorted()
+      plan.queue.failed = survey.failed.sorted { $0.object < $1.object }
+    }
     var waits: [ObjectReference: [ObjectReference]] = [:]
+    var waiting: [Work] = []
     for work in survey.work.sorted(by: Self.inLine) {
       if let backoff = state.retry[work.object], backoff.at > now {
         plan.queue.retrying.append(
           .init(item: work.item, failedAttempts: backoff.attempts, retryIn: backoff.at - now))
-        continue
+      } else {
+        waiting.append(work)
       }
-      switch Self.wait(
-        of: tracks[work.track].dependencies(of: work, in: context), for: work, in: survey)
-      {
+    }
+    var dependencies: [[SyncDependency]] = Array(repeating: [], count: waiting.count)
+    for (position, track) in tracks.enumerated() {
+      let indexes = waiting.indices.filter { waiting[$0].track == position }
+      guard !indexes.isEmpty else { continue }
+      let found = track.dependencies(of: indexes.map { waiting[$0] }, in: context)
+      for (index, list) in zip(indexes, found) { dependencies[index] = list }
+    }
+    for (work, dependencies) in zip(waiting, dependencies) {
+      switch Self.wait(of: dependencies, for: work, in: survey) {
       case .none:
         plan.ready.append(work)
         plan.queue.pending.append(work.item)
@@ -37,6 +49,7 @@ extension UpstreamObjectSync {
           .init(item: work.item, failedObject: object, reason: failure.reason))
       }
     }
+    guard forQueue else { return plan }
     let cycles = Self.cycleMembers(waits)
     plan.queue.blocked = plan.queue.blocked.map {
       .init(item: $0.item, waitingFor: $0.waitingFor, isCycle: cycles.contains($0.item.object))
@@ -73,7 +86,7 @@ extension UpstreamObjectSync {
   static func inLine(_ lhs: Work, _ rhs: Work) -> Bool {
     if lhs.track != rhs.track { return lhs.track < rhs.track }
     if lhs.order != rhs.order { return lhs.order < rhs.order }
-    return lhs.object.id.precedes(rhs.object.id)
+    return lhs.object.id < rhs.object.id
   }
 
   /// The objects that wait, directly or through others, for themselves: the members of

@@ -117,7 +117,7 @@ public final class UpstreamObjectSync: Sendable {
     {
       return
     }
-    let plan = makePlan(state, in: context, now: now)
+    let plan = makePlan(state, in: context, now: now, forQueue: false)
     state.ready = plan.ready.reversed()
     state.planKey = (context.localChangeVersion, state.version)
     state.planValidUntil = state.retry.values.map(\.at).filter { $0 > now }.min()
@@ -213,6 +213,6 @@ public final class UpstreamObjectSync: Sendable {
 
   /// The queue as it stands.
   public func queue(in context: ModelContext, now: Duration) -> SyncQueueSnapshot {
-    state.withLock { state in makePlan(state, in: context, now: now).queue }
+    state.withLock { state in makePlan(state, in: context, now: now, forQueue: true).queue }
   }
 }

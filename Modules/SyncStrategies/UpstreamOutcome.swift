@@ -32,6 +32,17 @@ public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
     self.unreadableBody = unreadableBody
   }
 
+  /// Whether the backend may have carried the request out, so its values may be there.
+  ///
+  /// Only a request refused for being too many, or one that never left the device, surely was
+  /// not; a lost or unreadable answer, a timeout or a server error may hide an applied change.
+  public var mayHaveBeenApplied: Bool {
+    switch transportError {
+    case .network(.offline)?, .network(.cannotConnect)?, .invalidRequest?: return false
+    default: return status != 429
+    }
+  }
+
   /// The backend's label for the error, such as `not-found`.
   public var label: ErrorLabel? { error?.label }
 

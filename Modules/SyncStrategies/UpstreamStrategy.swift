@@ -25,12 +25,27 @@ public protocol UpstreamStrategy: Sendable {
   func dependencies(of change: UpstreamChange<Object>, in context: ModelContext)
     -> [SyncDependency]
 
+  /// What must happen before each of `changes`, in the same order: the tracker asks once per
+  /// plan, so a strategy whose dependencies relate the changes to each other can work them out
+  /// together. By default each change is asked about on its own.
+  func dependencies(of changes: [UpstreamChange<Object>], in context: ModelContext)
+    -> [[SyncDependency]]
+
   /// The call that pushes `change`, or that nothing needs sending.
   ///
   /// For an update, the call may carry only some of `change.keys`; the others stay pending and
   /// go in the next call.
   func action(for change: UpstreamChange<Object>, in context: ModelContext) throws
     -> UpstreamAction<Object>
+
+  /// What the backend holds for the sent keys after a successful `response`, when the answer
+  /// says so; `nil` means what was sent.
+  ///
+  /// An insert resent after a lost answer is answered with the backend's first version, not the
+  /// resent one: keys changed in between must stay pending, so they are settled against this.
+  func acknowledgedValue(
+    of sent: SentChange<Object>, response: EndpointResponse, in context: ModelContext
+  ) -> Object?
 
   /// Applies what a successful answer says (a server time, a conversation id) to the sync
   /// context.
@@ -56,6 +71,18 @@ extension UpstreamStrategy {
   public func dependencies(of change: UpstreamChange<Object>, in context: ModelContext)
     -> [SyncDependency]
   { [] }
+
+  /// Each change's own dependencies.
+  public func dependencies(of changes: [UpstreamChange<Object>], in context: ModelContext)
+    -> [[SyncDependency]]
+  {
+    changes.map { dependencies(of: $0, in: context) }
+  }
+
+  /// What was sent, unless the strategy reads the answer.
+  public func acknowledgedValue(
+    of sent: SentChange<Object>, response: EndpointResponse, in context: ModelContext
+  ) -> Object? { nil }
 
   /// Nothing to apply unless the strategy says otherwise.
   public func didSucceed(

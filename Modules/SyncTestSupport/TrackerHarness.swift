@@ -7,6 +7,8 @@ import Models
 import ModelsTestSupport
 import Seams
 import SyncStrategies
+import TestSupport
+import Testing
 import Transport
 
 /// A model stack and an upstream tracker driven by hand, with no engine: the test chooses when
@@ -94,17 +96,57 @@ public struct TrackerHarness {
     return requests
   }
 
-  /// Completes `request` with `outcome` and saves the sync context.
+  /// Completes `request` with `outcome` and saves the sync context; a failed save is recorded
+  /// as an issue at the caller.
   @discardableResult
   public func complete(
-    _ request: UpstreamRequest, _ outcome: UpstreamOutcome, at now: Duration = .zero
+    _ request: UpstreamRequest, _ outcome: UpstreamOutcome, at now: Duration = .zero,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async -> UpstreamCompletion {
     let upstream = self.upstream
-    return await stack.sync.perform { context in
+    let (completion, saveError) = await stack.sync.perform { context in
       let completion = upstream.complete(request.token, with: outcome, in: context, now: now)
-      _ = try? context.save()
-      return completion
+      do {
+        try context.save()
+        return (completion, String?.none)
+      } catch {
+        return (completion, "\(error)")
+      }
     }
+    if let saveError {
+      Issue.record("The sync context did not save: \(saveError)", sourceLocation: sourceLocation)
+    }
+    return completion
+  }
+
+  /// Lets the fake apply `request`, then completes it as if the connection dropped before the
+  /// answer arrived: the backend has the change, the tracker does not know it.
+  public func loseAnswer(to request: UpstreamRequest, at now: Duration = .zero) async {
+    _ = await respond(to: request)
+    await complete(
+      request,
+      .temporary(
+        BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost))),
+      at: now)
+  }
+
+  /// Completes `request` as refused for good with `status`, as a 4xx answer would.
+  public func refuse(_ request: UpstreamRequest, status: Int = 400, at now: Duration = .zero) async
+  {
+    await complete(
+      request, .permanent(BackendFailure(responseClass: .permanent, status: status)), at: now)
+  }
+
+  /// Hands out and answers, with the fake's answers, every request the tracker makes at `now`
+  /// until it makes none; returns them in the order they went.
+  @discardableResult
+  public func answerAll(at now: Duration = .zero) async -> [UpstreamRequest] {
+    var answered: [UpstreamRequest] = []
+    while let request = await next(at: now) {
+      await complete(request, await respond(to: request), at: now)
+      answered.append(request)
+    }
+    return answered
   }
 
   /// The fake backend's answer to `request`, as the tracker's outcome.

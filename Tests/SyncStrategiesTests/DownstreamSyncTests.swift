@@ -147,7 +147,7 @@ struct DownstreamSyncTests {
   func localChangeWins() async throws {
     // given
     let harness = TrackerHarness()
-    try await harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Local" } }
+    try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Local" } }
 
     // when
     _ = try await apply(

@@ -173,9 +173,9 @@ struct StrategyTests {
   }
 
   @Test(
-    "Adding and removing participants in one save adds first, then removes, against the backend's list"
+    "Adding and removing participants in one save removes first, then adds, against the backend's list"
   )
-  func participantsAddThenRemove() async throws {
+  func participantsRemoveThenAdd() async throws {
     // given
     let harness = TrackerHarness()
     let ann = harness.make.user(name: "Ann")
@@ -197,10 +197,10 @@ struct StrategyTests {
     }
 
     // then
-    #expect(sent.map(\.request.method) == [.post, .delete])
+    #expect(sent.map(\.request.method) == [.delete, .post])
     #expect(
       sent.map { $0.json?["users"] } == [
-        [.string(bob.id.lowercasedText)], [.string(ann.id.lowercasedText)],
+        [.string(ann.id.lowercasedText)], [.string(bob.id.lowercasedText)],
       ])
     #expect(await harness.localChanges(Conversation.self).isEmpty)
   }
@@ -287,9 +287,9 @@ struct StrategyTests {
     let upstream = harness.upstream
 
     // when
-    await harness.stack.sync.perform { context in
+    try await harness.stack.sync.perform { context in
       upstream.retryFailedChange(of: message.reference, in: context)
-      try? context.save()
+      try context.save()
     }
     await Quiescence.expectIdle(harness.stack.tracker)
 

@@ -1,0 +1,121 @@
+import CourierAPI
+import Foundation
+import Models
+
+extension EntityTrack {
+  /// Applies how the request `token` ended: the keys it carried are settled only if they still
+  /// hold what it sent; any other key of the object keeps its own state.
+  func complete(_ token: RequestToken, _ outcome: UpstreamOutcome, in context: ModelContext)
+    -> UpstreamCompletion
+  {
+    guard let flight = flights.removeValue(forKey: token) else { return .unknownToken(token) }
+    release(token, of: flight)
+    let reference = reference(flight.id)
+    let sent = SentChange(
+      kind: flight.kind, id: flight.id, keys: flight.keys, sent: flight.sent,
+      endpoint: flight.endpoint)
+    switch outcome {
+    case .success(let response):
+      let acknowledged = strategy.acknowledgedValue(of: sent, response: response, in: context)
+      settle(flight, holding: acknowledged ?? flight.sent, in: context)
+      strategy.didSucceed(sent, response: response, in: context)
+      return .settled(reference)
+    case .temporary(let failure):
+      if failure.mayHaveBeenApplied, flight.kind != .delete, let sent = flight.sent {
+        for possible in [sent] + flight.alsoPossible {
+          context.recordUnconfirmed(possible, keys: flight.keys)
+        }
+      }
+      return .retrying(reference, retryIn: .zero, failure)
+    case .permanent(let failure):
+      switch strategy.didFailPermanently(sent, failure: failure, in: context) {
+      case .markFailed(let reason):
+        let record = PushFailure(
+          reason: reason, status: failure.status, label: failure.label?.rawValue)
+        context.markPushFailed(Object.self, id: flight.id, record)
+        return .failed(reference, record)
+      case .revert(let reason):
+        revert(flight.kind, flight.id, keys: flight.keys, in: context)
+        return .reverted(reference, reason: reason)
+      case .alreadyApplied:
+        settle(flight, holding: flight.sent, in: context)
+        return .settled(reference)
+      }
+    }
+  }
+
+  private func release(_ token: RequestToken, of flight: Flight) {
+    if wholeHolders[flight.id] == token { wholeHolders[flight.id] = nil }
+    for key in flight.keys where keyHolders[flight.id]?[key] == token {
+      keyHolders[flight.id]?[key] = nil
+    }
+    if keyHolders[flight.id]?.isEmpty == true { keyHolders[flight.id] = nil }
+  }
+
+  /// The backend now holds `acknowledged` for `flight`'s keys: they are cleared where the object
+  /// still holds those values, and stay pending where it differs from them or from a value the
+  /// backend may also hold.
+  private func settle(_ flight: Flight, holding acknowledged: Object?, in context: ModelContext) {
+    switch flight.kind {
+    case .delete:
+      context.clearLocalDeletion(Object.self, id: flight.id)
+    case .insert, .update:
+      if flight.kind == .insert { context.clearLocalInsertion(Object.self, id: flight.id) }
+      guard let sent = acknowledged else { return }
+      context.recordSynchronised(sent, keys: flight.keys)
+      for possible in flight.alsoPossible { context.recordUnconfirmed(possible, keys: flight.keys) }
+      guard let current = context.object(Object.self, id: flight.id) else { return }
+      let unchanged = flight.keys.filter { key in
+        ([sent] + flight.alsoPossible).allSatisfy { current.hasSameValue(at: key, as: $0) }
+      }
+      context.clearLocalChanges(Object.self, id: flight.id, keys: unchanged)
+    }
+  }
+
+  /// Gives a change up: an insert is dropped locally, a deletion undone, and an update's `keys`
+  /// go back to the values the backend has.
+  private func revert(
+    _ kind: UpstreamChangeKind, _ id: UUID, keys: Set<Object.Key>, in context: ModelContext
+  ) {
+    let changes = context.localChanges(of: Object.self)
+    switch kind {
+    case .insert:
+      context.discardLocally(Object.self, id: id)
+    case .delete:
+      let lastKnown = changes.originals[id]
+      context.clearLocalDeletion(Object.self, id: id)
+      if let lastKnown { context.applyRemote(lastKnown) }
+    case .update:
+      guard let original = changes.originals[id], var reverted = context.object(Object.self, id: id)
+      else {
+        context.clearLocalChanges(Object.self, id: id, keys: keys)
+        return
+      }
+      for key in keys { reverted.copyValue(at: key, from: original) }
+      context.clearLocalChanges(Object.self, id: id, keys: keys)
+      context.applyRemote(reverted)
+    }
+  }
+
+  // MARK: - Failures the app acts on
+
+  /// Sends the refused change of `id` again; returns whether there was one.
+  func retry(_ id: UUID, in context: ModelContext) -> Bool {
+    guard context.localChanges(of: Object.self).failure(of: id) != nil else { return false }
+    context.clearPushFailure(Object.self, id: id)
+    strategy.willRetry(id, in: context)
+    return true
+  }
+
+  /// Gives up the refused change of `id`: the object returns to what the backend has; returns
+  /// whether there was one.
+  func discard(_ id: UUID, in context: ModelContext) -> Bool {
+    let changes = context.localChanges(of: Object.self)
+    guard changes.failure(of: id) != nil else { return false }
+    let kind: UpstreamChangeKind =
+      changes.inserted.contains(id) ? .insert : changes.deleted.contains(id) ? .delete : .update
+    revert(kind, id, keys: changes.keys(of: id), in: context)
+    context.clearPushFailure(Object.self, id: id)
+    return true
+  }
+}

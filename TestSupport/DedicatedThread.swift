@@ -1,0 +1,76 @@
+import Foundation
+import Seams
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs long synchronous work, such as thousands of seeded simulation runs, on a thread of its
+/// own rather than on Swift's cooperative pool.
+///
+/// Swift Testing runs tests as tasks on a pool with one thread per core. A test that computes
+/// for seconds without suspending holds one of those threads; on a two-core machine two such
+/// tests stall every other test until they end, and those tests overrun their time budgets.
+/// Work handed to ``run(niceness:_:)`` leaves the pool free, and on Linux its thread lowers
+/// its own scheduling priority, so the short tests run first and the long work takes the CPU
+/// they leave.
+///
+/// ```swift
+/// let failures = await DedicatedThread.run { check in
+///   seeds.prefix { _ in !check.isCancelled }.filter { !simulate(seed: $0) }
+/// }
+/// ```
+public enum DedicatedThread {
+  /// The name the thread carries, visible in debuggers, `top -H` and crash logs (Linux keeps
+  /// 15 characters of a thread's name).
+  public static let threadName = "courier-thread"
+
+  /// Runs `work` on a new thread with `niceness` added to its scheduling priority (0 keeps
+  /// the priority; Linux only), and returns its result.
+  ///
+  /// Cancelling the waiting task does not stop the thread: `work` reads
+  /// ``CancellationCheck/isCancelled`` and returns early when it is set.
+  public static func run<Result: Sendable>(
+    niceness: Int32 = 10,
+    _ work: @escaping @Sendable (CancellationCheck) -> Result
+  ) async -> Result {
+    let check = CancellationCheck()
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let thread = Thread {
+          // Set from inside: on Linux a new thread otherwise keeps its creator's name.
+          Thread.current.name = threadName
+          lowerPriority(by: niceness)
+          continuation.resume(returning: work(check))
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+      }
+    } onCancel: {
+      check.cancel()
+    }
+  }
+
+  /// Adds `niceness` to the calling thread's scheduling priority; on Linux the nice value is
+  /// per thread, and 0 names the calling one.
+  private static func lowerPriority(by niceness: Int32) {
+    #if os(Linux)
+      guard niceness != 0 else { return }
+      let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, current + niceness)
+    #endif
+  }
+}
+
+/// Tells work on a ``DedicatedThread`` whether the task waiting for it was cancelled, so that
+/// it can stop early.
+public final class CancellationCheck: Sendable {
+  private let cancelled = Locked(false)
+
+  init() {}
+
+  /// Whether the waiting task was cancelled.
+  public var isCancelled: Bool { cancelled.withLock { $0 } }
+
+  func cancel() { cancelled.withLock { $0 = true } }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// One step of a generated sequence run against the upstream tracker.
+enum ModelStep: Sendable, CustomStringConvertible {
+  case renameSelf(String)
+  case changeAccent(Int)
+  case renameGroup(Int, String)
+  case toggleMember(group: Int, user: Int)
+  case write(conversation: Int, text: String)
+  case createGroup(members: [Int])
+  case handOut
+  case answer(Int, AnswerKind)
+  case remoteRename(group: Int, String)
+  case remoteMessage(conversation: Int)
+  case advance(Duration)
+  case retryFailed
+
+  /// How the backend answers a request.
+  enum AnswerKind: Sendable, CaseIterable {
+    case success
+    case temporary
+    case permanent
+    case lostResponse
+  }
+
+  var description: String {
+    switch self {
+    case .renameSelf(let name): "rename self to \(name)"
+    case .changeAccent(let accent): "change accent to \(accent)"
+    case .renameGroup(let group, let name): "rename group \(group) to \(name)"
+    case .toggleMember(let group, let user): "toggle user \(user) in group \(group)"
+    case .write(let conversation, let text): "write \(text) in conversation \(conversation)"
+    case .createGroup(let members): "create a group with users \(members)"
+    case .handOut: "hand out the next request"
+    case .answer(let index, let kind): "answer in-flight request \(index): \(kind)"
+    case .remoteRename(let group, let name): "another user renames group \(group) to \(name)"
+    case .remoteMessage(let conversation): "another user writes in conversation \(conversation)"
+    case .advance(let duration): "advance the clock by \(duration)"
+    case .retryFailed: "retry every refused change"
+    }
+  }
+}
+
+/// A broken rule of the sync promise, found after a step.
+struct ModelViolation: Error, CustomStringConvertible {
+  let step: Int
+  let rule: String
+  var description: String { "after step \(step + 1): \(rule)" }
+}

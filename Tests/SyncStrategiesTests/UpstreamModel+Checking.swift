@@ -1,0 +1,148 @@
+import ConnectionParsing
+import ConversationParsing
+import CourierAPI
+import FakeBackend
+import Foundation
+import Models
+import ParsingCore
+import Seams
+import SyncStrategies
+import SyncTestSupport
+import Transport
+import UserParsing
+
+extension UpstreamModel {
+  /// Checks the rules that hold after every step.
+  func checkStep(_ step: Int) throws {
+    try checkInFlight(step)
+    let server = fake.snapshot
+    if let problem = unacknowledged(server: server).first {
+      throw ModelViolation(step: step, rule: problem)
+    }
+    try checkServerMessages(step, server)
+  }
+
+  /// Never two requests in flight that carry the same key of one object; an insert or a
+  /// deletion holds the whole object.
+  func checkInFlight(_ step: Int) throws {
+    var seen: [ObjectReference: [SyncQueueSnapshot.Item]] = [:]
+    for request in inFlight { seen[request.item.object, default: []].append(request.item) }
+    for (object, items) in seen where items.count > 1 {
+      if items.contains(where: { $0.kind != .update }) {
+        throw ModelViolation(
+          step: step,
+          rule: "\(object) has \(items.count) requests in flight, one of them not an update")
+      }
+      let keys = items.flatMap(\.keys.names)
+      if Set(keys).count != keys.count {
+        throw ModelViolation(
+          step: step, rule: "\(object) has one key in two requests at once: \(keys)")
+      }
+    }
+  }
+
+  /// Every key the backend keeps either holds, on the backend, the value the sync context has,
+  /// or is still pending in the change log: checked for the self user, every group and every
+  /// message the model wrote.
+  func unacknowledged(server: ServerSnapshot) -> [String] {
+    var confirmed = self.confirmed
+    defer { self.confirmed = confirmed }
+    let context = stack.sync
+    var problems: [String] = []
+    func name(_ id: UUID) -> String { context.object(User.self, id: id)?.name ?? "\(id)" }
+    let users = context.localChanges(of: User.self)
+    if let mine = context.object(User.self, id: me), let theirs = server.users[me] {
+      let pending = users.keys(of: me).union(
+        users.failure(of: me) != nil ? [.name, .accentID] : [])
+      if theirs.name != mine.name && !pending.contains(.name) {
+        problems.append(
+          "self name is \(mine.name) here, \(theirs.name) on the server, and not pending")
+      }
+      if theirs.accentID != mine.accentID && !pending.contains(.accentID) {
+        problems.append(
+          "accent is \(mine.accentID) here, \(theirs.accentID) on the server, and not pending")
+      }
+    }
+    let changes = context.localChanges(of: Conversation.self)
+    for id in groups {
+      guard let conversation = context.object(Conversation.self, id: id),
+        !changes.inserted.contains(id), changes.failure(of: id) == nil
+      else { continue }
+      guard let theirs = server.conversations[id] else {
+        problems.append("group \(id) exists here but not on the server, and is not pending")
+        continue
+      }
+      let keys = changes.keys(of: id)
+      if theirs.name != conversation.name && !keys.contains(.name) {
+        problems.append(
+          "group \(id) is named \(conversation.name ?? "nil") here, \(theirs.name ?? "nil") on the server, and not pending"
+        )
+      }
+      if theirs.members != conversation.participantIDs && !keys.contains(.participantIDs) {
+        let here = conversation.participantIDs.map(name).sorted()
+        let there = theirs.members.map(name).sorted()
+        problems.append(
+          "group \(id) has members \(here) here, \(there) on the server, and not pending")
+      }
+    }
+    let messages = context.localChanges(of: Message.self)
+    for (conversation, nonces) in written {
+      var onServer: Set<UUID>?
+      for nonce in nonces where !confirmed.contains(nonce) {
+        if onServer == nil { onServer = Set(server.messages[conversation] ?? []) }
+        if onServer?.contains(nonce) == true {
+          confirmed.insert(nonce)
+          continue
+        }
+        guard !messages.inserted.contains(nonce), messages.failure(of: nonce) == nil,
+          let message = context.object(Message.self, id: nonce)
+        else { continue }
+        problems.append("message \(message.text) is sent here but not on the server")
+      }
+    }
+    return problems
+  }
+
+  /// No message is on the server twice.
+  func checkServerMessages(_ step: Int, _ server: ServerSnapshot) throws {
+    for (conversation, nonces) in server.messages {
+      if Set(nonces).count != nonces.count {
+        throw ModelViolation(
+          step: step, rule: "a message is on the server twice in \(conversation)")
+      }
+    }
+  }
+
+  /// After draining: nothing pending, the UI and the server agree, and each conversation's
+  /// messages are on the server in the order they were written.
+  func checkDrained(_ step: Int) throws {
+    let queue = upstream.queue(in: stack.sync, now: .seconds(1_000_000))
+    guard queue.isEmpty else {
+      throw ModelViolation(step: step, rule: "after draining, the queue is \(queue)")
+    }
+    let server = fake.snapshot
+    if let problem = unacknowledged(server: server).first {
+      throw ModelViolation(step: step, rule: "after draining: \(problem)")
+    }
+    if let mine = ui.object(User.self, id: me), let server = fake.user(me),
+      mine.name != server.name || mine.accentID != server.accentID
+    {
+      throw ModelViolation(
+        step: step, rule: "after draining, the UI's self user differs from the server's")
+    }
+    for group in groups
+    where ui.object(Conversation.self, id: group)?.name != fake.conversation(group)?.name {
+      throw ModelViolation(
+        step: step, rule: "after draining, the UI names group \(group) otherwise than the server")
+    }
+    for (conversation, nonces) in written {
+      let expected = nonces.filter { !everRefused.contains($0) }
+      let onServer = fake.messages(in: conversation).map(\.nonce).filter { expected.contains($0) }
+      if onServer != expected {
+        throw ModelViolation(
+          step: step,
+          rule: "messages of \(conversation) are on the server out of the order they were written")
+      }
+    }
+  }
+}

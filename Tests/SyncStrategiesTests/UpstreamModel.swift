@@ -1,0 +1,277 @@
+import ConnectionParsing
+import ConversationParsing
+import CourierAPI
+import FakeBackend
+import Foundation
+import Models
+import ParsingCore
+import Seams
+import SyncStrategies
+import SyncTestSupport
+import Transport
+import UserParsing
+
+/// Runs generated steps against the real tracker, strategies, model stack and fake backend, and
+/// checks the promise after every step against a small reference model.
+///
+/// The reference model is what the test itself remembers: the requests it holds in flight, the
+/// messages it wrote in order, and which were ever refused.
+final class UpstreamModel {
+  let stack: InlineModelStack
+  let upstream: UpstreamObjectSync
+  let fake: FakeBackend
+  let me: UUID
+  private(set) var users: [UUID] = []
+  private(set) var groups: [UUID] = []
+  private(set) var conversations: [UUID] = []
+  private(set) var inFlight: [UpstreamRequest] = []
+  private(set) var written: [UUID: [UUID]] = [:]
+  /// Messages seen on the server; the model deletes none, so they need no further checking.
+  var confirmed: Set<UUID> = []
+  private(set) var everRefused: Set<UUID> = []
+  private var lastNotification: UUID?
+  private var now: Duration = .zero
+  private var counter = 0
+  private let downstream = DownstreamSync()
+  /// Each request handed out and how it was answered, in order, for failure reports.
+  private(set) var trace: [TraceEntry] = []
+
+  /// A request handed out, or answered; formatted only when a run fails.
+  enum TraceEntry: CustomStringConvertible {
+    case handedOut(Endpoint)
+    case answered(Endpoint, ModelStep.AnswerKind)
+
+    var endpoint: Endpoint {
+      switch self {
+      case .handedOut(let endpoint), .answered(let endpoint, _): endpoint
+      }
+    }
+
+    var description: String {
+      switch self {
+      case .handedOut(let endpoint): "handed out \(endpoint)"
+      case .answered(let endpoint, let kind): "answered \(endpoint): \(kind)"
+      }
+    }
+  }
+
+  /// The strategies of a real client.
+  static let standardStrategies: [any UpstreamStrategy] = [
+    SelfUserStrategy(), ConnectionStrategy(), ConversationStrategy(), MessageStrategy(),
+  ]
+
+  /// A world with the self user, three connected contacts and two groups, all synchronised,
+  /// pushed by `strategies`.
+  init(uuids: UUIDSource, strategies: [any UpstreamStrategy] = standardStrategies) throws {
+    fake = FakeBackend(uuids: uuids)
+    me = fake.insertSelfUser(name: "Me")
+    stack = InlineModelStack(uuids: uuids)
+    upstream = UpstreamObjectSync(
+      strategies: strategies, retryPolicy: RetryPolicy(baseDelay: .seconds(1), jitter: 0))
+    for name in ["Ann", "Bob", "Cat"] {
+      let user = fake.insertUser(name: name)
+      fake.requestConnectionRemotely(from: user)
+      _ = fake.answer(.updateConnection(user: user, ConnectionUpdate(status: .accepted)))
+      users.append(user)
+      if let conversation = fake.connection(from: me, to: user)?.conversation {
+        conversations.append(conversation)
+      }
+    }
+    for (index, name) in ["Lunch", "Team"].enumerated() {
+      let group = fake.createGroupRemotely(name: name, by: me, members: [users[index]])
+      groups.append(group)
+      conversations.append(group)
+    }
+    if case .success(.user(let selfUser)) = fake.answer(.getSelf) {
+      stack.sync.applyRemote(PayloadMapping.user(selfUser, isSelf: true))
+      try stack.sync.save()
+    }
+    try pull()
+    if case .success(.users(let found)) = fake.answer(.getUsers(ids: users)) {
+      for user in found { stack.sync.applyRemote(PayloadMapping.user(user, isSelf: false)) }
+      try stack.sync.save()
+    }
+  }
+
+  var ui: ModelContext { stack.ui }
+
+  // MARK: - Generating
+
+  /// The next step, drawn from `random` with the weights of a busy client on a bad network.
+  func nextStep(_ random: inout SeededRandomNumberGenerator) -> ModelStep {
+    counter += 1
+    let roll = Int.random(in: 0..<100, using: &random)
+    switch roll {
+    case 0..<14: return .renameSelf("n\(counter)")
+    case 14..<20: return .changeAccent(Int.random(in: 0..<8, using: &random))
+    case 20..<28: return .renameGroup(Int.random(in: 0..<8, using: &random), "g\(counter)")
+    case 28..<36:
+      return .toggleMember(
+        group: Int.random(in: 0..<8, using: &random), user: Int.random(in: 0..<3, using: &random))
+    case 36..<48:
+      return .write(conversation: Int.random(in: 0..<8, using: &random), text: "m\(counter)")
+    case 48..<50: return .createGroup(members: [Int.random(in: 0..<3, using: &random)])
+    case 50..<68: return .handOut
+    case 68..<88:
+      let kind: ModelStep.AnswerKind =
+        switch Int.random(in: 0..<20, using: &random) {
+        case 0..<12: .success
+        case 12..<15: .temporary
+        case 15..<16: .permanent
+        default: .lostResponse
+        }
+      return .answer(Int.random(in: 0..<8, using: &random), kind)
+    case 88..<91: return .remoteRename(group: Int.random(in: 0..<8, using: &random), "r\(counter)")
+    case 91..<94: return .remoteMessage(conversation: Int.random(in: 0..<8, using: &random))
+    case 94..<99: return .advance(.milliseconds(Int.random(in: 0...4_000, using: &random)))
+    default: return .retryFailed
+    }
+  }
+
+  // MARK: - Running
+
+  /// Carries out `step`; returns `false` when it changed nothing (no request to hand out or
+  /// answer, no author for a remote change, only the clock moved), so the rules need no check.
+  @discardableResult
+  func run(_ step: ModelStep) throws -> Bool {
+    switch step {
+    case .renameSelf(let name):
+      try saveUI { try $0.update(User.self, id: self.me) { $0.name = name } }
+    case .changeAccent(let accent):
+      try saveUI { try $0.update(User.self, id: self.me) { $0.accentID = accent } }
+    case .renameGroup(let index, let name):
+      let group = groups[index % groups.count]
+      try saveUI { try $0.update(Conversation.self, id: group) { $0.name = name } }
+    case .toggleMember(let index, let user):
+      let group = groups[index % groups.count]
+      let member = users[user]
+      try saveUI { context in
+        try context.update(Conversation.self, id: group) { conversation in
+          if conversation.participantIDs.remove(member) == nil {
+            conversation.participantIDs.insert(member)
+          }
+        }
+      }
+    case .write(let index, let text):
+      let conversation = conversations[index % conversations.count]
+      let nonce = ui.makeID()
+      counter += 1
+      try saveUI { context in
+        try context.insert(
+          Message(
+            nonce: nonce, conversationID: conversation, senderID: self.me, text: text,
+            localTime: Date(timeIntervalSince1970: 1_800_000_000 + Double(self.counter))))
+      }
+      written[conversation, default: []].append(nonce)
+    case .createGroup(let members):
+      let id = ui.makeID()
+      let participants = Set(members.map { users[$0] } + [me])
+      try saveUI { context in
+        try context.insert(
+          Conversation(
+            id: id, kind: .group, name: "new", creatorID: self.me, participantIDs: participants,
+            lastEventTime: Date(timeIntervalSince1970: 1_800_000_000)))
+      }
+      groups.append(id)
+      conversations.append(id)
+    case .handOut:
+      guard let request = upstream.nextRequest(in: stack.sync, now: now) else { return false }
+      inFlight.append(request)
+      trace.append(.handedOut(request.endpoint))
+    case .answer(let index, let kind):
+      guard !inFlight.isEmpty else { return false }
+      let request = inFlight.remove(at: index % inFlight.count)
+      try answer(request, kind)
+    case .remoteRename(let index, let name):
+      let group = groups[index % groups.count]
+      guard let author = fake.members(of: group).first(where: { $0 != me }) else { return false }
+      fake.renameRemotely(group, to: name, by: author)
+      try pull()
+    case .remoteMessage(let index):
+      let conversation = conversations[index % conversations.count]
+      guard let author = fake.members(of: conversation).first(where: { $0 != me }) else {
+        return false
+      }
+      fake.postMessageRemotely(in: conversation, from: author, text: "remote")
+      try pull()
+    case .advance(let duration):
+      now += duration
+      return false
+    case .retryFailed:
+      try retryFailed()
+    }
+    return true
+  }
+
+  private func saveUI(_ edit: (ModelContext) throws -> Void) throws {
+    do {
+      try edit(ui)
+      try ui.save()
+    } catch {
+      ui.rollback()
+    }
+  }
+
+  private func answer(_ request: UpstreamRequest, _ kind: ModelStep.AnswerKind) throws {
+    let outcome: UpstreamOutcome
+    switch kind {
+    case .success, .lostResponse:
+      let answer = fake.answer(request.endpoint)
+      if kind == .lostResponse {
+        outcome = .temporary(
+          BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
+      } else {
+        switch answer {
+        case .success(let response): outcome = .success(response)
+        case .failure(let error):
+          outcome = .permanent(
+            BackendFailure(responseClass: .permanent, status: error.code, error: error))
+        }
+      }
+    case .temporary:
+      outcome = .temporary(BackendFailure(responseClass: .temporary, status: 503))
+    case .permanent:
+      outcome = .permanent(BackendFailure(responseClass: .permanent, status: 400))
+    }
+    if case .permanent = outcome { everRefused.insert(request.item.object.id) }
+    trace.append(.answered(request.endpoint, kind))
+    upstream.complete(request.token, with: outcome, in: stack.sync, now: now)
+    try stack.sync.save()
+  }
+
+  private func retryFailed() throws {
+    for failure in upstream.queue(in: stack.sync, now: .zero).failed {
+      upstream.retryFailedChange(of: failure.object, in: stack.sync)
+    }
+    try stack.sync.save()
+  }
+
+  /// Applies every notification the backend has for the self user since the last pull.
+  private func pull() throws {
+    guard
+      case .success(.notifications(let page)) = fake.answer(
+        .getNotifications(since: lastNotification, size: 500))
+    else { return }
+    let applied = downstream.apply(page, since: lastNotification, in: stack.sync)
+    try stack.sync.save()
+    lastNotification = applied.lastID
+  }
+
+  /// Answers every request with success until nothing is left to send: faults stopped, the
+  /// network up, refused changes retried.
+  func drain() throws {
+    try retryFailed()
+    for _ in 0..<10_000 {
+      for request in inFlight { try answer(request, .success) }
+      inFlight = []
+      now += .seconds(3_600)
+      var next: [UpstreamRequest] = []
+      while let request = upstream.nextRequest(in: stack.sync, now: now) {
+        next.append(request)
+        trace.append(.handedOut(request.endpoint))
+      }
+      if next.isEmpty { return }
+      inFlight = next
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Seams
+import SyncStrategies
+import TestSupport
+import Testing
+
+@Suite(
+  "UpstreamObjectSync, against a reference model", .tags(.sync, .generated),
+  .timeBudget(.seconds(60)))
+struct UpstreamModelTests {
+  /// How many seeded sequences run: `COURIER_MODEL_SEEDS`, or 500 in the normal suite.
+  static let seeds: UInt64 =
+    ProcessInfo.processInfo.environment["COURIER_MODEL_SEEDS"].flatMap(UInt64.init) ?? 500
+  /// How many steps each sequence takes before draining.
+  static let steps = 200
+  /// The seeds go in this many groups, each on a dedicated thread: one per core of CI.
+  static let groups: UInt64 = 2
+
+  /// One run of a seed: the first broken rule, if any, and the steps that ran up to it.
+  struct Outcome {
+    let violation: ModelViolation?
+    let steps: [ModelStep]
+    /// The requests and answers of the run that concern the objects the violation names.
+    var trace: [String] = []
+  }
+
+  /// Runs `steps` steps of `seed`'s sequence, then drains and checks the end state.
+  static func run(
+    seed: UInt64, steps: Int,
+    strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies
+  ) -> Outcome {
+    UUIDSource.$current.withValue(.seeded(seed)) {
+      var random = SeededRandomNumberGenerator(seed: seed)
+      var ran: [ModelStep] = []
+      let model: UpstreamModel
+      do {
+        model = try UpstreamModel(uuids: .seeded(seed), strategies: strategies)
+      } catch {
+        return Outcome(
+          violation: ModelViolation(step: -1, rule: "the world could not be set up: \(error)"),
+          steps: [])
+      }
+      do {
+        for index in 0..<steps {
+          let step = model.nextStep(&random)
+          ran.append(step)
+          if try model.run(step) { try model.checkStep(index) }
+        }
+        try model.drain()
+        try model.checkDrained(steps)
+        return Outcome(violation: nil, steps: ran)
+      } catch let violation as ModelViolation {
+        let named = model.trace.map(\.description).filter { line in
+          violation.rule.split(separator: " ").contains { word in
+            word.count == 36 && line.localizedCaseInsensitiveContains(word)
+          }
+        }
+        return Outcome(violation: violation, steps: ran, trace: named)
+      } catch {
+        return Outcome(
+          violation: ModelViolation(step: -1, rule: "the run threw \(error)"), steps: ran)
+      }
+    }
+  }
+
+  /// The shortest prefix of `seed`'s sequence that still breaks a rule, draining included.
+  static func shortestFailingPrefix(seed: UInt64, failingAfter steps: Int) -> Outcome {
+    var low = 0
+    var high = steps
+    var shortest = run(seed: seed, steps: steps)
+    while low < high {
+      let middle = (low + high) / 2
+      let outcome = run(seed: seed, steps: middle)
+      if outcome.violation != nil {
+        high = middle
+        shortest = outcome
+      } else {
+        low = middle + 1
+      }
+    }
+    return shortest
+  }
+
+  /// The seeds this run checks: `COURIER_SEED` alone when set, else group `group` of all.
+  static func seeds(ofGroup group: UInt64) -> [UInt64] {
+    if let replay = ProcessInfo.processInfo.environment["COURIER_SEED"].flatMap(UInt64.init) {
+      return group == 0 ? [replay] : []
+    }
+    return Array(stride(from: group + 1, through: seeds, by: Int(groups)))
+  }
+
+  @Test(
+    "Hundreds of seeded sequences keep the sync promise after every step and after draining",
+    arguments: 0..<groups)
+  func seededSequences(group: UInt64) async throws {
+    // given
+    let seeds = Self.seeds(ofGroup: group)
+
+    // when
+    let failure = await DedicatedThread.run { check in
+      seeds.lazy.prefix { _ in !check.isCancelled }.compactMap { seed in
+        Self.run(seed: seed, steps: Self.steps).violation.map { (seed, $0) }
+      }.first
+    }
+
+    // then
+    if let (seed, violation) = failure {
+      let shortest = await DedicatedThread.run { _ in
+        Self.shortestFailingPrefix(seed: seed, failingAfter: Self.steps)
+      }
+      Issue.record(
+        """
+        seed \(seed) broke the promise \(violation)
+        replay: COURIER_SEED=\(seed) Tools/test SyncStrategies --filter seededSequences
+        shortest failing prefix (\(shortest.steps.count) steps), which breaks it \(shortest.violation.map(\.description) ?? "?"):
+        \(shortest.steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+        its requests for the objects named:
+        \(shortest.trace.map { "  \($0)" }.joined(separator: "\n"))
+        """)
+    }
+    #expect(seeds.isEmpty == (group >= Self.seeds))
+  }
+
+  @Test("Each rule of the promise catches a strategy that breaks it", arguments: BrokenClient.all)
+  func brokenStrategiesAreCaught(client: BrokenClient) async throws {
+    // given
+    let seeds: [UInt64] = Array(1...20)
+
+    // when
+    let violations = await DedicatedThread.run { _ in
+      seeds.compactMap { seed in
+        Self.run(seed: seed, steps: Self.steps, strategies: client.strategies).violation
+      }
+    }
+
+    // then
+    #expect(violations.contains { $0.rule.contains(client.brokenRule) })
+  }
+}

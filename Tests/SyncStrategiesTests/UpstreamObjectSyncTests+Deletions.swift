@@ -1,0 +1,80 @@
+import ConversationParsing
+import CourierAPI
+import Foundation
+import JSON
+import Models
+import ModelsTestSupport
+import SyncStrategies
+import SyncTestSupport
+import TestSupport
+import Testing
+import Transport
+import UserParsing
+
+extension UpstreamObjectSyncTests {
+  @Suite("Deletions")
+  @MainActor
+  struct Deletions {
+    @Test("Leaving a group sends DELETE /conversations/{id}/members for the self user")
+    func leaveGroup() async throws {
+      // given
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(creator: harness.me)
+      try await harness.seedRemote([group])
+      try harness.save { try $0.delete(Conversation.self, id: group.id) }
+
+      // when
+      let request = try #require(await harness.next())
+      await harness.complete(request, .success(.noContent))
+
+      // then
+      #expect(request.description == "DELETE /conversations/\(group.id.lowercasedText)/members")
+      #expect(request.json == ["users": [.string(harness.me.id.lowercasedText)]])
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test("Deleting an own message deletes it for everyone; a 404 means it is already gone")
+    func deleteMessage() async throws {
+      // given
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(creator: harness.me)
+      let message = harness.make.message(in: group, from: harness.me, deliveryState: .sent)
+      try await harness.seedRemote([group, message])
+      try harness.save { try $0.delete(Message.self, id: message.id) }
+
+      // when
+      let request = try #require(await harness.next())
+      let completion = await harness.complete(
+        request, .permanent(BackendFailure(responseClass: .permanent, status: 404)))
+
+      // then
+      #expect(
+        request.description
+          == "DELETE /conversations/\(group.id.lowercasedText)/messages/\(message.id.lowercasedText)"
+      )
+      #expect(completion == .settled(message.reference))
+      #expect(await harness.localChanges(Message.self).isEmpty)
+    }
+
+    @Test("A message deleted while its insert is in flight is deleted after the insert is answered")
+    func deleteWaitsForInsert() async throws {
+      // given
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(creator: harness.me)
+      try await harness.seedRemote([group])
+      let message = harness.make.message(in: group, from: harness.me)
+      try harness.insert([message])
+      let post = try #require(await harness.next())
+      try harness.save { try $0.delete(Message.self, id: message.id) }
+
+      // when
+      let whileInFlight = await harness.next()
+      await harness.complete(post, .success(.noContent))
+      let delete = await harness.next()
+
+      // then
+      #expect(whileInFlight == nil)
+      #expect(delete?.request.method == .delete)
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import ConversationParsing
+import CourierAPI
+import Foundation
+import JSON
+import Models
+import ModelsTestSupport
+import SyncStrategies
+import SyncTestSupport
+import TestSupport
+import Testing
+import Transport
+import UserParsing
+
+extension UpstreamObjectSyncTests {
+  @Suite("When the backend refuses or fails")
+  @MainActor
+  struct Failures {
+    @Test("A temporary failure keeps the change and retries it after the backoff")
+    func temporaryFailure() async throws {
+      // given
+      let harness = TrackerHarness()
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Ada" } }
+      let first = try #require(await harness.next())
+
+      // when
+      let completion = await harness.complete(
+        first, .temporary(BackendFailure(responseClass: .temporary, status: 503)))
+      let tooEarly = await harness.next(at: .milliseconds(999))
+      let queue = await harness.queue(at: .milliseconds(500))
+      let retried = await harness.next(at: .seconds(1))
+
+      // then
+      #expect(tooEarly == nil)
+      #expect(queue.retrying.map(\.failedAttempts) == [1])
+      #expect(queue.retrying.map(\.retryIn) == [.milliseconds(500)])
+      #expect(retried?.json == ["name": "Ada"])
+      guard case .retrying(_, let wait, _) = completion else {
+        Issue.record("expected a retry, got \(completion)")
+        return
+      }
+      #expect(wait == .seconds(1))
+    }
+
+    @Test("Retry-After is honoured for a POST too: the backoff waits at least as long as asked")
+    func retryAfterForPost() async throws {
+      // given
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(creator: harness.me)
+      try harness.insert([group])
+      let post = try #require(await harness.next())
+      let answer = TransportResponse(
+        status: 429, json: ["code": 429, "label": "too-many", "message": "slow down"],
+        headers: ["Retry-After": "30"])
+
+      // when
+      let outcome = UpstreamOutcome(endpoint: post.endpoint, result: .success(answer))
+      await harness.complete(post, outcome)
+      let queue = await harness.queue()
+
+      // then
+      #expect(post.request.method == .post)
+      #expect(queue.retrying.map(\.retryIn) == [.seconds(30)])
+      #expect(await harness.next(at: .seconds(29)) == nil)
+      #expect(await harness.next(at: .seconds(30))?.description == "POST /conversations")
+    }
+
+    @Test(
+      "A permanent failure is kept in the change log with its reason and status, and not retried")
+    func permanentFailure() async throws {
+      // given
+      let harness = TrackerHarness()
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Ada" } }
+      let first = try #require(await harness.next())
+      let refusal = BackendFailure(
+        responseClass: .permanent, status: 400,
+        error: APIError(code: 400, label: .badRequest, message: "no"))
+
+      // when
+      await harness.complete(first, .permanent(refusal))
+      let afterFailure = await harness.next()
+      let queue = await harness.queue()
+      let log = await harness.localChanges(User.self)
+
+      // then
+      #expect(afterFailure == nil)
+      #expect(queue.failed.map(\.object) == [harness.me.reference])
+      #expect(queue.failed.map(\.reason) == ["status 400 (bad-request): no"])
+      #expect(queue.failed.map(\.status) == [400])
+      #expect(queue.isIdle)
+      #expect(log.failure(of: harness.me.id)?.label == "bad-request")
+      #expect(log.keys(of: harness.me.id) == [.name])
+    }
+
+    @Test("Changing a refused object again sends it again")
+    func changeAfterFailure() async throws {
+      // given
+      let harness = try await refusedRename(to: "Ada")
+
+      // when
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Ada Lovelace" } }
+      let next = await harness.next()
+
+      // then
+      #expect(next?.json == ["name": "Ada Lovelace"])
+    }
+
+    @Test("Retrying a refused change sends it again")
+    func retryFailed() async throws {
+      // given
+      let harness = try await refusedRename(to: "Ada")
+      let upstream = harness.upstream
+      let me = harness.me.reference
+
+      // when
+      let retried = await harness.stack.sync.perform { upstream.retryFailedChange(of: me, in: $0) }
+      let again = await harness.next()
+
+      // then
+      #expect(retried)
+      #expect(again?.json == ["name": "Ada"])
+    }
+
+    @Test("Discarding a refused update gives the keys the backend's values back")
+    func discardUpdate() async throws {
+      // given
+      let harness = try await refusedRename(to: "Ada")
+      let upstream = harness.upstream
+      let me = harness.me.reference
+
+      // when
+      let discarded = try await harness.stack.sync.perform { context in
+        let discarded = upstream.discardFailedChange(of: me, in: context)
+        try context.save()
+        return discarded
+      }
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(discarded)
+      #expect(harness.ui.object(User.self, id: harness.me.id)?.name == "Me")
+      #expect(await harness.localChanges(User.self).isEmpty)
+      #expect(await harness.queue().isEmpty)
+    }
+  }
+}
+
+/// A harness whose self user was renamed to `name`, and the rename refused for good.
+@MainActor
+private func refusedRename(to name: String) async throws -> TrackerHarness {
+  let harness = TrackerHarness()
+  try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = name } }
+  await harness.refuse(try #require(await harness.next()))
+  return harness
+}

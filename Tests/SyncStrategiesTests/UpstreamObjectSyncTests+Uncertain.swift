@@ -1,0 +1,191 @@
+import ConversationParsing
+import CourierAPI
+import Foundation
+import JSON
+import Models
+import ModelsTestSupport
+import SyncStrategies
+import SyncTestSupport
+import TestSupport
+import Testing
+import Transport
+import UserParsing
+
+extension UpstreamObjectSyncTests {
+  @Suite("Requests that carry part of a change, and answers that were lost")
+  @MainActor
+  struct PartialAndUncertain {
+    @Test("A request that carries only some of the changed keys leaves the rest for the next one")
+    func partialCarry() async throws {
+      // given
+      let harness = TrackerHarness()
+      let ann = harness.make.user(name: "Ann")
+      let group = harness.make.conversation(name: "A", creator: harness.me)
+      try await harness.seedRemote([ann, group])
+      try harness.save { context in
+        try context.update(Conversation.self, id: group.id) {
+          $0.name = "B"
+          $0.participantIDs.insert(ann.id)
+        }
+      }
+
+      // when
+      let requests = await harness.drain()
+
+      // then
+      #expect(requests.map(\.item.keys.names) == [["name"], ["participantIDs"]])
+      #expect(requests.map { $0.request.method } == [.put, .post])
+      #expect(
+        await harness.localChanges(Conversation.self).keys(of: group.id) == [
+          .name, .participantIDs,
+        ])
+    }
+
+    @Test(
+      "A resent insert that the backend answers with its first version keeps later edits pending")
+    func resentInsertKeepsLaterEdits() async throws {
+      // given
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(name: "First", creator: harness.me)
+      try harness.insert([group])
+      let post = try #require(await harness.next())
+      await harness.loseAnswer(to: post)
+      try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "Second" } }
+
+      // when
+      let resend = try #require(await harness.next(at: .seconds(60)))
+      await harness.complete(resend, await harness.respond(to: resend))
+      let rename = try #require(await harness.next(at: .seconds(60)))
+      await harness.complete(rename, await harness.respond(to: rename))
+
+      // then
+      #expect(resend.json?["name"] == "Second")
+      #expect(rename.json == ["name": "Second"])
+      #expect(harness.fake.conversation(group.id)?.name == "Second")
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "A group renamed by another member before the answer to its creation arrived takes that name")
+    func remoteChangeBeforeInsertAnswer() async throws {
+      // given
+      let harness = TrackerHarness()
+      let ann = harness.fake.insertUser(name: "Ann")
+      let group = harness.make.conversation(name: "Mine", creator: harness.me)
+      var withAnn = group
+      withAnn.participantIDs.insert(ann)
+      try await harness.seedRemote([User(id: ann, name: "Ann")])
+      try harness.insert([withAnn])
+      let post = try #require(await harness.next())
+      await harness.loseAnswer(to: post)
+      harness.fake.renameRemotely(group.id, to: "Theirs", by: ann)
+
+      // when
+      let resend = try #require(await harness.next(at: .seconds(60)))
+      await harness.complete(resend, await harness.respond(to: resend))
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.name == "Theirs")
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "A member added by a request whose answer was lost, then removed locally, is removed on the backend"
+    )
+    func lostAddThenRemove() async throws {
+      // given: Ann's addition was applied but its answer lost
+      let harness = TrackerHarness()
+      let (id, ann, _) = try await seedGroup(in: harness, withAnn: false)
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(ann) }
+      }
+      await harness.loseAnswer(to: try #require(await harness.next()))
+
+      // when
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.remove(ann) }
+      }
+      await harness.answerAll(at: .seconds(60))
+
+      // then
+      #expect(harness.fake.members(of: id) == [harness.me.id])
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "After a removal settled an uncertain member list, removing another member still reaches the backend"
+    )
+    func uncertainThenRemoved() async throws {
+      // given: Ann and Bob's addition was applied but its answer lost, then Bob was removed
+      let harness = TrackerHarness()
+      let (id, ann, bob) = try await seedGroup(in: harness, withAnn: false)
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.formUnion([ann, bob]) }
+      }
+      await harness.loseAnswer(to: try #require(await harness.next()))
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.remove(bob) }
+      }
+      await harness.answerAll(at: .seconds(60))
+
+      // when: Ann is removed too
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.remove(ann) }
+      }
+      await harness.answerAll(at: .seconds(120))
+
+      // then
+      #expect(harness.fake.members(of: id) == [harness.me.id])
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "A member that may be on the backend is removed even when removed locally before the last answer came"
+    )
+    func uncertainRemovedWhileInFlight() async throws {
+      // given: Bob's addition was applied but its answer lost, and Ann's removal is in flight
+      let harness = TrackerHarness()
+      let (id, ann, bob) = try await seedGroup(in: harness, withAnn: true)
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
+      }
+      await harness.loseAnswer(to: try #require(await harness.next()))
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.remove(ann) }
+      }
+      let remove = try #require(await harness.next(at: .seconds(60)))
+      let removed = await harness.respond(to: remove)
+
+      // when: Bob is removed locally before the removal's answer arrives
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.remove(bob) }
+      }
+      await harness.complete(remove, removed, at: .seconds(60))
+      await harness.answerAll(at: .seconds(120))
+
+      // then
+      #expect(harness.fake.members(of: id) == [harness.me.id])
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+  }
+}
+
+/// A group named G on the backend and in the sync context, with the self user (and Ann when
+/// `withAnn`); Ann and Bob are users both know.
+@MainActor
+private func seedGroup(in harness: TrackerHarness, withAnn: Bool) async throws
+  -> (group: UUID, ann: UUID, bob: UUID)
+{
+  let ann = harness.fake.insertUser(name: "Ann")
+  let bob = harness.fake.insertUser(name: "Bob")
+  let members = withAnn ? [ann] : []
+  let id = harness.fake.createGroupRemotely(name: "G", by: harness.me.id, members: members)
+  try await harness.seedRemote([
+    User(id: ann, name: "Ann"), User(id: bob, name: "Bob"),
+    Conversation(
+      id: id, kind: .group, name: "G", creatorID: harness.me.id,
+      participantIDs: Set([harness.me.id] + members), lastEventTime: harness.make.now),
+  ])
+  return (id, ann, bob)
+}

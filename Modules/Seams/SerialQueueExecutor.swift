@@ -6,10 +6,23 @@ import Dispatch
 /// their own.
 public final class SerialQueueExecutor: SerialExecutor {
   private let queue: DispatchQueue
+  private let marker = DispatchSpecificKey<ObjectIdentifier>()
 
   /// Creates an executor whose queue is called `label` in debuggers and crash reports.
   public init(label: String) {
     queue = DispatchQueue(label: label)
+    queue.setSpecific(key: marker, value: ObjectIdentifier(self))
+  }
+
+  /// Whether the calling code runs on this executor's queue.
+  public var isCurrent: Bool {
+    DispatchQueue.getSpecific(key: marker) == ObjectIdentifier(self)
+  }
+
+  /// Stops the program unless the calling code runs on this executor, so that an actor's
+  /// `assumeIsolated` works on it.
+  public func checkIsolated() {
+    dispatchPrecondition(condition: .onQueue(queue))
   }
 
   /// Runs `job` on the queue, after the jobs enqueued before it.
@@ -40,7 +53,8 @@ public enum ActorExecution: Sendable {
 
 /// The executor an actor runs on, chosen when it was made.
 public struct ChosenExecutor: Sendable {
-  let queue: SerialQueueExecutor?
+  /// The executor's own queue, or `nil` when the actor runs on the main actor's executor.
+  public let queue: SerialQueueExecutor?
 
   /// The executor, for an actor's `unownedExecutor`.
   public var unownedExecutor: UnownedSerialExecutor {

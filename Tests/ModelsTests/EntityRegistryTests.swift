@@ -96,7 +96,7 @@ struct EntityRegistryTests {
     try stack.ui.context.insert(reaction)
     try stack.ui.context.save()
     await Quiescence.expectIdle(stack.tracker)
-    try await stack.sync.perform { context in
+    await stack.sync.perform { context in
       context.clearLocalInsertion(Reaction.self, id: reaction.id)
     }
 

@@ -7,6 +7,7 @@ import HTTPRequest
 import JSON
 import Models
 import ModelsTestSupport
+import ParsingCore
 import SyncStrategies
 import SyncTestSupport
 import TestSupport
@@ -176,6 +177,36 @@ struct DownstreamSyncTests {
     // then
     #expect(throws: DownstreamError.unknownSince(since)) { try errors[0].get() }
     #expect(throws: DownstreamError.status(.getNotifications, 500, nil)) { try errors[1].get() }
+  }
+
+  @Test("A page already read is applied as its response would be")
+  func applyPage() async throws {
+    // given
+    let harness = TrackerHarness()
+    let group = harness.make.conversation(name: "Old", creator: harness.me)
+    try await harness.seedRemote([group])
+    let rename = NotificationPayload(
+      id: UUID(120),
+      events: [
+        .conversationRename(
+          ConversationEvent(
+            conversation: group.id, from: harness.me.id, time: Self.time, data: "New"))
+      ])
+    let page = Page(elements: [rename], failures: [], hasMore: true)
+
+    // when
+    let applied = try await harness.stack.sync.perform { context in
+      let applied = DownstreamSync().apply(page, since: UUID(119), in: context)
+      try context.save()
+      return applied
+    }
+    await Quiescence.expectIdle(harness.stack.tracker)
+
+    // then
+    #expect(harness.ui.object(Conversation.self, id: group.id)?.name == "New")
+    #expect(applied.lastID == UUID(120))
+    #expect(applied.hasMore)
+    #expect(applied.count == 1)
   }
 
   @Test("The next page is asked for after the last id applied, with the page size")

@@ -1,0 +1,61 @@
+import CourierAPI
+import FakeBackend
+import Foundation
+import TestSupport
+import Testing
+import UserParsing
+
+extension FakeBackendTests {
+  @Suite("Typed answers and snapshots, without HTTP")
+  struct Typed {
+    @Test("answer gives the typed response and changes the state, as the HTTP route does")
+    func answerChangesState() throws {
+      // given
+      let fake = FakeBackend()
+      let me = fake.insertSelfUser(name: "Me")
+
+      // when
+      let answer = fake.answer(.updateSelf(SelfUpdate(name: "Ada")))
+
+      // then
+      #expect(try answer.get() == .user(UserPayload(id: me, name: "Ada", handle: nil, accentID: 0)))
+      #expect(fake.user(me)?.name == "Ada")
+      #expect(fake.journal.isEmpty)
+    }
+
+    @Test("answer gives the typed error the HTTP route would have answered")
+    func answerError() {
+      // given
+      let fake = FakeBackend()
+      fake.insertSelfUser()
+
+      // when
+      let answer = fake.answer(.getUser(id: UUID(404)))
+
+      // then
+      #expect(throws: APIError.self) { try answer.get() }
+      if case .failure(let error) = answer { #expect(error.code == 404) }
+    }
+
+    @Test("A snapshot holds users, groups with their members, and messages in accepted order")
+    func snapshot() throws {
+      // given
+      let fake = FakeBackend()
+      let me = fake.insertSelfUser(name: "Me")
+      let ann = fake.insertUser(name: "Ann")
+      let group = fake.createGroupRemotely(name: "Lunch", by: me, members: [ann])
+      let first = try #require(fake.postMessageRemotely(in: group, from: ann, text: "one"))
+      let second = try #require(fake.postMessageRemotely(in: group, from: me, text: "two"))
+
+      // when
+      let snapshot = fake.snapshot
+
+      // then
+      #expect(snapshot.selfID == me)
+      #expect(snapshot.users[ann]?.name == "Ann")
+      #expect(snapshot.conversations[group]?.name == "Lunch")
+      #expect(snapshot.conversations[group]?.members == [me, ann])
+      #expect(snapshot.messages[group] == [first, second])
+    }
+  }
+}

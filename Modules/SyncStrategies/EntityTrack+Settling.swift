@@ -66,7 +66,8 @@ extension EntityTrack {
       for possible in flight.alsoPossible { context.recordUnconfirmed(possible, keys: flight.keys) }
       guard let current = context.object(Object.self, id: flight.id) else { return }
       let unchanged = flight.keys.filter { key in
-        ([sent] + flight.alsoPossible).allSatisfy { current.hasSameValue(at: key, as: $0) }
+        current.hasSameValue(at: key, as: sent)
+          && flight.alsoPossible.allSatisfy { current.hasSameValue(at: key, as: $0) }
       }
       context.clearLocalChanges(Object.self, id: flight.id, keys: unchanged)
     }

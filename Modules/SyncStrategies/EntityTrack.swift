@@ -106,14 +106,14 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
 
   /// The change `work` stands for, read from the context as it is now.
   private func change(
-    _ kind: UpstreamChangeKind, _ id: UUID, keys: Set<Object.Key>, in context: ModelContext
-  )
-    -> UpstreamChange<Object>
-  {
-    let changes = context.localChanges(of: Object.self)
+    _ kind: UpstreamChangeKind, _ id: UUID, keys: Set<Object.Key>,
+    _ changes: LocalChanges<Object>, in context: ModelContext
+  ) -> UpstreamChange<Object> {
     let object = kind == .delete ? nil : context.object(Object.self, id: id)
-    let unconfirmed = (changes.unconfirmed[id] ?? []).filter { !$0.keys.isDisjoint(with: keys) }
-      .map { $0.value }
+    let unconfirmed =
+      changes.unconfirmed[id].map { values in
+        values.filter { !$0.keys.isDisjoint(with: keys) }.map(\.value)
+      } ?? []
     return UpstreamChange(
       kind: kind, id: id, object: object, lastKnown: changes.originals[id], keys: keys,
       unconfirmed: unconfirmed)
@@ -122,23 +122,34 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// What must happen on the backend before each of `works` may go, asked of the strategy at
   /// once.
   func dependencies(of works: [Work], in context: ModelContext) -> [[SyncDependency]] {
+    let log = context.localChanges(of: Object.self)
     let changes = works.map { work in
-      change(work.kind, work.object.id, keys: work.keys.typed(Object.self) ?? [], in: context)
+      change(work.kind, work.object.id, keys: keys(of: work), log, in: context)
     }
     return strategy.dependencies(of: changes, in: context)
   }
 
   // MARK: - Handing out requests
 
-  /// Asks the strategy for the call that pushes `work`, as the change stands now, and records
-  /// it as in flight under `token`.
+  /// The keys `work` concerns: every key for an insert, none for a deletion.
+  private func keys(of work: Work) -> Set<Object.Key> {
+    switch work.kind {
+    case .insert: allKeys
+    case .update: work.keys.typed(Object.self) ?? []
+    case .delete: []
+    }
+  }
+
+  /// Asks the strategy for the call that pushes `work`, and records it as in flight under
+  /// `token`.
+  ///
+  /// The work comes from a plan that is current: the tracker plans again whenever the change
+  /// log or its own state changed, so the kind and keys the survey found still hold.
   func prepare(_ work: Work, token: RequestToken, in context: ModelContext) -> Preparation {
     let id = work.object.id
-    let changes = context.localChanges(of: Object.self)
-    guard changes.failure(of: id) == nil,
-      let (kind, keys, _) = pendingWork(id, changes, in: context)
-    else { return .nothing }
-    let change = change(kind, id, keys: keys, in: context)
+    let kind = work.kind
+    let keys = keys(of: work)
+    let change = change(kind, id, keys: keys, context.localChanges(of: Object.self), in: context)
     let action: UpstreamAction<Object>
     do {
       action = try strategy.action(for: change, in: context)

@@ -35,7 +35,7 @@ struct Survey: Sendable {
 enum Preparation: Sendable {
   /// Send this; `leftover` says keys of the change remain for a later request.
   case request(UpstreamRequest, leftover: Bool)
-  /// Nothing to send now: the change was local only, or is busy after all.
+  /// Nothing to send: the change was local only, and is off the log.
   case nothing
   /// The request could not be built; the change is marked failed.
   case failed

@@ -9,7 +9,7 @@ import Models
 ///
 /// A new name and new participants go in separate requests, which may be in flight at once:
 /// they carry different keys. A group waits for the connections of its participants to exist on
-/// the backend first.
+/// the backend, and for their changes (an acceptance) to reach it, first.
 public struct ConversationStrategy: UpstreamStrategy {
   /// Creates the strategy.
   public init() {}
@@ -22,7 +22,9 @@ public struct ConversationStrategy: UpstreamStrategy {
     object.kind == .group
   }
 
-  /// The connections of the participants (other than self) must exist first.
+  /// The connections of the participants (other than self) must exist first, and any change of
+  /// them (an acceptance) must have reached the backend: it refuses members who are not
+  /// connected.
   public func dependencies(of change: UpstreamChange<Conversation>, in context: ModelContext)
     -> [SyncDependency]
   {
@@ -30,8 +32,10 @@ public struct ConversationStrategy: UpstreamStrategy {
       change.kind == .insert || change.keys.contains(.participantIDs)
     else { return [] }
     let me = context.selfUser?.id
-    return conversation.participantIDs.filter { $0 != me }.sorted()
-      .map { .exists(ObjectReference(.connection, $0)) }
+    return conversation.participantIDs.filter { $0 != me }.sorted().flatMap { participant in
+      let connection = ObjectReference(.connection, participant)
+      return [SyncDependency.exists(connection), .after(connection)]
+    }
   }
 
   /// The call for a new group, a new name, a change of participants (removals first), or

@@ -79,7 +79,9 @@ extension UpstreamObjectSync {
         if other.failure == nil && other.hasWork { blockers.append(dependency.object) }
       }
     }
-    return blockers.isEmpty ? .none : .blocked(blockers)
+    var seen: Set<ObjectReference> = []
+    let distinct = blockers.filter { seen.insert($0).inserted }
+    return distinct.isEmpty ? .none : .blocked(distinct)
   }
 
   /// Whether `lhs` goes before `rhs`: by strategy, then the strategy's order, then id.

@@ -38,6 +38,48 @@ extension UpstreamObjectSyncTests {
         second.map(\.description) == ["POST /conversations/\(group.id.lowercasedText)/messages"])
     }
 
+    @Test("A group waits for a participant's connection to be accepted on the backend")
+    func groupWaitsForAcceptance() async throws {
+      // given: Ann asked to connect; accepting and making a group with her go in one save
+      let harness = TrackerHarness()
+      let ann = harness.make.user(name: "Ann")
+      let pending = harness.make.connection(from: harness.me, to: ann, status: .pending)
+      try await harness.seedRemote([ann, pending])
+      let group = harness.make.conversation(creator: harness.me, participants: [ann])
+      try harness.save { context in
+        try context.update(Connection.self, id: ann.id) { $0.status = .accepted }
+        try context.insert(group)
+      }
+
+      // when
+      let first = await harness.drain()
+      let queue = await harness.queue()
+
+      // then
+      #expect(first.map(\.endpoint.route) == [.updateConnection])
+      #expect(queue.blocked.map(\.item.object) == [group.reference])
+      #expect(queue.blocked.first?.waitingFor == [pending.reference])
+    }
+
+    @Test("A group with someone asked to connect in the same save names that connection once")
+    func groupWaitsForNewConnection() async throws {
+      // given
+      let harness = TrackerHarness()
+      let ann = harness.make.user(name: "Ann")
+      try await harness.seedRemote([ann])
+      let request = harness.make.connection(from: harness.me, to: ann, status: .sent)
+      let group = harness.make.conversation(creator: harness.me, participants: [ann])
+      try harness.insert([request, group])
+
+      // when
+      let first = await harness.drain()
+      let queue = await harness.queue()
+
+      // then
+      #expect(first.map(\.endpoint.route) == [.requestConnection])
+      #expect(queue.blocked.first?.waitingFor == [request.reference])
+    }
+
     @Test("A change that needs an object refused for good waits on that failure, visibly")
     func waitingOnFailure() async throws {
       // given

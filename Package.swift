@@ -57,11 +57,12 @@ let modules: [Module] = [
     "CourierTooling", dependsOn: ["JSON"], testResources: [.copy("Fixtures")], published: false),
   Module(
     "Transport", dependsOn: ["HTTPRequest", "JSON", "Seams"], testDependencies: ["FakeBackend"]),
+  Module("LoopbackServer", dependsOn: ["Seams"]),
   Module(
     "FakeBackend",
     dependsOn: [
       "CourierAPI", "Transport", "HTTPRequest", "JSON", "Seams", "ParsingCore", "ConnectionParsing",
-      "UserParsing", "ConversationParsing", "EventParsing",
+      "UserParsing", "ConversationParsing", "EventParsing", "LoopbackServer",
     ]),
   Module(
     "SyncStrategies",
@@ -83,8 +84,8 @@ let modules: [Module] = [
     "CourierDemo",
     dependsOn: [
       "CourierAPI", "SyncEngine", "SyncStrategies", "FakeBackend", "Models", "Transport",
-      "HTTPRequest", "JSON",
-      "Seams", "ConnectionParsing", "ConversationParsing", "UserParsing",
+      "HTTPRequest", "JSON", "Seams", "ConnectionParsing", "ConversationParsing", "UserParsing",
+      "LoopbackServer",
     ], published: false),
 ]
 
@@ -203,8 +204,8 @@ if (Context.environment["COURIER_MODULES"] ?? "").isEmpty {
       name: "courier-bench",
       dependencies: [
         "CourierAPI", "HTTPRequest", "JSON", "ParsingCore", "ConnectionParsing", "Models",
-        "SyncStrategies",
-        "SyncEngine", "FakeBackend", "Transport", "Seams",
+        "SyncStrategies", "SyncEngine", "FakeBackend", "Transport", "Seams", "LoopbackServer",
+        "TestSupport",
       ],
       path: "Tools/courier-bench",
       swiftSettings: swiftSettings

@@ -22,6 +22,9 @@ extension Tag {
   /// The contributor tools under `Tools/`.
   @Tag public static var tools: Self
 
+  /// Tests of the LoopbackServer module.
+  @Tag public static var loopbackServer: Self
+
   // MARK: - Cross-cutting
 
   /// Several real modules working together through their public API, usually with the fake backend.

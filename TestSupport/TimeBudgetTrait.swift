@@ -4,6 +4,9 @@ import Testing
 
 /// Limits a test to a budget below a minute, which Swift Testing's `.timeLimit` cannot express.
 ///
+/// The budget closest to the test counts: one on the test replaces its suite's, longer or
+/// shorter, and so does one in `.courier(timeBudget:)`.
+///
 /// When the budget (scaled by ``TimeoutScale``) runs out, the test fails at once with its name,
 /// the budget and the time it ran, and its body is cancelled. A test that passes but used more
 /// than 90 % of its budget gets a warning, so budgets are raised before they turn into flaky
@@ -20,14 +23,26 @@ public struct TimeBudgetTrait: PerTestCaseTrait {
   /// How long a cancelled body may take to return before the process is ended, before scaling.
   public let gracePeriod: Duration
 
-  /// Runs the test body against the clock.
+  /// Runs the test body against the clock, unless a budget given closer to the test (on the
+  /// test itself, or a nested suite) replaces this one.
   public func provideScope(
     for test: Test,
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
+    guard !isReplaced(in: test) else { return try await function() }
     try await run(
       testName: test.name, recorder: FailureRecorder(sourceLocation: test.sourceLocation), function)
+  }
+
+  /// Whether `test` carries a budget declared after this one, closer to the test, which then
+  /// is the one that counts: a test may ask for more, or less, than its suite.
+  func isReplaced(in test: Test) -> Bool {
+    let budgets = test.traits.compactMap { trait -> Duration? in
+      (trait as? TimeBudgetTrait)?.budget ?? (trait as? CourierTestTrait)?.timeBudget.budget
+    }
+    guard let position = budgets.lastIndex(of: budget) else { return false }
+    return position < budgets.index(before: budgets.endIndex)
   }
 
   /// Runs `function` within the budget, recording through `recorder` what went over.

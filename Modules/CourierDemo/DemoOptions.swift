@@ -20,21 +20,17 @@ public struct DemoOptions: Sendable, Equatable {
   ///
   /// - Throws: ``DemoOptionsError`` naming the argument that is wrong.
   public init(arguments: [String]) throws(DemoOptionsError) {
-    var iterator = arguments.makeIterator()
-    while let argument = iterator.next() {
+    var reader = ArgumentReader(arguments)
+    while let argument = reader.next() {
       switch argument {
       case "--seed":
-        guard let value = iterator.next(), let seed = UInt64(value) else {
-          throw .invalidValue("--seed", "a whole number from 0")
-        }
-        self.seed = seed
+        seed = try reader.value(of: argument, needs: "a whole number from 0") { UInt64($0) }
       case "--faults": faults = true
       case "--json": json = true
       case "--server":
-        guard let value = iterator.next(), let url = URL(string: value), url.scheme != nil else {
-          throw .invalidValue("--server", "a URL such as https://api.example.com")
+        server = try reader.value(of: argument, needs: "a URL such as https://api.example.com") {
+          URL(string: $0).flatMap { $0.scheme == nil ? nil : $0 }
         }
-        server = url
       case "--help", "-h": help = true
       default: throw .unknownArgument(argument)
       }

@@ -27,6 +27,10 @@ extension FakeBackend {
     }
     guard let connection = state.requestConnection(from: me, to: body.user, message: body.message)
     else { return .notFound("connection") }
+    if state.contactsAcceptRequests {
+      // The answer says "sent", as a real backend's would; the acceptance follows as events.
+      state.changeConnection(of: body.user, with: me, to: .accepted)
+    }
     return .ok(.connection(connection), status: 201)
   }
 

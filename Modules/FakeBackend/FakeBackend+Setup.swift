@@ -56,6 +56,14 @@ extension FakeBackend {
     }
   }
 
+  /// Whether every user the self user asks to connect accepts at once, with the events a
+  /// remote acceptance emits: for scenarios where nobody else is at the keyboard, such as
+  /// `courier serve --scenario demo`.
+  public var contactsAcceptRequests: Bool {
+    get { state.withLock { $0.contactsAcceptRequests } }
+    set { state.withLock { $0.contactsAcceptRequests = newValue } }
+  }
+
   /// A remote user posts `text` in a conversation, and returns its nonce.
   ///
   /// - Returns: The message's nonce, or `nil` for an unknown conversation.

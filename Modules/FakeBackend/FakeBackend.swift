@@ -56,6 +56,13 @@ public final class FakeBackend: Sendable {
   public func handle(_ request: FakeRequest, expiry: Duration = TransportDefaults.expiry) async
     -> Result<TransportResponse, TransportError>
   {
+    await respond(to: request, expiry: expiry).outcome
+  }
+
+  /// Answers `request` as ``handle(_:expiry:)`` does, and says which journal entry it made.
+  func respond(to request: FakeRequest, expiry: Duration) async -> (
+    outcome: Result<TransportResponse, TransportError>, index: Int
+  ) {
     let (index, mode, fault) = control.withLock { control in
       defer { control.nextIndex += 1 }
       // Offline, a request never reaches the server, so it does not use up a fault rule's step.
@@ -63,6 +70,15 @@ public final class FakeBackend: Sendable {
         control.offlineMode == .online ? Self.nextFault(for: request, in: &control) : nil
       return (control.nextIndex, control.offlineMode, fault)
     }
+    let outcome = await serve(request, index: index, mode: mode, fault: fault, expiry: expiry)
+    return (outcome, index)
+  }
+
+  /// Answers request number `index` under the offline mode and the fault that were in force
+  /// when it arrived, and records it in the journal.
+  private func serve(
+    _ request: FakeRequest, index: Int, mode: OfflineMode, fault: Fault?, expiry: Duration
+  ) async -> Result<TransportResponse, TransportError> {
     let route = try? request.endpoint.get().route
     switch mode {
     case .online: break
@@ -97,7 +113,10 @@ public final class FakeBackend: Sendable {
         return .failure(.cancelled)
       }
     case .park?:
-      await park(index)
+      guard await park(index) else {
+        record(index, request, route: route, status: nil, fault: fault)
+        return .failure(.cancelled)
+      }
     case .loseResponse?, .malformedBody?, nil:
       break
     }
@@ -201,15 +220,32 @@ public final class FakeBackend: Sendable {
     for index in parkedRequests { releaseParkedRequest(index) }
   }
 
-  private func park(_ index: Int) async {
-    await withCheckedContinuation { continuation in
-      let waiters = control.withLock { control in
-        control.parked[index] = continuation
-        defer { control.parkWaiters = [] }
-        return control.parkWaiters
+  /// Holds the request `index` until it is released; returns `false` if its task was cancelled
+  /// first, which takes it off the parked list.
+  private func park(_ index: Int) async -> Bool {
+    let released = Locked<Bool?>(nil)
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let (waiters, cancelled) = control.withLock { control in
+          if Task.isCancelled { return ([CheckedContinuation<Void, Never>](), true) }
+          control.parked[index] = continuation
+          defer { control.parkWaiters = [] }
+          return (control.parkWaiters, false)
+        }
+        for waiter in waiters { waiter.resume() }
+        if cancelled {
+          released.withLock { $0 = false }
+          continuation.resume()
+        }
       }
-      for waiter in waiters { waiter.resume() }
+    } onCancel: {
+      let continuation = control.withLock { $0.parked.removeValue(forKey: index) }
+      if let continuation {
+        released.withLock { $0 = false }
+        continuation.resume()
+      }
     }
+    return released.withLock { $0 } ?? true
   }
 
   // MARK: - Journal

@@ -28,6 +28,8 @@ struct ServerState {
   private let epoch: Date
   private var ticks = 0
   var selfID: UUID?
+  /// Whether every connection request the self user sends is accepted at once by its recipient.
+  var contactsAcceptRequests = false
   var users: [UUID: UserPayload] = [:]
   var userOrder: [UUID] = []
   var connections: [ConnectionKey: ConnectionPayload] = [:]

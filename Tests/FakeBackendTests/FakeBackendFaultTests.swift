@@ -300,3 +300,23 @@ extension FakeBackendTests.Faults {
     #expect(statuses == [503, 200])
   }
 }
+
+extension FakeBackendTests.Faults {
+  @Test("A parked request whose task is cancelled ends as cancelled, unapplied and unparked")
+  func parkedAndCancelled() async throws {
+    // given
+    let fake = Self.fakeWithSelf()
+    fake.addFault(.once(RequestMatcher("PUT", "/self"), .park))
+    let sending = Task { try await fake.send(.put, "/self", json: ["name": "Never"]) }
+    await fake.waitForParkedRequests()
+
+    // when
+    sending.cancel()
+    let outcome = try await sending.value
+
+    // then
+    #expect(throws: TransportError.cancelled) { try outcome.get() }
+    #expect(fake.parkedRequests.isEmpty)
+    #expect(fake.user(try #require(fake.selfUserID))?.name != "Never")
+  }
+}

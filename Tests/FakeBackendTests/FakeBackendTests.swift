@@ -146,6 +146,26 @@ struct FakeBackendTests {
         ])
     }
 
+    @Test("With contacts accepting requests, a request is answered sent and then accepted")
+    func contactsAccept() async throws {
+      // given
+      let fake = FakeBackend()
+      let me = fake.insertSelfUser()
+      let ann = fake.insertUser(name: "Ann")
+      fake.contactsAcceptRequests = true
+
+      // when
+      let (status, body) = try await fake.call(
+        .post, "/connections", json: ["user": .string(ann.text), "name": "Ann"])
+
+      // then
+      #expect(status == 201)
+      #expect(try ConnectionPayload.parse(try #require(body)).status == .sent)
+      #expect(fake.connection(from: me, to: ann)?.status == .accepted)
+      #expect(
+        fake.notifications.flatMap(\.events).map(\.typeName).contains("conversation.member-join"))
+    }
+
     @Test("POST /connections again answers 200 with the existing request and creates nothing")
     func postConnectionTwice() async throws {
       // given

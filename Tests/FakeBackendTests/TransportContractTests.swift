@@ -3,34 +3,62 @@ import FakeBackend
 import Foundation
 import HTTPRequest
 import JSON
+import LoopbackServer
 import ParsingCore
 import TestSupport
 import Testing
 import Transport
 
-/// The two ways a test can reach the fake, which must behave the same.
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The three ways a test can reach the fake, which must behave the same.
 enum FakePath: String, CaseIterable, Sendable, CustomTestStringConvertible {
   /// `FakeTransport`, in-process.
   case inProcess
   /// `URLSessionTransport` → `URLSession` → `FakeURLProtocol` → the fake.
   case urlSession
+  /// `URLSessionTransport` → `URLSession` → a real socket → the fake's loopback server.
+  case loopback
 
   var testDescription: String { rawValue }
 
-  func transport(for fake: FakeBackend) -> any TransportSession {
+  /// Runs `body` with a transport that reaches `fake` this way; a loopback server is stopped
+  /// afterwards.
+  func withTransport<Result: Sendable>(
+    for fake: FakeBackend, _ body: (any TransportSession) async throws -> Result
+  ) async throws -> Result {
     switch self {
     case .inProcess:
-      return fake.transport
+      return try await body(fake.transport)
     case .urlSession:
       let (session, baseURL) = fake.makeURLSession()
-      return URLSessionTransport(
-        configuration: .init(baseURL: baseURL, retry: .never), session: session,
-        time: fake.time)
+      return try await body(
+        URLSessionTransport(
+          configuration: .init(baseURL: baseURL, retry: .never), session: session,
+          time: fake.time))
+    case .loopback:
+      let server = try fake.serve()
+      let configuration = URLSessionConfiguration.ephemeral
+      // A held request fails on the client's own timeout; keep it short for the examples.
+      configuration.timeoutIntervalForRequest = 1
+      let transport = URLSessionTransport(
+        configuration: .init(baseURL: server.baseURL, retry: .never),
+        session: URLSession(configuration: configuration), time: fake.time)
+      do {
+        let result = try await body(transport)
+        await server.stop()
+        return result
+      } catch {
+        await server.stop()
+        throw error
+      }
     }
   }
 }
 
-/// Shared examples: every test runs over both paths and checks the same outcome.
+/// Shared examples: every test runs over the three paths and checks the same outcome.
 @Suite("Transport contract", .tags(.transport, .integration), .courier(timeBudget: .seconds(10)))
 struct TransportContractTests {
   static func fake() -> (FakeBackend, me: UUID, ann: UUID) {
@@ -46,7 +74,9 @@ struct TransportContractTests {
     let (fake, me, _) = Self.fake()
 
     // when
-    let response = try await path.transport(for: fake).send(try HTTPRequest(.get, "/self"))
+    let response = try await path.withTransport(for: fake) {
+      try await $0.send(try HTTPRequest(.get, "/self"))
+    }
 
     // then
     #expect(response.status == 200)
@@ -61,8 +91,10 @@ struct TransportContractTests {
     let (fake, _, _) = Self.fake()
 
     // when
-    let response = try await path.transport(for: fake).send(
-      try HTTPRequest(.get, "/search/contacts", query: [QueryItem("q", "$&?@ é")]))
+    let response = try await path.withTransport(for: fake) {
+      try await $0.send(
+        try HTTPRequest(.get, "/search/contacts", query: [QueryItem("q", "$&?@ é")]))
+    }
 
     // then
     #expect(fake.journal.last?.request.queryValue("q") == "$&?@ é")
@@ -75,9 +107,11 @@ struct TransportContractTests {
     let (fake, me, ann) = Self.fake()
 
     // when
-    let response = try await path.transport(for: fake).send(
-      try HTTPRequest(
-        .post, "/connections", json: ["user": ann.jsonValue, "name": "Ann", "message": "Hi"]))
+    let response = try await path.withTransport(for: fake) {
+      try await $0.send(
+        try HTTPRequest(
+          .post, "/connections", json: ["user": ann.jsonValue, "name": "Ann", "message": "Hi"]))
+    }
 
     // then
     #expect(response.status == 201)
@@ -89,15 +123,16 @@ struct TransportContractTests {
   func refused(_ path: FakePath) async throws {
     // given
     let (fake, _, ann) = Self.fake()
-    let transport = path.transport(for: fake)
-    _ = try await transport.send(
-      try HTTPRequest(.post, "/connections", json: ["user": ann.jsonValue, "name": "Ann"]))
-    _ = try await transport.send(
-      try HTTPRequest(.put, "/connections/\(ann)", json: ["status": "cancelled"]))
 
     // when
-    let response = try await transport.send(
-      try HTTPRequest(.put, "/connections/\(ann)", json: ["status": "sent"]))
+    let response = try await path.withTransport(for: fake) { transport in
+      _ = try await transport.send(
+        try HTTPRequest(.post, "/connections", json: ["user": ann.jsonValue, "name": "Ann"]))
+      _ = try await transport.send(
+        try HTTPRequest(.put, "/connections/\(ann)", json: ["status": "cancelled"]))
+      return try await transport.send(
+        try HTTPRequest(.put, "/connections/\(ann)", json: ["status": "sent"]))
+    }
 
     // then
     #expect(response.status == 403)
@@ -110,7 +145,9 @@ struct TransportContractTests {
     let (fake, _, _) = Self.fake()
 
     // when
-    let response = try await path.transport(for: fake).send(try HTTPRequest(.get, "/nowhere"))
+    let response = try await path.withTransport(for: fake) {
+      try await $0.send(try HTTPRequest(.get, "/nowhere"))
+    }
 
     // then
     #expect(response.status == 404)
@@ -122,10 +159,11 @@ struct TransportContractTests {
     // given
     let (fake, _, _) = Self.fake()
     fake.addFault(.once(.any, .network(.timedOut)))
-    let transport = path.transport(for: fake)
 
     // when
-    let outcome = await Task { try await transport.send(try HTTPRequest(.get, "/self")) }.result
+    let outcome = try await path.withTransport(for: fake) { transport in
+      await Task { try await transport.send(try HTTPRequest(.get, "/self")) }.result
+    }
 
     // then
     #expect(throws: TransportError.network(.timedOut)) { try outcome.get() }
@@ -138,7 +176,9 @@ struct TransportContractTests {
     fake.addFault(.once(.any, .malformedBody))
 
     // when
-    let response = try await path.transport(for: fake).send(try HTTPRequest(.get, "/self"))
+    let response = try await path.withTransport(for: fake) {
+      try await $0.send(try HTTPRequest(.get, "/self"))
+    }
 
     // then
     #expect(response.status == 200)

@@ -1,4 +1,5 @@
 import Foundation
+import Seams
 import Testing
 
 @testable import TestSupport
@@ -45,27 +46,48 @@ struct TimeBudgetTraitTests {
 
   @Test("It reports an overrun at the deadline even when the body ignores cancellation")
   func bodyIgnoringCancellationIsReportedAtDeadline() async throws {
-    // given
+    // given: a body that ignores cancellation and runs until the overrun is reported
     let test = try #require(Test.current)
     let trait = TimeBudgetTrait.timeBudget(.milliseconds(50))
+    let reported = Locked(false)
+    let bodyEnded = Locked(false)
     let clock = ContinuousClock()
     let start = clock.now
 
     // when
     try await withKnownIssue {
       try await trait.provideScope(for: test, testCase: Test.Case.current) {
-        while clock.now - start < .milliseconds(400) {
+        while !reported.withLock({ $0 }) && clock.now - start < .seconds(8) {
           await Task.yield()
         }
+        bodyEnded.withLock { $0 = true }
       }
     } matching: { issue in
-      let reportedAt = clock.now - start
-      return issue.mentions("exceeded its time budget")
-        && reportedAt < .milliseconds(350)
+      let whileRunning = !bodyEnded.withLock { $0 }
+      reported.withLock { $0 = true }
+      return issue.mentions("exceeded its time budget") && whileRunning
     }
 
     // then
-    #expect(clock.now - start >= .milliseconds(400))
+    #expect(reported.withLock { $0 })
+  }
+
+  @Test("A budget on the test replaces its suite's, longer or shorter", .timeBudget(.seconds(3)))
+  func testBudgetReplacesSuiteBudget() async throws {
+    // given: this suite's budget is 10 s and the test's 3 s; a 30 ms budget in a nested scope
+    let test = try #require(Test.current)
+    let suiteBudget = TimeBudgetTrait.timeBudget(.seconds(10))
+    let testBudget = TimeBudgetTrait.timeBudget(.seconds(3))
+
+    // when
+    let suiteDefers = suiteBudget.isReplaced(in: test)
+    let testApplies = !testBudget.isReplaced(in: test)
+    let unlistedApplies = !TimeBudgetTrait.timeBudget(.milliseconds(30)).isReplaced(in: test)
+
+    // then
+    #expect(suiteDefers)
+    #expect(testApplies)
+    #expect(unlistedApplies)
   }
 
   @Test(

@@ -10,6 +10,7 @@ let available: [(name: String, run: () async throws -> [BenchmarkResult])] = [
   ("save-merge", { try await saveMergeBenchmark() }),
   ("fresh-fake", { try freshFakeBenchmark() }),
   ("end-to-end", { try await endToEndBenchmarks() }),
+  ("loopback", { try await loopbackBenchmarks() }),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,0 +1,59 @@
+/// What `courier serve` was asked to do.
+public struct ServeOptions: Sendable, Equatable {
+  /// What the served backend holds when it starts.
+  public enum Scenario: String, Sendable, CaseIterable {
+    /// A self user called Me, and nothing else.
+    case empty
+    /// The demo story's users, with every contact accepting requests at once, so that
+    /// `courier demo --server URL` completes the whole story.
+    case demo
+  }
+
+  /// The port to listen on; 0 for any free one.
+  public var port: UInt16 = 0
+  /// The seed of every id the backend makes.
+  public var seed: UInt64 = 1
+  /// What the backend holds when it starts.
+  public var scenario: Scenario = .empty
+  /// Whether to print help and stop.
+  public var help = false
+
+  /// Creates the default options.
+  public init() {}
+
+  /// Reads the arguments after `serve`.
+  ///
+  /// - Throws: ``DemoOptionsError`` naming the argument that is wrong.
+  public init(arguments: [String]) throws(DemoOptionsError) {
+    var reader = ArgumentReader(arguments)
+    while let argument = reader.next() {
+      switch argument {
+      case "--port":
+        port = try reader.value(of: argument, needs: "a port number from 0 to 65535") { UInt16($0) }
+      case "--seed":
+        seed = try reader.value(of: argument, needs: "a whole number from 0") { UInt64($0) }
+      case "--scenario":
+        scenario = try reader.value(
+          of: argument, needs: Scenario.allCases.map(\.rawValue).joined(separator: " or "),
+          Scenario.init(rawValue:))
+      case "--help", "-h": help = true
+      default: throw .unknownArgument(argument)
+      }
+    }
+  }
+
+  /// The help text.
+  public static let usage = """
+    usage: courier serve [--port N] [--seed N] [--scenario empty|demo]
+
+    Runs Courier's fake backend as an HTTP server on 127.0.0.1, prints its base URL, and logs
+    each request on one line (index, method, path, status, fault). Ctrl-C stops it.
+
+      --port N          the port to listen on (default 0: any free port, printed at start)
+      --seed N          ids from seed N (default 1)
+      --scenario NAME   empty: a self user only (default); demo: the demo story's users, each
+                        contact accepting a connection request at once, for
+                        `courier demo --server URL`
+      --help            this text
+    """
+}

@@ -1,0 +1,105 @@
+import CourierDemo
+import Foundation
+import Seams
+import TestSupport
+import Testing
+
+@Suite("ServeOptions", .tags(.tools), .timeBudget(.seconds(5)))
+struct ServeOptionsTests {
+  @Test("It reads every option, and defaults to any free port and the empty scenario")
+  func reads() throws {
+    // when
+    let given = try ServeOptions(arguments: ["--port", "8080", "--seed", "7", "--scenario", "demo"])
+    let defaults = try ServeOptions(arguments: [])
+
+    // then
+    #expect(given.port == 8080)
+    #expect(given.seed == 7)
+    #expect(given.scenario == .demo)
+    #expect(defaults.port == 0)
+    #expect(defaults.scenario == .empty)
+  }
+
+  @Test(
+    "It refuses what it cannot read, naming the argument",
+    arguments: zip(
+      [["--port", "70000"], ["--scenario", "party"], ["--verbose"]],
+      ["--port needs", "--scenario needs empty or demo", "unknown argument '--verbose'"]))
+  func refuses(_ arguments: [String], _ message: String) {
+    // when
+    let error = #expect(throws: DemoOptionsError.self) { try ServeOptions(arguments: arguments) }
+
+    // then
+    #expect(error?.description.contains(message) == true)
+  }
+}
+
+@Suite("FakeServerCommand", .tags(.tools, .integration), .timeBudget(.seconds(30)))
+struct FakeServerCommandTests {
+  /// A command serving in the background until `stop` is fulfilled.
+  struct Serving {
+    let task: Task<Int32, Never>
+    let url: URL
+    let lines: Recorder<String>
+    let stop: TestSupport.Expectation
+  }
+
+  /// Starts the command with `options` and returns once it printed its base URL.
+  static func serve(_ options: ServeOptions) async throws -> Serving {
+    let lines = Recorder<String>()
+    let started = Expectation("the server printed its base URL")
+    let stop = Expectation("stop the server")
+    let task = Task {
+      await FakeServerCommand(options: options) { line in
+        lines.append(line)
+        if line.hasPrefix("serving") { started.fulfill() }
+      }.run {
+        await stop.fulfillment(within: .seconds(25))
+      }
+    }
+    await started.fulfillment(within: .seconds(5))
+    let line = try #require(lines.elements.first { $0.hasPrefix("serving") })
+    let url = try #require(line.split(separator: " ").last.flatMap { URL(string: String($0)) })
+    return Serving(task: task, url: url, lines: lines, stop: stop)
+  }
+
+  @Test("The demo story completes over real HTTP against the served demo scenario")
+  func demoAgainstServedFake() async throws {
+    // given
+    var options = ServeOptions()
+    options.scenario = .demo
+    let serving = try await Self.serve(options)
+
+    // when
+    var demo = DemoOptions()
+    demo.server = serving.url
+    let transcript = Recorder<String>()
+    let code = await DemoStory(options: demo, write: transcript.record).run()
+    serving.stop.fulfill()
+    let served = await serving.task.value
+
+    // then
+    #expect(code == 0, "\(transcript.elements.joined(separator: "\n"))")
+    #expect(served == 0)
+    #expect(serving.lines.elements.contains { $0.contains("POST /connections → 201") })
+    #expect(serving.lines.elements.last?.hasPrefix("stopped after") == true)
+  }
+
+  @Test("A port that is taken ends the command with exit code 1 and the reason")
+  func portTaken() async throws {
+    // given
+    let first = try await Self.serve(ServeOptions())
+    var options = ServeOptions()
+    options.port = UInt16(first.url.port ?? 0)
+
+    // when
+    let refused = Recorder<String>()
+    let code = await FakeServerCommand(options: options, write: refused.record).run {}
+    first.stop.fulfill()
+    _ = await first.task.value
+
+    // then
+    #expect(code == 1)
+    #expect(refused.elements.first?.contains("cannot bind 127.0.0.1:\(options.port)") == true)
+  }
+}

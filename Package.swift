@@ -20,6 +20,9 @@ struct Module {
   ///
   /// Modules behind the executables (the demo, the contributor tools) are not published.
   let isPublished: Bool
+  /// For a C library of the system (a module map in `Modules/<Name>`), its pkg-config name and
+  /// the Debian packages that provide it; such a module has no suite of its own.
+  let systemLibrary: (pkgConfig: String, apt: [String])?
 
   init(
     _ name: String, dependsOn dependencies: [String] = [], testResources: [Resource] = [],
@@ -30,6 +33,16 @@ struct Module {
     self.testResources = testResources
     self.testDependencies = testDependencies
     self.isPublished = isPublished
+    self.systemLibrary = nil
+  }
+
+  init(_ name: String, systemLibrary pkgConfig: String, apt packages: [String]) {
+    self.name = name
+    self.dependencies = []
+    self.testResources = []
+    self.testDependencies = []
+    self.isPublished = false
+    self.systemLibrary = (pkgConfig, packages)
   }
 }
 
@@ -58,6 +71,13 @@ let modules: [Module] = [
   Module(
     "Transport", dependsOn: ["HTTPRequest", "JSON", "Seams"], testDependencies: ["FakeBackend"]),
   Module("LoopbackServer", dependsOn: ["Seams"]),
+  Module("CSQLite", systemLibrary: "sqlite3", apt: ["libsqlite3-dev"]),
+  Module(
+    "SQLiteStore", dependsOn: ["CSQLite", "Models", "Seams"],
+    testDependencies: [
+      "ModelsTestSupport", "FakeBackend", "SyncEngine", "SyncStrategies", "Transport",
+      "LoopbackServer", "HTTPRequest", "ConversationParsing",
+    ]),
   Module(
     "FakeBackend",
     dependsOn: [
@@ -85,7 +105,7 @@ let modules: [Module] = [
     dependsOn: [
       "CourierAPI", "SyncEngine", "SyncStrategies", "FakeBackend", "Models", "Transport",
       "HTTPRequest", "JSON", "Seams", "ConnectionParsing", "ConversationParsing", "UserParsing",
-      "LoopbackServer",
+      "LoopbackServer", "SQLiteStore",
     ], published: false),
 ]
 
@@ -149,6 +169,13 @@ if suites.isEmpty || suites.contains("TestSupport") {
 }
 
 for module in selected {
+  if let system = module.systemLibrary {
+    targets.append(
+      .systemLibrary(
+        name: module.name, path: "Modules/\(module.name)", pkgConfig: system.pkgConfig,
+        providers: [.apt(system.apt)]))
+    continue
+  }
   targets.append(
     .target(
       name: module.name,
@@ -205,7 +232,7 @@ if (Context.environment["COURIER_MODULES"] ?? "").isEmpty {
       dependencies: [
         "CourierAPI", "HTTPRequest", "JSON", "ParsingCore", "ConnectionParsing", "Models",
         "SyncStrategies", "SyncEngine", "FakeBackend", "Transport", "Seams", "LoopbackServer",
-        "TestSupport",
+        "TestSupport", "SQLiteStore", "CSQLite",
       ],
       path: "Tools/courier-bench",
       swiftSettings: swiftSettings

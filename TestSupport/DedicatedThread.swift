@@ -40,6 +40,7 @@ public enum DedicatedThread {
         let thread = Thread {
           // Set from inside: on Linux a new thread otherwise keeps its creator's name.
           Thread.current.name = threadName
+          _ = pthread_setspecific(marker, UnsafeRawPointer(bitPattern: 1))
           lowerPriority(by: niceness)
           continuation.resume(returning: work(check))
         }
@@ -50,6 +51,24 @@ public enum DedicatedThread {
       check.cancel()
     }
   }
+
+  /// Runs blocking, throwing `work` (socket calls, a database) on a new thread at the caller's
+  /// priority, and returns its result or rethrows its error.
+  public static func perform<Result: Sendable>(
+    _ work: @escaping @Sendable () throws -> Result
+  ) async throws -> Result {
+    try await run(niceness: 0) { _ in Swift.Result { try work() } }.get()
+  }
+
+  /// Whether the calling code runs on a dedicated thread.
+  public static var isCurrent: Bool { pthread_getspecific(marker) != nil }
+
+  /// The thread-specific key that marks dedicated threads.
+  private static let marker: pthread_key_t = {
+    var key = pthread_key_t()
+    _ = pthread_key_create(&key, nil)
+    return key
+  }()
 
   /// Adds `niceness` to the calling thread's scheduling priority; on Linux the nice value is
   /// per thread, and 0 names the calling one.

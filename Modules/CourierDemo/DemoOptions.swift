@@ -10,6 +10,8 @@ public struct DemoOptions: Sendable, Equatable {
   public var json = false
   /// A real backend to send the story to, instead of the embedded fake.
   public var server: URL?
+  /// A SQLite file to keep the client's state in; a second run on it resumes.
+  public var store: String?
   /// Whether to print help and stop.
   public var help = false
 
@@ -31,6 +33,7 @@ public struct DemoOptions: Sendable, Equatable {
         server = try reader.value(of: argument, needs: "a URL such as https://api.example.com") {
           URL(string: $0).flatMap { $0.scheme == nil ? nil : $0 }
         }
+      case "--store": store = try reader.value(of: argument, needs: "a file path") { $0 }
       case "--help", "-h": help = true
       default: throw .unknownArgument(argument)
       }
@@ -39,7 +42,7 @@ public struct DemoOptions: Sendable, Equatable {
 
   /// The help text.
   public static let usage = """
-    usage: courier demo [--seed N] [--faults] [--json] [--server URL]
+    usage: courier demo [--seed N] [--faults] [--json] [--server URL] [--store FILE]
 
     Runs a scripted story end to end on the embedded fake backend: the self user, a contact
     search, a connection request and its remote acceptance, messages written offline and sent
@@ -52,6 +55,8 @@ public struct DemoOptions: Sendable, Equatable {
       --json          one JSON object per line instead of text
       --server URL    send the story to a real backend with URLSessionTransport; the steps
                       that need another user acting remotely are skipped
+      --store FILE    keep the client's state in a SQLite file; a second run resumes from it
+                      and sends nothing already acknowledged
       --help          this text
     """
 }

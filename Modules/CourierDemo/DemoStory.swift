@@ -6,6 +6,7 @@ import Foundation
 import HTTPRequest
 import JSON
 import Models
+import SQLiteStore
 import Seams
 import SyncEngine
 import SyncStrategies
@@ -57,7 +58,13 @@ public struct DemoStory: Sendable {
       transport = fake.transport.limited(to: 1, time: clock)
     }
     let events = EventLog()
-    let stack = ModelStack.inMemory(uuids: .current, tracker: tracker)
+    let stack: ModelStack
+    do {
+      stack = try makeStack(tracker: tracker)
+    } catch {
+      write("courier demo: the store cannot be used: \(error)")
+      return 1
+    }
     let engine = SyncEngine(
       stack: stack, transport: transport, time: clock, tracker: tracker, onEvent: events.record)
     var teller = Teller(write: write, json: options.json, events: events)
@@ -71,6 +78,11 @@ public struct DemoStory: Sendable {
     if options.faults {
       teller.note(
         "faults on: POST /connections answers 503 once; the first message's response is lost")
+    }
+
+    let resumed = await onMain { stack.ui.context.count(of: User.self) > 0 }
+    if resumed, let path = options.store {
+      teller.note("resuming from \(path): \(await engine.queue())")
     }
 
     teller.step("Start: fetch the self user and the notifications")
@@ -102,7 +114,9 @@ public struct DemoStory: Sendable {
     teller.step("Send a connection request to \(contact.1)")
     await onMain {
       let context = stack.ui.context
-      guard let selfUser = context.selfUser else { return }
+      guard let selfUser = context.selfUser,
+        context.object(Connection.self, id: contact.0) == nil
+      else { return }
       try? context.insert(User(id: contact.0, name: contact.1))
       try? context.insert(
         Connection(
@@ -136,6 +150,8 @@ public struct DemoStory: Sendable {
           context.conversation(of: $0)
         })
       else { return false }
+      // Written by an earlier run on the same store: nothing to write again.
+      guard context.messages(in: conversation).isEmpty else { return true }
       for (index, text) in ["Hello!", "Are you there?", "Let's meet at noon."].enumerated() {
         try? context.insert(
           Message(
@@ -164,6 +180,11 @@ public struct DemoStory: Sendable {
     teller.step("Start a group with \(contact.1), then rename it")
     let groupID = await onMain { () -> UUID? in
       let context = stack.ui.context
+      if let earlier = context.objects(Conversation.self).first(where: {
+        $0.kind == .group && $0.name == "Lunch on Friday"
+      }) {
+        return earlier.id
+      }
       guard let selfUser = context.selfUser else { return nil }
       let group = Conversation(
         id: context.makeID(), kind: .group, name: "Lunch", creatorID: selfUser.id,
@@ -194,6 +215,16 @@ public struct DemoStory: Sendable {
       teller.note("story complete")
       return 0
     }
+    if resumed {
+      // The embedded backend starts empty on every run; what the store held was acknowledged.
+      let writes = fake.journal.filter { $0.request.method != "GET" }
+      teller.note("writes this run: \(writes.count)")
+      guard
+        story.check(writes.isEmpty, "the resumed run sent \(writes.count) writes again", step: 8)
+      else { return story.fail() }
+      teller.note("story complete")
+      return 0
+    }
     let conversation = fake.connection(from: me, to: contact.0)?.conversation
     let sent = conversation.map { fake.messages(in: $0).map(\.text) } ?? []
     let groupName = groupID.flatMap { fake.conversation($0)?.name }
@@ -206,6 +237,14 @@ public struct DemoStory: Sendable {
     else { return story.fail() }
     teller.note("story complete")
     return 0
+  }
+
+  /// The client's stack: on the SQLite file of `--store`, or in memory.
+  private func makeStack(tracker: WorkTracker) throws -> ModelStack {
+    guard let path = options.store else {
+      return ModelStack.inMemory(uuids: .current, tracker: tracker)
+    }
+    return try ModelStack(store: try SQLiteStore(path: path), uuids: .current, tracker: tracker)
   }
 
   /// Waits until the engine has nothing left to do, and returns the queue.

@@ -1,7 +1,7 @@
 extension Connection {
   /// Where a connection request stands: the backend's seven statuses, plus ``invalid`` for a
   /// status this client does not know.
-  public enum Status: String, Sendable, Hashable, CaseIterable {
+  public enum Status: String, Sendable, Hashable, CaseIterable, Codable {
     /// Both users are connected.
     case accepted
     /// The other user asked to connect and awaits an answer.

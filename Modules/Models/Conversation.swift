@@ -4,7 +4,7 @@ import Foundation
 /// conversation that stands for a connection request.
 public struct Conversation: ModelObject {
   /// The kinds of conversation, numbered as the backend numbers them.
-  public enum Kind: Int, Sendable, Hashable, CaseIterable {
+  public enum Kind: Int, Sendable, Hashable, CaseIterable, Codable {
     /// Any number of participants, with a name.
     case group = 0
     /// The self user alone.

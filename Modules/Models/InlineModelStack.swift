@@ -29,22 +29,27 @@ public final class InlineModelStack {
   public convenience init(
     store: any ModelStore, entities: EntityRegistry = .standard, uuids: UUIDSource = .current
   ) throws {
-    self.init(store: store, tables: try store.load(), entities: entities, uuids: uuids)
+    self.init(store: store, state: try store.load(), entities: entities, uuids: uuids)
   }
 
   /// A stack on a fresh in-memory store holding `tables`.
   public convenience init(
     _ tables: Tables = Tables(), entities: EntityRegistry = .standard, uuids: UUIDSource = .current
   ) {
-    self.init(store: InMemoryStore(tables), tables: tables, entities: entities, uuids: uuids)
+    self.init(
+      store: InMemoryStore(tables), state: StoredState(tables: tables), entities: entities,
+      uuids: uuids)
   }
 
-  private init(store: any ModelStore, tables: Tables, entities: EntityRegistry, uuids: UUIDSource) {
-    let coordinator = StoreCoordinator(store: store)
+  private init(
+    store: any ModelStore, state: StoredState, entities: EntityRegistry, uuids: UUIDSource
+  ) {
+    let coordinator = StoreCoordinator(
+      store: store, entities: entities, changeLog: state.changeLog)
     let ui = ModelContext(
-      role: .ui, entities: entities, coordinator: coordinator, tables: tables, uuids: uuids)
+      role: .ui, entities: entities, coordinator: coordinator, state: state, uuids: uuids)
     let sync = ModelContext(
-      role: .sync, entities: entities, coordinator: coordinator, tables: tables, uuids: uuids)
+      role: .sync, entities: entities, coordinator: coordinator, state: state, uuids: uuids)
     let contexts = InlineContexts(ui: ui, sync: sync)
     coordinator.setDelivery(for: .ui) { contexts.ui?.mergeIncoming() }
     coordinator.setDelivery(for: .sync) { contexts.sync?.mergeIncoming() }

@@ -104,4 +104,43 @@ struct LocalChangeLog: Sendable {
     }
     for entity in changes.entityChanges { record(entity) }
   }
+
+  /// An empty log.
+  init() {}
+
+  /// The log a store kept as `records`.
+  init(records: ChangeLogRecords, entities: EntityRegistry) {
+    overlay(records, entities: entities)
+  }
+
+  /// Writes `records` over the log, object by object.
+  mutating func overlay(_ records: ChangeLogRecords, entities: EntityRegistry) {
+    func overlayOne<Object: ModelObject>(_ type: Object.Type) {
+      let typed = records[type]
+      guard !typed.isEmpty else { return }
+      modify(type) { changes in
+        for (id, record) in typed { changes.setPendingChange(record, of: id) }
+      }
+    }
+    for type in entities.types { overlayOne(type) }
+  }
+
+  /// The records of the objects `references` name, as a store keeps them: an empty record for
+  /// an object with nothing pending, so the store removes its record.
+  func records(for references: Set<ObjectReference>, entities: EntityRegistry)
+    -> ChangeLogRecords
+  {
+    var records = ChangeLogRecords()
+    guard !references.isEmpty else { return records }
+    let byEntity = Dictionary(grouping: references, by: \.entity)
+    func collect<Object: ModelObject>(_ type: Object.Type) {
+      guard let wanted = byEntity[Object.entityName] else { return }
+      let changes = self[type]
+      for reference in wanted {
+        records.set(changes.pendingChange(of: reference.id), for: reference.id, of: type)
+      }
+    }
+    for type in entities.types { collect(type) }
+    return records
+  }
 }

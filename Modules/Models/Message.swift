@@ -4,7 +4,7 @@ import Foundation
 /// and after the backend accepted it.
 public struct Message: ModelObject {
   /// How far a message got on its way to the backend.
-  public enum DeliveryState: String, Sendable, Hashable, CaseIterable {
+  public enum DeliveryState: String, Sendable, Hashable, CaseIterable, Codable {
     /// Written locally and not yet accepted by the backend.
     case pending
     /// Accepted by the backend, which gave it a server time.

@@ -33,7 +33,7 @@ extension ModelContext {
     guard object(type, id: id) != nil else { return }
     remoteEdits.insert(ObjectReference(Object.entityName, id))
     edits.modify(type) { $0.set(nil, for: id) }
-    modifyLog { log in
+    modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { changes in
         changes.inserted.remove(id)
         changes.updatedKeys[id] = nil
@@ -67,13 +67,17 @@ extension ModelContext {
   public func markPushFailed<Object: ModelObject>(
     _ type: Object.Type, id: UUID, _ failure: PushFailure
   ) {
-    modifyLog { log in log.modify(type) { $0.failures[id] = failure } }
+    modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
+      log.modify(type) { $0.failures[id] = failure }
+    }
   }
 
   /// Forgets the refusal of the local change of `id`, so it is sent again.
   public func clearPushFailure<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].failures[id] != nil else { return }
-    modifyLog { log in log.modify(type) { _ = $0.failures.removeValue(forKey: id) } }
+    modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
+      log.modify(type) { _ = $0.failures.removeValue(forKey: id) }
+    }
   }
 
   /// The local changes of `type` that are not synchronised yet.
@@ -90,7 +94,7 @@ extension ModelContext {
     _ type: Object.Type, id: UUID, keys: Set<Object.Key>
   ) {
     guard let dirty = log[type].updatedKeys[id], !dirty.isDisjoint(with: keys) else { return }
-    modifyLog { log in
+    modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { changes in
         guard var remaining = changes.updatedKeys[id] else { return }
         remaining.subtract(keys)
@@ -114,7 +118,7 @@ extension ModelContext {
     guard changes.updatedKeys[object.id] != nil || changes.unconfirmed[object.id] != nil else {
       return
     }
-    modifyLog { log in
+    modifyLog(touching: object.reference) { log in
       log.modify(Object.self) { changes in
         if changes.updatedKeys[object.id] != nil {
           var original = changes.originals[object.id] ?? object
@@ -136,7 +140,7 @@ extension ModelContext {
   /// behind. Strategies whose requests are changes relative to the backend's value (added and
   /// removed members) take these into account.
   public func recordUnconfirmed<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
-    modifyLog { log in
+    modifyLog(touching: object.reference) { log in
       log.modify(Object.self) { changes in
         changes.unconfirmed[object.id, default: []].append(
           UnconfirmedValue(keys: keys, value: object))
@@ -147,13 +151,15 @@ extension ModelContext {
   /// Marks the insertion of the object `id` as synchronised: the backend has it now.
   public func clearLocalInsertion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].inserted.contains(id) else { return }
-    modifyLog { log in log.modify(type) { _ = $0.inserted.remove(id) } }
+    modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
+      log.modify(type) { _ = $0.inserted.remove(id) }
+    }
   }
 
   /// Marks the deletion of the object `id` as synchronised: the backend deleted it too.
   public func clearLocalDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].deleted.contains(id) else { return }
-    modifyLog { log in
+    modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { changes in
         changes.deleted.remove(id)
         changes.originals[id] = nil

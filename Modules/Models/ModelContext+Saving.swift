@@ -12,13 +12,22 @@ extension ModelContext {
   public func save() throws(SaveError) -> ChangeSet {
     let result = coordinator.save(from: role) { mail in
       for changes in mail { merge(changes) }
-      return pendingChangeSet()
+      return pendingChangeSet().map { changes in
+        role == .sync
+          ? StoreCoordinator.PreparedSave(
+            changes: changes, before: Tables(),
+            records: log.records(for: unsavedLogRecords, entities: entities),
+            metadata: metadataChanged ? metadata : nil)
+          : StoreCoordinator.PreparedSave(
+            changes: changes, before: committed, records: ChangeLogRecords(), metadata: nil)
+      }
     }
     switch result {
     case .failure(let error):
       rollback()
       throw error
     case .success(let changes):
+      if role == .sync { markLogSaved() }
       setCommitted { $0.apply(changes) }
       rollback()
       if !changes.isEmpty {
@@ -38,7 +47,7 @@ extension ModelContext {
     for entity in changes.entityChanges { reconcile(entity) }
     if role == .sync && changes.origin == .ui {
       let before = committed
-      modifyLog { $0.recordSave(changes, committed: before) }
+      modifyLog(touching: changes.references) { $0.recordSave(changes, committed: before) }
     }
     setCommitted { $0.apply(changes) }
     broadcaster.publish(ContextChange(context: role, kind: .merged, changes: changes))

@@ -31,22 +31,32 @@ public final class ModelContext: ModelLookup {
   /// Objects whose unsaved edits came from the server, so transition rules do not apply to them.
   var remoteEdits: Set<ObjectReference> = []
   /// The local changes still to push; only the sync context records any.
-  private(set) var log = LocalChangeLog()
+  private(set) var log: LocalChangeLog
+  /// Objects whose change-log record changed since the last save; the next save writes them.
+  private(set) var unsavedLogRecords: Set<ObjectReference> = []
+  /// The sync layer's metadata, and whether it changed since the last save.
+  private(set) var metadata: SyncMetadata
+  private(set) var metadataChanged = false
 
   /// A number that changes whenever the local changes of this context change, so the sync
   /// layer can tell when a plan made from them is out of date.
   public private(set) var localChangeVersion = 0
 
   init(
-    role: ContextRole, entities: EntityRegistry, coordinator: StoreCoordinator, tables: Tables,
-    uuids: UUIDSource, broadcaster: ChangeBroadcaster = ChangeBroadcaster()
+    role: ContextRole, entities: EntityRegistry, coordinator: StoreCoordinator,
+    state: StoredState, uuids: UUIDSource, broadcaster: ChangeBroadcaster = ChangeBroadcaster()
   ) {
     self.broadcaster = broadcaster
     self.role = role
     self.entities = entities
     self.coordinator = coordinator
-    self.committed = tables
+    self.committed = state.tables
     self.uuids = uuids
+    // Only the sync context tracks what is still to be pushed.
+    self.log =
+      role == .sync
+      ? LocalChangeLog(records: state.changeLog, entities: entities) : LocalChangeLog()
+    self.metadata = state.metadata
   }
 
   // MARK: - Reading
@@ -150,8 +160,33 @@ public final class ModelContext: ModelLookup {
     apply(&committed)
   }
 
-  func modifyLog<Result>(_ body: (inout LocalChangeLog) -> Result) -> Result {
+  func modifyLog<Result>(
+    touching references: Set<ObjectReference>, _ body: (inout LocalChangeLog) -> Result
+  ) -> Result {
     localChangeVersion &+= 1
+    unsavedLogRecords.formUnion(references)
     return body(&log)
+  }
+
+  func modifyLog<Result>(
+    touching reference: ObjectReference, _ body: (inout LocalChangeLog) -> Result
+  ) -> Result {
+    modifyLog(touching: [reference], body)
+  }
+
+  /// Forgets which records and metadata changed: a save wrote them.
+  func markLogSaved() {
+    unsavedLogRecords = []
+    metadataChanged = false
+  }
+
+  /// The sync layer's metadata, such as the last notification applied; saved with the context.
+  public var syncMetadata: SyncMetadata {
+    get { metadata }
+    set {
+      guard newValue != metadata else { return }
+      metadata = newValue
+      metadataChanged = true
+    }
   }
 }

@@ -6,7 +6,11 @@ import Foundation
 /// To add an entity, declare its type conforming to this protocol (its keys, a field per key, its
 /// rules and, if it refers to other objects, its relationships) and add it to
 /// ``EntityRegistry/standard``. Nothing else in the model layer names entities one by one.
-public protocol ModelObject: Sendable, Equatable, Identifiable where ID == UUID {
+///
+/// Objects are `Codable` so that a durable store can keep them; the synthesized conformance
+/// names each stored property by its Swift name, so renaming one is a schema change that the
+/// store must migrate.
+public protocol ModelObject: Sendable, Equatable, Identifiable, Codable where ID == UUID {
   /// The keys of the entity that can change after insertion; identity keys are not among them.
   associatedtype Key: Hashable, Sendable, CaseIterable, Comparable, RawRepresentable
   where Key.RawValue == String

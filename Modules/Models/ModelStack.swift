@@ -32,24 +32,25 @@ public final class ModelStack: Sendable {
     tracker: WorkTracker = .current, syncExecution: ActorExecution = .own
   ) throws {
     self.init(
-      store: store, tables: try store.load(), entities: entities, uuids: uuids, tracker: tracker,
+      store: store, state: try store.load(), entities: entities, uuids: uuids, tracker: tracker,
       syncExecution: syncExecution)
   }
 
   private init(
-    store: any ModelStore, tables: Tables, entities: EntityRegistry, uuids: UUIDSource,
+    store: any ModelStore, state: StoredState, entities: EntityRegistry, uuids: UUIDSource,
     tracker: WorkTracker, syncExecution: ActorExecution
   ) {
-    let coordinator = StoreCoordinator(store: store)
+    let coordinator = StoreCoordinator(
+      store: store, entities: entities, changeLog: state.changeLog)
     let uiBroadcaster = ChangeBroadcaster()
     let ui = UIContext(broadcaster: uiBroadcaster) {
       ModelContext(
-        role: .ui, entities: entities, coordinator: coordinator, tables: tables, uuids: uuids,
+        role: .ui, entities: entities, coordinator: coordinator, state: state, uuids: uuids,
         broadcaster: uiBroadcaster)
     }
     let sync = SyncContext(
       context: ModelContext(
-        role: .sync, entities: entities, coordinator: coordinator, tables: tables, uuids: uuids),
+        role: .sync, entities: entities, coordinator: coordinator, state: state, uuids: uuids),
       execution: syncExecution)
     coordinator.setDelivery(for: .ui) { [weak ui] in
       tracker.run("merge a sync save into the UI context") { @MainActor in ui?.mergeIncoming() }
@@ -81,8 +82,8 @@ public final class ModelStack: Sendable {
     tracker: WorkTracker = .current, syncExecution: ActorExecution = .own
   ) -> ModelStack {
     ModelStack(
-      store: InMemoryStore(tables), tables: tables, entities: entities, uuids: uuids,
-      tracker: tracker, syncExecution: syncExecution)
+      store: InMemoryStore(tables), state: StoredState(tables: tables), entities: entities,
+      uuids: uuids, tracker: tracker, syncExecution: syncExecution)
   }
 }
 

@@ -1,11 +1,64 @@
-/// Where the objects of a stack are kept between saves; the seam a durable store plugs into.
+/// Where a stack's state is kept between saves: the seam a durable store plugs into.
 ///
 /// A store is only ever called by the stack's coordinator, one call at a time, in commit order.
+/// A save is all or nothing: a store that cannot write all of it writes none of it, and throws.
 public protocol ModelStore: Sendable {
   /// Everything the store holds, read once when a stack opens.
-  func load() throws -> Tables
+  func load() throws -> StoredState
 
-  /// Makes one saved change set durable, applying inserts, the changed keys of updates, and
-  /// deletions; a thrown error fails the save that produced it.
-  func commit(_ changes: ChangeSet) throws
+  /// Makes one save durable: the objects it changed, the change-log records it rewrote, and the
+  /// sync metadata when it carries some; a thrown error fails the save.
+  func commit(_ save: StoreSave) throws
+}
+
+/// Everything a store holds: the objects, the change log of what is still to be pushed, and
+/// the sync layer's metadata.
+public struct StoredState: Sendable, Equatable {
+  /// The objects.
+  public var tables: Tables
+  /// A record per object with something pending.
+  public var changeLog: ChangeLogRecords
+  /// The sync layer's metadata.
+  public var metadata: SyncMetadata
+
+  /// Creates a state; empty by default.
+  public init(
+    tables: Tables = Tables(), changeLog: ChangeLogRecords = ChangeLogRecords(),
+    metadata: SyncMetadata = SyncMetadata()
+  ) {
+    self.tables = tables
+    self.changeLog = changeLog
+    self.metadata = metadata
+  }
+
+  /// Applies `save` as a store must: its objects, its records (an empty one removes), and its
+  /// metadata if it has any.
+  public mutating func apply(_ save: StoreSave) {
+    tables.apply(save.changes)
+    changeLog = changeLog.overlaid(with: save.changeLog)
+    if let metadata = save.metadata { self.metadata = metadata }
+  }
+}
+
+/// One save, as a store writes it in one transaction.
+public struct StoreSave: Sendable, Equatable {
+  /// The objects inserted, updated and deleted.
+  public let changes: ChangeSet
+  /// The change-log records to write; an empty record removes the object's.
+  public let changeLog: ChangeLogRecords
+  /// The sync metadata to keep, when the save changed it.
+  public let metadata: SyncMetadata?
+
+  /// Creates a save.
+  public init(
+    changes: ChangeSet, changeLog: ChangeLogRecords = ChangeLogRecords(),
+    metadata: SyncMetadata? = nil
+  ) {
+    self.changes = changes
+    self.changeLog = changeLog
+    self.metadata = metadata
+  }
+
+  /// Whether the save writes nothing at all.
+  public var isEmpty: Bool { changes.isEmpty && changeLog.isEmpty && metadata == nil }
 }

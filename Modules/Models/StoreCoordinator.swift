@@ -1,27 +1,46 @@
 import Seams
 
-/// Puts the saves of a stack's contexts in one order: each save first merges what the other
-/// context saved before it, then commits to the store and leaves its change set in the other
-/// context's inbox, all under one lock.
+/// Serialises the saves of a stack's contexts, commits each to the store with the change-log
+/// records it implies, and hands each saved change set to the other context.
+///
+/// It keeps the change log as the store holds it, so that a UI save writes the records it
+/// creates in the same transaction as its objects: a crash between the UI's save and the sync
+/// context's merge loses nothing.
 final class StoreCoordinator: Sendable {
+  /// What a context's save prepared, under the coordinator's lock.
+  struct PreparedSave {
+    /// The objects the save changes.
+    let changes: ChangeSet
+    /// For a UI save, the objects as they were before it, for the originals of first changes.
+    let before: Tables
+    /// For a sync save, the change-log records the sync context changed since its last save.
+    let records: ChangeLogRecords
+    /// For a sync save, the metadata if it changed.
+    let metadata: SyncMetadata?
+  }
+
   private struct State {
     var inboxes: [ContextRole: [ChangeSet]] = [:]
     var deliveries: [ContextRole: @Sendable () -> Void] = [:]
+    /// The change log as the store holds it.
+    var durableLog: LocalChangeLog
   }
 
   let store: any ModelStore
-  private let state = Locked(State())
+  let entities: EntityRegistry
+  private let state: Locked<State>
 
-  init(store: any ModelStore) {
+  init(store: any ModelStore, entities: EntityRegistry, changeLog: ChangeLogRecords) {
     self.store = store
+    self.entities = entities
+    self.state = Locked(
+      State(durableLog: LocalChangeLog(records: changeLog, entities: entities)))
   }
 
-  /// Registers how `role` is told that its inbox has mail: a call that schedules a merge.
   func setDelivery(for role: ContextRole, _ delivery: @escaping @Sendable () -> Void) {
     state.withLock { $0.deliveries[role] = delivery }
   }
 
-  /// Takes everything in the inbox of `role`, oldest first.
   func takeInbox(of role: ContextRole) -> [ChangeSet] {
     state.withLock { state in
       let mail = state.inboxes[role] ?? []
@@ -30,27 +49,44 @@ final class StoreCoordinator: Sendable {
     }
   }
 
-  /// Runs one save of `role` under the lock: `prepare` receives the inbox to merge and returns
-  /// the change set to commit (or an error); on success the change set is committed and posted
-  /// to the other context, which is then told.
+  /// Saves for `role`: `prepare` merges the context's inbox and returns what to save; the store
+  /// commits it with its change-log records, and the other context gets the changes.
   func save(
     from role: ContextRole,
-    _ prepare: ([ChangeSet]) -> Result<ChangeSet, SaveError>
+    _ prepare: ([ChangeSet]) -> Result<PreparedSave, SaveError>
   ) -> Result<ChangeSet, SaveError> {
     let (result, delivery) = state.withLock {
       state -> (Result<ChangeSet, SaveError>, (@Sendable () -> Void)?) in
       let mail = state.inboxes[role] ?? []
       state.inboxes[role] = nil
-      let prepared = prepare(mail)
-      guard case .success(let changes) = prepared, !changes.isEmpty else { return (prepared, nil) }
+      let prepared: PreparedSave
+      switch prepare(mail) {
+      case .success(let value): prepared = value
+      case .failure(let error): return (.failure(error), nil)
+      }
+      var log = state.durableLog
+      let records: ChangeLogRecords
+      switch role {
+      case .ui:
+        log.recordSave(prepared.changes, committed: prepared.before)
+        records = log.records(for: prepared.changes.references, entities: entities)
+      case .sync:
+        records = prepared.records
+        log.overlay(records, entities: entities)
+      }
+      let save = StoreSave(
+        changes: prepared.changes, changeLog: records, metadata: prepared.metadata)
+      guard !save.isEmpty else { return (.success(prepared.changes), nil) }
       do {
-        try store.commit(changes)
+        try store.commit(save)
       } catch {
         return (.failure(.store(String(describing: error))), nil)
       }
+      state.durableLog = log
+      guard !prepared.changes.isEmpty else { return (.success(prepared.changes), nil) }
       let other: ContextRole = role == .ui ? .sync : .ui
-      state.inboxes[other, default: []].append(changes)
-      return (prepared, state.deliveries[other])
+      state.inboxes[other, default: []].append(prepared.changes)
+      return (.success(prepared.changes), state.deliveries[other])
     }
     delivery?()
     return result

@@ -21,6 +21,10 @@ public struct Table<Object: ModelObject>: Sendable, Equatable {
   }
 
   /// Removes the object `id`, if there is one.
+  mutating func reserveCapacity(_ count: Int) {
+    rows.reserveCapacity(count)
+  }
+
   mutating func remove(_ id: UUID) {
     guard let previous = rows.removeValue(forKey: id), !relationships.isEmpty else { return }
     inverse.reindex(id, relationships, removing: previous, adding: nil)

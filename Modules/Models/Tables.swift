@@ -39,8 +39,13 @@ public struct Tables: Sendable, Equatable {
     tables.slot(Table<Object>.self)?.inverse.sources(of: target, via: relationship) ?? []
   }
 
-  /// Inserts or replaces `object`.
-  mutating func put<Object: ModelObject>(_ object: Object) {
+  /// Makes room for `count` rows of `type`, before a store loads that many.
+  public mutating func reserveCapacity<Object: ModelObject>(_ count: Int, for type: Object.Type) {
+    tables.modify(Table<Object>.self) { $0.reserveCapacity(count) }
+  }
+
+  /// Inserts or replaces the row of `object`, as loading a store does.
+  public mutating func put<Object: ModelObject>(_ object: Object) {
     tables.modify(Table<Object>.self) { $0.put(object) }
   }
 

@@ -14,13 +14,15 @@ extension SyncEngine {
     var hasMore = true
     while hasMore {
       hasMore = false
-      let since = lastNotificationID
+      let since = await lastNotificationID
       guard let response = await fetch(downstream.notifications(since: since)) else { return }
       let downstream = self.downstream
       let result = await stack.sync.perform {
         context -> Result<NotificationApplication, SyncProblem> in
         do {
           let applied = try downstream.applyNotifications(response, since: since, in: context)
+          // The cursor is saved with what it covers: a restart resumes right after it.
+          context.syncMetadata.lastNotificationID = applied.lastID
           try context.save()
           return .success(applied)
         } catch let error as DownstreamError {
@@ -36,19 +38,37 @@ extension SyncEngine {
       }
       switch result {
       case .success(let applied):
-        lastNotificationID = applied.lastID
         unknownUsers.formUnion(applied.unknownUsers)
         hasMore = applied.hasMore
         onEvent?(.notifications(count: applied.count, lastID: applied.lastID))
       case .failure(.downstream(.unknownSince)):
         // The backend forgot where we were: start again from the beginning.
-        lastNotificationID = nil
+        await forgetNotificationCursor()
         hasMore = true
       case .failure(let problem):
         report(problem)
       }
     }
     if !unknownUsers.isEmpty { await fetchUsers(unknownUsers) }
+  }
+
+  /// The id of the last notification applied, as the sync context keeps it (and saves it, so a
+  /// restarted engine resumes after it).
+  public var lastNotificationID: UUID? {
+    get async { await stack.sync.perform { $0.syncMetadata.lastNotificationID } }
+  }
+
+  private func forgetNotificationCursor() async {
+    let problem = await stack.sync.perform { context -> SaveError? in
+      context.syncMetadata.lastNotificationID = nil
+      do throws(SaveError) {
+        try context.save()
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let problem { report(.save(problem)) }
   }
 
   func fetchSelfUser() async {

@@ -34,8 +34,6 @@ public actor SyncEngine {
   private var observing = false
   /// Whether the engine believes the backend is reachable.
   public internal(set) var isOnline = true
-  /// The id of the last notification applied.
-  public internal(set) var lastNotificationID: UUID?
   var retryTimer: (at: Duration, task: Task<Void, Never>)?
   var pumpScheduled = false
   var pumpAgain = false

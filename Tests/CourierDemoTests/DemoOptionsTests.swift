@@ -10,7 +10,8 @@ struct DemoOptionsTests {
   func reads() throws {
     // when
     let options = try DemoOptions(arguments: [
-      "--seed", "42", "--faults", "--json", "--server", "https://api.example.com",
+      "--seed", "42", "--faults", "--json", "--server", "https://api.example.com", "--store",
+      "/tmp/client.sqlite",
     ])
 
     // then
@@ -18,6 +19,7 @@ struct DemoOptionsTests {
     #expect(options.faults)
     #expect(options.json)
     #expect(options.server?.host == "api.example.com")
+    #expect(options.store == "/tmp/client.sqlite")
     #expect(!options.help)
   }
 
@@ -50,6 +52,43 @@ struct DemoStoryTests {
     // then
     #expect(code != 0)
     #expect(lines.elements.contains { $0.contains("INCOMPLETE") && $0.contains("self user") })
+  }
+
+  @Test("A second run on the same store resumes: it sends nothing already acknowledged")
+  func resumesFromStore() async throws {
+    // given
+    let directory = NSTemporaryDirectory() + "courier-demo-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var options = DemoOptions()
+    options.store = directory + "/client.sqlite"
+    let (firstCode, _) = await Self.run(options)
+
+    // when
+    let (secondCode, transcript) = await Self.run(options)
+
+    // then
+    #expect(firstCode == 0)
+    #expect(secondCode == 0, "\(transcript.joined(separator: "\n"))")
+    #expect(transcript.contains { $0.contains("resuming from") })
+    #expect(transcript.contains { $0.contains("writes this run: 0") })
+  }
+
+  @Test("A file that is no store ends the demo with code 1 and says why")
+  func unusableStore() async throws {
+    // given
+    let path = NSTemporaryDirectory() + "courier-notes-" + UUID().uuidString
+    try Data("notes".utf8).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var options = DemoOptions()
+    options.store = path
+
+    // when
+    let (code, transcript) = await Self.run(options)
+
+    // then
+    #expect(code == 1)
+    #expect(transcript.first?.contains("is not a Courier store") == true)
   }
 
   /// Runs the story and returns its exit code and transcript.

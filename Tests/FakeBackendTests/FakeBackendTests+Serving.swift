@@ -50,7 +50,7 @@ extension FakeBackendTests {
       let server = try fake.serve()
 
       // when
-      let seen = try await onClientThread { () throws -> WireFault.Seen in
+      let seen = try await DedicatedThread.perform { () throws -> WireFault.Seen in
         let client = try LoopbackClient(port: server.port)
         client.request("PUT", "/self", body: Array(#"{"name":"Changed"}"#.utf8))
         guard let response = client.readResponse() else { return .closedWithoutAnswer }
@@ -73,9 +73,11 @@ extension FakeBackendTests {
       fake.addFault(.once(RequestMatcher("GET", "/self"), .park))
       fake.addFault(.once(RequestMatcher("GET", "/users/*"), .delay(.seconds(30))))
       let server = try fake.serve()
-      let parked = Task { try await onClientThread { try Self.get("/self", from: server) } }
+      let parked = Task {
+        try await DedicatedThread.perform { try Self.get("/self", from: server) }
+      }
       let delayed = Task {
-        try await onClientThread { try Self.get("/users/\(UUID(1))", from: server) }
+        try await DedicatedThread.perform { try Self.get("/users/\(UUID(1))", from: server) }
       }
       await fake.waitForParkedRequests()
       await clock.waitForSleepers(1)
@@ -98,13 +100,13 @@ extension FakeBackendTests {
 
       // when
       fake.offlineMode = .failing
-      let failing = try await onClientThread { () throws -> Bool in
+      let failing = try await DedicatedThread.perform { () throws -> Bool in
         let client = try LoopbackClient(port: server.port)
         client.request("GET", "/self")
         return client.isClosedByServer()
       }
       fake.offlineMode = .hanging
-      let hanging = try await onClientThread {
+      let hanging = try await DedicatedThread.perform {
         let client = try LoopbackClient(port: server.port, timeout: .milliseconds(300))
         client.request("GET", "/self")
         return client.readResponse()?.status
@@ -125,7 +127,7 @@ extension FakeBackendTests {
       let server = try fake.serve { logged.append("\($0.request) → \($0.status ?? 0)") }
 
       // when
-      let status = try await onClientThread { try Self.get("/self", from: server) }
+      let status = try await DedicatedThread.perform { try Self.get("/self", from: server) }
       await server.stop()
 
       // then
@@ -140,12 +142,4 @@ extension FakeBackendTests {
       return client.readResponse()?.status
     }
   }
-}
-
-/// Runs blocking client work on a thread of its own, off the cooperative pool the server's
-/// handlers need.
-func onClientThread<Result: Sendable>(
-  _ work: @escaping @Sendable () throws -> Result
-) async throws -> Result {
-  try await DedicatedThread.run(niceness: 0) { _ in Swift.Result { try work() } }.get()
 }

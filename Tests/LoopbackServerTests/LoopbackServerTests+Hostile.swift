@@ -61,7 +61,7 @@ extension LoopbackServerTests {
     func refused(_ hostile: HostileRequest) async throws {
       try await withServer(limits: ServerLimits(maxBodyBytes: 1024 * 1024)) { server in
         // when
-        let (response, closed, other) = try await onClientThread {
+        let (response, closed, other) = try await DedicatedThread.perform {
           let client = try connect(to: server)
           client.send(hostile.bytes)
           let response = client.readResponse()
@@ -84,7 +84,7 @@ extension LoopbackServerTests {
       let limits = ServerLimits(stallTimeout: .milliseconds(200))
       try await withServer(limits: limits) { server in
         // when
-        let (closed, other) = try await onClientThread {
+        let (closed, other) = try await DedicatedThread.perform {
           let client = try connect(to: server)
           client.send("GET /half HTTP/1.1\r\nHo")
           let other = try connect(to: server)
@@ -110,7 +110,7 @@ extension LoopbackServerTests {
       }
       try await withServer(handler: handler) { server in
         // when
-        let after = try await onClientThread {
+        let after = try await DedicatedThread.perform {
           let client = try connect(to: server)
           client.request("GET", "/large")
           _ = client.readSome(1024)

@@ -21,7 +21,7 @@ extension LoopbackServerTests {
         }
         return .closeWithoutAnswer
       }
-      let client = try await onClientThread {
+      let client = try await DedicatedThread.perform {
         let client = try connect(to: server)
         client.request("GET", "/sleep")
         return ClientBox(client)
@@ -35,7 +35,7 @@ extension LoopbackServerTests {
       await cancelled.fulfillment(within: .seconds(1))
       #expect(server.openConnections == 0)
       #expect(!server.isRunning)
-      let closed = try await onClientThread { client.client.isClosedByServer() }
+      let closed = try await DedicatedThread.perform { client.client.isClosedByServer() }
       #expect(closed)
       #expect(throws: ServerError.self) { try LoopbackClient(port: server.port) }
     }
@@ -49,7 +49,7 @@ extension LoopbackServerTests {
         await #expect(processExitsWith: .success) {
           func cycle() async throws {
             try await withServer { server in
-              _ = try await onClientThread {
+              _ = try await DedicatedThread.perform {
                 let client = try connect(to: server)
                 client.request("GET", "/")
                 return client.readResponse()?.status

@@ -10,7 +10,7 @@ struct LoopbackServerTests {
   func answers() async throws {
     try await withServer { server in
       // when
-      let response = try await onClientThread {
+      let response = try await DedicatedThread.perform {
         let client = try connect(to: server)
         client.request("GET", "/self?x=1")
         return client.readResponse()
@@ -43,7 +43,7 @@ struct LoopbackServerTests {
   func keepAliveAndPipelining() async throws {
     try await withServer { server in
       // when
-      let bodies = try await onClientThread {
+      let bodies = try await DedicatedThread.perform {
         let client = try connect(to: server)
         client.request("GET", "/one")
         let first = client.readResponse()?.text
@@ -61,7 +61,7 @@ struct LoopbackServerTests {
   func partialReads() async throws {
     try await withServer { server in
       // when
-      let (slow, head) = try await onClientThread {
+      let (slow, head) = try await DedicatedThread.perform {
         let client = try connect(to: server)
         for byte in Array("GET /slowly HTTP/1.1\r\nHost: x\r\n\r\n".utf8) { client.send([byte]) }
         let slow = client.readResponse()?.text
@@ -89,7 +89,7 @@ struct LoopbackServerTests {
       let statuses = try await withThrowingTaskGroup(of: Int?.self) { group in
         for index in 0..<3 {
           group.addTask {
-            try await onClientThread {
+            try await DedicatedThread.perform {
               let client = try connect(to: server)
               client.request("GET", "/\(index)")
               return client.readResponse()?.status
@@ -112,7 +112,7 @@ struct LoopbackServerTests {
     }
     try await withServer(handler: handler) { server in
       // when
-      let (plain, chunked, interim, continued) = try await onClientThread {
+      let (plain, chunked, interim, continued) = try await DedicatedThread.perform {
         let client = try connect(to: server)
         client.request("POST", "/echo", body: Array("plain body".utf8))
         let plain = client.readResponse()?.text
@@ -143,7 +143,7 @@ struct LoopbackServerTests {
     }
     try await withServer(handler: handler) { server in
       // when
-      let (closed, held) = try await onClientThread {
+      let (closed, held) = try await DedicatedThread.perform {
         let closing = try connect(to: server)
         closing.request("GET", "/close")
         let holding = try connect(to: server, timeout: .milliseconds(300))
@@ -161,7 +161,7 @@ struct LoopbackServerTests {
   func connectionLimit() async throws {
     try await withServer(limits: ServerLimits(maxConnections: 1)) { server in
       // when
-      let (kept, refused) = try await onClientThread {
+      let (kept, refused) = try await DedicatedThread.perform {
         let first = try connect(to: server)
         first.request("GET", "/first")
         _ = first.readResponse()

@@ -25,14 +25,6 @@ func withServer<Result: Sendable>(
   }
 }
 
-/// Runs blocking client work on a thread of its own, off the cooperative pool the server's
-/// handlers need.
-func onClientThread<Result: Sendable>(
-  _ work: @escaping @Sendable () throws -> Result
-) async throws -> Result {
-  try await DedicatedThread.run(niceness: 0) { _ in Swift.Result { try work() } }.get()
-}
-
 /// Opens a connection to `server`, with short timeouts for tests.
 func connect(to server: LoopbackServer, timeout: Duration = .seconds(3)) throws -> LoopbackClient {
   try LoopbackClient(port: server.port, timeout: timeout)

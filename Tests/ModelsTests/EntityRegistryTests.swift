@@ -84,7 +84,7 @@ struct EntityRegistryTests {
     // then
     #expect(changes[Reaction.self].inserted == [reaction.id: reaction])
     #expect(changes.description == "ui save: Reaction +1 ~0 -0")
-    #expect(try stack.store.load().object(Reaction.self, id: reaction.id) == reaction)
+    #expect(try stack.store.load().tables.object(Reaction.self, id: reaction.id) == reaction)
     await Quiescence.expectIdle(stack.tracker)
   }
 

@@ -54,6 +54,6 @@ struct InlineModelStackTests {
     // then
     #expect(stack.sync.object(User.self, id: ann.id) == ann)
     let stored = store.load()
-    #expect(stored.object(User.self, id: bob.id) == bob)
+    #expect(stored.tables.object(User.self, id: bob.id) == bob)
   }
 }

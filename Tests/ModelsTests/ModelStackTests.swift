@@ -70,7 +70,7 @@ struct ModelStackTests {
 
       // then
       #expect(stack.ui.context.object(User.self, id: user.id) == nil)
-      #expect(try stack.store.load().count(of: User.self) == 0)
+      #expect(try stack.store.load().tables.count(of: User.self) == 0)
     }
 
     @Test("Edits of different keys on both contexts at once both survive, everywhere")
@@ -95,7 +95,7 @@ struct ModelStackTests {
       let expected = User(id: user.id, name: "Anna", accentID: 9)
       #expect(stack.ui.context.object(User.self, id: user.id) == expected)
       #expect(await stack.sync.perform { $0.object(User.self, id: user.id) } == expected)
-      #expect(try stack.store.load().object(User.self, id: user.id) == expected)
+      #expect(try stack.store.load().tables.object(User.self, id: user.id) == expected)
     }
 
     @Test("Many saves from both sides converge on the store's state in both contexts")
@@ -123,7 +123,7 @@ struct ModelStackTests {
       await Quiescence.expectIdle(stack.tracker)
 
       // then
-      let stored = try stack.store.load().table(User.self).rows
+      let stored = try stack.store.load().tables.table(User.self).rows
       #expect(
         stack.ui.context.objects(User.self)
           == stored.values.sorted { $0.id.uuidString < $1.id.uuidString })
@@ -165,7 +165,7 @@ struct ModelStackTests {
       try first.ui.context.save()
 
       // then
-      #expect(try second.store.load().totalCount == 0)
+      #expect(try second.store.load().tables.totalCount == 0)
       #expect(second.ui.context.count(of: User.self) == 0)
     }
   }
@@ -198,7 +198,7 @@ struct ModelStackTests {
       #expect(stack.ui.context.object(User.self, id: user.id)?.accentID == 5)
       let changes = try stack.ui.context.save()
       #expect(changes[User.self].changedKeys(of: user.id) == [.name])
-      #expect(try stack.store.load().object(User.self, id: user.id)?.name == "Local")
+      #expect(try stack.store.load().tables.object(User.self, id: user.id)?.name == "Local")
     }
 
     @Test("A UI save wins over the sync context's unsaved server value of the same key")
@@ -243,7 +243,7 @@ struct ModelStackTests {
 
       // then
       #expect(merged[User.self].changedKeys(of: user.id) == [.accentID])
-      #expect(try stack.store.load().object(User.self, id: user.id)?.name == "Local")
+      #expect(try stack.store.load().tables.object(User.self, id: user.id)?.name == "Local")
     }
 
     @Test("Once pushed, the next server value for the key is taken")

@@ -189,6 +189,34 @@ struct SyncEngineTests {
     #expect(world.ui.object(Conversation.self, id: group.id)?.name == "Local")
   }
 
+  @Test("An engine started again on the same store asks only for notifications after the last one")
+  func resumesNotifications() async throws {
+    // given: one engine applied the notifications so far, then went away
+    let fake = FakeBackend(onUnmatched: { Issue.record("unmatched: \($0)") })
+    let me = fake.insertSelfUser(name: "Me")
+    fake.createGroupRemotely(name: "G", by: me, members: [])
+    let store = InMemoryStore()
+    let tracker = WorkTracker()
+    let first = SyncEngine(
+      stack: try ModelStack(store: store, tracker: tracker), transport: fake.transport)
+    await first.start()
+    _ = await first.settle()
+    await first.stop()
+    let last = try #require(fake.notifications.last?.id)
+
+    // when
+    let second = SyncEngine(
+      stack: try ModelStack(store: store, tracker: tracker), transport: fake.transport)
+    await second.start()
+    _ = await second.settle()
+    await second.stop()
+
+    // then
+    let sinces = fake.requests("GET", "/notifications").map { $0.request.queryValue("since") }
+    #expect(sinces == [nil, last.uuidString.lowercased()])
+    #expect(await second.lastNotificationID == last)
+  }
+
   @Test("When the backend forgets the last notification id, the engine fetches from the start")
   func unknownSince() async throws {
     // given

@@ -8,18 +8,19 @@ import Testing
 
 @Suite("DedicatedThread", .tags(.testSupport), .timeBudget(.seconds(5)))
 struct DedicatedThreadTests {
-  @Test("It returns what the work computed, on a thread of its own")
+  @Test("It returns what the work computed, on a dedicated thread rather than the caller's")
   func runsOnItsOwnThread() async {
     // given
-    let work: @Sendable (CancellationCheck) -> (String?, Int) = { _ in
-      (Thread.current.name, (1...100).reduce(0, +))
+    let work: @Sendable (CancellationCheck) -> (Bool, Int) = { _ in
+      (DedicatedThread.isCurrent, (1...100).reduce(0, +))
     }
 
     // when
-    let (name, sum) = await DedicatedThread.run(work)
+    let (dedicated, sum) = await DedicatedThread.run(work)
 
     // then
-    #expect(name == DedicatedThread.threadName)
+    #expect(dedicated)
+    #expect(!DedicatedThread.isCurrent)
     #expect(sum == 5_050)
   }
 

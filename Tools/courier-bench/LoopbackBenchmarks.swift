@@ -37,7 +37,7 @@ private func firstAnswerBenchmark() async throws -> BenchmarkResult {
     fake.insertSelfUser()
     let start = clock.now
     let server = try fake.serve()
-    let status = try await blocking { () throws -> Int? in
+    let status = try await DedicatedThread.perform { () throws -> Int? in
       let client = try LoopbackClient(port: server.port)
       client.request("GET", "/self")
       return client.readResponse()?.status
@@ -142,7 +142,7 @@ private func bareServerRate(_ count: Int) async throws -> Double {
 private func sequentialRequests(
   _ count: Int, _ path: String, to server: LoopbackServer, answered status: Int
 ) async throws -> Samples {
-  try await blocking { () throws -> Samples in
+  try await DedicatedThread.perform { () throws -> Samples in
     let client = try LoopbackClient(port: server.port)
     return try Samples.measure(runs: 3) {
       for _ in 0..<count {
@@ -153,11 +153,4 @@ private func sequentialRequests(
       }
     }
   }
-}
-
-/// Runs blocking socket work on a thread of its own, never on the cooperative pool.
-private func blocking<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result)
-  async throws -> Result
-{
-  try await DedicatedThread.run(niceness: 0) { _ in Swift.Result { try work() } }.get()
 }

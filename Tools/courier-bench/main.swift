@@ -11,6 +11,7 @@ let available: [(name: String, run: () async throws -> [BenchmarkResult])] = [
   ("fresh-fake", { try freshFakeBenchmark() }),
   ("end-to-end", { try await endToEndBenchmarks() }),
   ("loopback", { try await loopbackBenchmarks() }),
+  ("sqlite-store", { try await storeBenchmarks() }),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -6,7 +6,7 @@ import Dispatch
 import Foundation
 
 let usage = """
-  usage: courier demo [--seed N] [--faults] [--json] [--server URL] [--help]
+  usage: courier demo [--seed N] [--faults] [--json] [--server URL] [--store FILE] [--help]
          courier serve [--port N] [--seed N] [--scenario empty|demo] [--help]
 
   """

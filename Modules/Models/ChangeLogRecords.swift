@@ -1,0 +1,87 @@
+import Foundation
+
+/// Pending-change records of any entities, by object: what a store keeps of the change log, and
+/// what a save tells it to write.
+///
+/// In a save, an empty record tells the store to remove the object's record.
+public struct ChangeLogRecords: Sendable, Equatable {
+  private var entities = EntityMap()
+
+  /// No records.
+  public init() {}
+
+  /// The records of `type`, by object id.
+  public subscript<Object: ModelObject>(_ type: Object.Type) -> [UUID: PendingChange<Object>] {
+    entities[RecordSlot<Object>.self].records
+  }
+
+  /// Sets the record of the object `id` of `type`.
+  public mutating func set<Object: ModelObject>(
+    _ record: PendingChange<Object>, for id: UUID, of type: Object.Type
+  ) {
+    entities.modify(RecordSlot<Object>.self) { $0.records[id] = record }
+  }
+
+  /// How many records there are, of every entity.
+  public var count: Int {
+    entities.slots.values.reduce(0) { $0 + (($1 as? any RecordCounting)?.recordCount ?? 0) }
+  }
+
+  /// Whether there are no records.
+  public var isEmpty: Bool { count == 0 }
+
+  /// The same records without the empty ones, as a store that removed those holds them.
+  public var withoutEmptyRecords: ChangeLogRecords {
+    var kept = ChangeLogRecords()
+    for slot in entities.slots.values {
+      (slot as? any RecordCounting)?.copy(into: &kept, keepingEmpty: false)
+    }
+    return kept
+  }
+
+  /// These records with `newer` written over them, record by record, and the empty ones gone:
+  /// what a store holds after a save that wrote `newer`.
+  public func overlaid(with newer: ChangeLogRecords) -> ChangeLogRecords {
+    var result = self
+    for slot in newer.entities.slots.values {
+      (slot as? any RecordCounting)?.copy(into: &result, keepingEmpty: true)
+    }
+    return result.withoutEmptyRecords
+  }
+
+  /// Records compare equal when their non-empty records are the same.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    let left = lhs.withoutEmptyRecords.entities.slots
+    let right = rhs.withoutEmptyRecords.entities.slots
+    guard Set(left.keys) == Set(right.keys) else { return false }
+    return left.allSatisfy { key, slot in
+      (slot as? any RecordCounting)?.isEqual(to: right[key]) ?? false
+    }
+  }
+}
+
+/// The records of one entity.
+struct RecordSlot<Object: ModelObject>: EntitySlot {
+  var records: [UUID: PendingChange<Object>] = [:]
+}
+
+/// What ``ChangeLogRecords`` asks of a slot without knowing its entity.
+protocol RecordCounting {
+  var recordCount: Int { get }
+  func copy(into records: inout ChangeLogRecords, keepingEmpty: Bool)
+  func isEqual(to other: (any EntitySlot)?) -> Bool
+}
+
+extension RecordSlot: RecordCounting {
+  var recordCount: Int { records.count }
+
+  func copy(into target: inout ChangeLogRecords, keepingEmpty: Bool) {
+    for (id, record) in records where keepingEmpty || !record.isEmpty {
+      target.set(record, for: id, of: Object.self)
+    }
+  }
+
+  func isEqual(to other: (any EntitySlot)?) -> Bool {
+    (other as? RecordSlot<Object>)?.records == records
+  }
+}

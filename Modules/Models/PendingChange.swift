@@ -1,0 +1,126 @@
+import Foundation
+
+/// What is still to be pushed of one object, as a store keeps it: whether it was inserted or
+/// deleted locally, which keys changed, its last synchronised value, a refusal, and values the
+/// backend may hold after lost answers.
+///
+/// A record with nothing in it means the object has nothing pending; a store removes it.
+public struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable {
+  /// Inserted locally, and the backend does not have it yet.
+  public var isInserted = false
+  /// Deleted locally, and the backend has not heard of it yet.
+  public var isDeleted = false
+  /// The keys changed locally since they were last synchronised.
+  public var keys: Set<Object.Key> = []
+  /// The object's last synchronised value (its last value, for a deletion).
+  public var original: Object?
+  /// The backend's refusal, if it refused the change for good.
+  public var failure: PushFailure?
+  /// Values the backend may hold because requests carrying them may have been applied.
+  public var unconfirmed: [UnconfirmedValue<Object>] = []
+
+  /// Creates an empty record.
+  public init() {}
+
+  /// Whether the object has nothing pending and the record can go.
+  public var isEmpty: Bool {
+    !isInserted && !isDeleted && keys.isEmpty && original == nil && failure == nil
+      && unconfirmed.isEmpty
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case isInserted, isDeleted, keys, original, failure, unconfirmed
+  }
+
+  /// Reads a record; an unknown key name is an error naming it.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    isInserted = try container.decode(Bool.self, forKey: .isInserted)
+    isDeleted = try container.decode(Bool.self, forKey: .isDeleted)
+    keys = try Object.Key.decodeSet(from: container, forKey: .keys)
+    original = try container.decodeIfPresent(Object.self, forKey: .original)
+    failure = try container.decodeIfPresent(PushFailure.self, forKey: .failure)
+    unconfirmed =
+      try container.decodeIfPresent([UnconfirmedValue<Object>].self, forKey: .unconfirmed) ?? []
+  }
+
+  /// Writes the record: the keys by name, comma-separated; an empty list of unconfirmed values
+  /// is left out.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(isInserted, forKey: .isInserted)
+    try container.encode(isDeleted, forKey: .isDeleted)
+    try container.encode(Object.Key.names(of: keys), forKey: .keys)
+    try container.encodeIfPresent(original, forKey: .original)
+    try container.encodeIfPresent(failure, forKey: .failure)
+    if !unconfirmed.isEmpty { try container.encode(unconfirmed, forKey: .unconfirmed) }
+  }
+}
+
+extension UnconfirmedValue: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case keys, value
+  }
+
+  /// Reads an unconfirmed value; an unknown key name is an error naming it.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      keys: try Object.Key.decodeSet(from: container, forKey: .keys),
+      value: try container.decode(Object.self, forKey: .value))
+  }
+
+  /// Writes the keys by name, comma-separated, and the value.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(Object.Key.names(of: keys), forKey: .keys)
+    try container.encode(value, forKey: .value)
+  }
+}
+
+extension RawRepresentable where RawValue == String, Self: Hashable {
+  /// `keys` as one string: their names in sorted order, comma-separated (no key name holds a
+  /// comma).
+  fileprivate static func names(of keys: Set<Self>) -> String {
+    keys.map(\.rawValue).sorted().joined(separator: ",")
+  }
+
+  /// The keys named in `container` under `key`; a name that is no key is a decoding error.
+  fileprivate static func decodeSet<Container: CodingKey>(
+    from container: KeyedDecodingContainer<Container>, forKey key: Container
+  ) throws -> Set<Self> {
+    var keys: Set<Self> = []
+    for name in try container.decode(String.self, forKey: key).split(separator: ",") {
+      guard let parsed = Self(rawValue: String(name)) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: container, debugDescription: "'\(name)' is not a key of the entity")
+      }
+      keys.insert(parsed)
+    }
+    return keys
+  }
+}
+
+extension LocalChanges {
+  /// What is pending of `id`, as a store keeps it; an empty record when nothing is.
+  public func pendingChange(of id: UUID) -> PendingChange<Object> {
+    var record = PendingChange<Object>()
+    record.isInserted = inserted.contains(id)
+    record.isDeleted = deleted.contains(id)
+    record.keys = updatedKeys[id] ?? []
+    record.original = originals[id]
+    record.failure = failures[id]
+    record.unconfirmed = unconfirmed[id] ?? []
+    return record
+  }
+
+  /// Replaces what is pending of `id` with `record`.
+  mutating func setPendingChange(_ record: PendingChange<Object>, of id: UUID) {
+    if record.isInserted { inserted.insert(id) } else { inserted.remove(id) }
+    if record.isDeleted { deleted.insert(id) } else { deleted.remove(id) }
+    updatedKeys[id] = record.keys.isEmpty ? nil : record.keys
+    originals[id] = record.original
+    failures[id] = record.failure
+    unconfirmed[id] = record.unconfirmed.isEmpty ? nil : record.unconfirmed
+  }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Models
+
+/// Reads everything a store holds into memory.
+struct SQLiteLoader {
+  let connection: SQLiteConnection
+  let entities: EntityRegistry
+  private let decoder = RecordDecoder()
+
+  init(connection: SQLiteConnection, entities: EntityRegistry) {
+    self.connection = connection
+    self.entities = entities
+  }
+
+  func load() throws(SQLiteStoreError) -> StoredState {
+    var state = StoredState()
+    let known = Set(entities.names.map(\.rawValue))
+    try refuseUnknownEntities(in: "objects", known: known)
+    try refuseUnknownEntities(in: "pending", known: known)
+    for type in entities.types {
+      try load(type, into: &state)
+    }
+    let metadata = try connection.prepare(
+      "SELECT value FROM metadata WHERE key = 'sync'", "read the metadata")
+    if try metadata.step() {
+      state.metadata = try decode(SyncMetadata.self, metadata.bytes(at: 0), "metadata", "sync")
+    }
+    return state
+  }
+
+  private func load<Object: ModelObject>(_ type: Object.Type, into state: inout StoredState)
+    throws(SQLiteStoreError)
+  {
+    let entity = Object.entityName.rawValue
+    let counting = try connection.prepare(
+      "SELECT count(*) FROM objects WHERE entity = ?", "count the objects")
+    try counting.bind(entity, at: 1)
+    if try counting.step() { state.tables.reserveCapacity(counting.integer(at: 0), for: type) }
+    let objects = try connection.prepare(
+      "SELECT id, value FROM objects WHERE entity = ?", "read the objects")
+    try objects.bind(entity, at: 1)
+    while try objects.step() {
+      let id = try self.id(objects.bytes(at: 0), entity)
+      let object = try objects.withBytes(at: 1) { bytes throws(SQLiteStoreError) in
+        try decode(type, bytes, entity, id)
+      }
+      guard object.id == id else {
+        throw .unreadableRow(
+          entity: entity, id: id.uuidString.lowercased(), reason: "its value has another id")
+      }
+      state.tables.put(object)
+    }
+    let pending = try connection.prepare(
+      "SELECT id, record FROM pending WHERE entity = ?", "read the pending changes")
+    try pending.bind(entity, at: 1)
+    while try pending.step() {
+      let id = try self.id(pending.bytes(at: 0), entity)
+      let record = try decode(PendingChange<Object>.self, pending.bytes(at: 1), entity, id)
+      state.changeLog.set(record, for: id, of: type)
+    }
+  }
+
+  /// Refuses rows of an entity this build does not know, rather than dropping them unread.
+  private func refuseUnknownEntities(in table: String, known: Set<String>)
+    throws(SQLiteStoreError)
+  {
+    let statement = try connection.prepare(
+      "SELECT DISTINCT entity FROM \(table)", "list the stored entities")
+    while try statement.step() {
+      let entity = statement.text(at: 0)
+      guard known.contains(entity) else {
+        throw .unreadableRow(
+          entity: entity, id: "*", reason: "the entity is not in this stack's registry")
+      }
+    }
+  }
+
+  /// The id a row is keyed by; sixteen bytes, or the row is damaged.
+  private func id(_ bytes: [UInt8], _ entity: String) throws(SQLiteStoreError) -> UUID {
+    guard let id = UUID(recordBytes: bytes) else {
+      throw .unreadableRow(
+        entity: entity, id: "\(bytes.count) bytes", reason: "its id is not 16 bytes")
+    }
+    return id
+  }
+
+  private func decode<Value: Decodable>(
+    _ type: Value.Type, _ bytes: [UInt8], _ entity: String, _ id: UUID
+  ) throws(SQLiteStoreError) -> Value {
+    try decode(type, bytes, entity, id.uuidString.lowercased())
+  }
+
+  /// Decodes a row; `id` names it only if it cannot be read.
+  private func decode<Value: Decodable>(
+    _ type: Value.Type, _ bytes: [UInt8], _ entity: String, _ id: @autoclosure () -> String
+  ) throws(SQLiteStoreError) -> Value {
+    try bytes.withUnsafeBufferPointer { buffer throws(SQLiteStoreError) in
+      try decode(type, buffer, entity, id())
+    }
+  }
+
+  /// Decodes a row from bytes SQLite holds; `id` names it only if it cannot be read.
+  private func decode<Value: Decodable>(
+    _ type: Value.Type, _ buffer: UnsafeBufferPointer<UInt8>, _ entity: String,
+    _ id: @autoclosure () -> String
+  ) throws(SQLiteStoreError) -> Value {
+    do {
+      return try decoder.decode(type, from: buffer)
+    } catch {
+      throw .unreadableRow(entity: entity, id: id(), reason: "\(error)")
+    }
+  }
+
+  private func decode<Value: Decodable>(
+    _ type: Value.Type, _ buffer: UnsafeBufferPointer<UInt8>, _ entity: String, _ id: UUID
+  ) throws(SQLiteStoreError) -> Value {
+    try decode(type, buffer, entity, id.uuidString.lowercased())
+  }
+}
+
+extension UUID {
+  /// The id whose sixteen bytes are `bytes`; `nil` when they are not sixteen.
+  init?(recordBytes bytes: [UInt8]) {
+    guard bytes.count == 16 else { return nil }
+    self.init(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })
+  }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Models
+import ModelsTestSupport
+import Seams
+import TestSupport
+import Testing
+
+@testable import SQLiteStore
+
+@Suite("RecordEncoder and RecordDecoder", .tags(.models), .courier(timeBudget: .seconds(10)))
+struct RecordCoderTests {
+  static let make = ModelFactory()
+
+  /// One value of each kind the store keeps, with its optionals set and unset.
+  static let values: [any Codable & Equatable & Sendable] = {
+    let me = make.selfUser(name: "Mé ✓")
+    var ann = make.user(name: "Ann", accentID: -3)
+    ann.handle = "ann"
+    let group = make.conversation(name: nil, creator: me, participants: [ann])
+    var message = make.message(in: group, from: me, text: "")
+    message.serverTime = Date(timeIntervalSince1970: -1.5)
+    var record = PendingChange<Conversation>()
+    record.isInserted = true
+    record.keys = [.name, .participantIDs]
+    record.original = group
+    record.failure = PushFailure(reason: "no", status: 403, label: nil)
+    record.unconfirmed = [UnconfirmedValue(keys: [.participantIDs], value: group)]
+    return [
+      me, ann, group, message, make.connection(from: me, to: ann, message: "Hi"), record,
+      PendingChange<User>(), SyncMetadata(lastNotificationID: UUID(3)), SyncMetadata(),
+    ]
+  }()
+
+  @Test("Every kind of stored value reads back equal", arguments: values.indices)
+  func roundTrip(index: Int) throws {
+    // given
+    let value = Self.values[index]
+
+    // when
+    let decoded = try Self.roundTrip(value)
+
+    // then
+    #expect(decoded)
+  }
+
+  /// Whether `value` reads back equal to itself.
+  static func roundTrip<Value: Codable & Equatable>(_ value: Value) throws -> Bool {
+    let bytes = try RecordEncoder().encode(value)
+    return try RecordDecoder().decode(Value.self, from: bytes) == value
+  }
+
+  @Test("A record cut short anywhere is a decoding error naming it damaged, never a crash")
+  func truncated() throws {
+    // given
+    let bytes = try RecordEncoder().encode(Self.values[3] as? Message)
+
+    // when
+    let outcomes = (0..<bytes.count).map { length in
+      Result { try RecordDecoder().decode(Message.self, from: Array(bytes.prefix(length))) }
+    }
+
+    // then
+    for (length, outcome) in outcomes.enumerated() {
+      #expect(throws: DecodingError.self, "cut at \(length) of \(bytes.count)") {
+        try outcome.get()
+      }
+    }
+  }
+
+  @Test("Seeded random bytes are read or refused with a decoding error, never a crash")
+  func randomBytes() {
+    // given
+    var random = SeededRandomNumberGenerator(seed: 11)
+    let inputs = (0..<2_000).map { _ in
+      (0..<Int.random(in: 0...80, using: &random)).map { _ in
+        UInt8.random(in: 0...255, using: &random)
+      }
+    }
+
+    // when
+    let failures = inputs.compactMap { bytes -> (any Error)? in
+      do {
+        _ = try RecordDecoder().decode(PendingChange<Conversation>.self, from: bytes)
+        return nil
+      } catch {
+        return error
+      }
+    }
+
+    // then
+    #expect(failures.allSatisfy { $0 is DecodingError })
+    #expect(failures.count > 1_900)
+  }
+
+  @Test("An unknown key name in a record is refused, naming it")
+  func unknownKey() throws {
+    // given
+    struct Wrong: Codable {
+      var isInserted = false
+      var isDeleted = false
+      var keys = "name,colour"
+    }
+    let bytes = try RecordEncoder().encode(Wrong())
+
+    // when
+    let error = #expect(throws: DecodingError.self) {
+      try RecordDecoder().decode(PendingChange<User>.self, from: bytes)
+    }
+
+    // then
+    #expect("\(String(describing: error))".contains("'colour' is not a key"))
+  }
+}

@@ -4,7 +4,8 @@ import Seams
 /// The sync context's side: values from the server, and the change log of what is still to push.
 extension ModelContext {
   /// Takes the server's values of `object` into this context, except for keys with a local change
-  /// that has not been pushed yet; the object is inserted if it is new here.
+  /// that has not been pushed yet; the object is inserted if it is new here, unless it was deleted
+  /// here and the deletion has not been pushed yet.
   ///
   /// Status-transition rules do not apply to what the server says; the rules about the object's
   /// own state still do at save. Objects of an entity the stack does not know are ignored, with a
@@ -14,6 +15,8 @@ extension ModelContext {
       logger.warning("ignored a server \(Object.entityName): the stack does not know the entity")
       return
     }
+    // A deletion not yet pushed wins: the server's copy is older than what the user did.
+    guard !log[Object.self].deleted.contains(object.id) else { return }
     remoteEdits.insert(object.reference)
     guard var current = self.object(Object.self, id: object.id) else {
       edits.modify(Object.self) { $0.set(object, for: object.id) }
@@ -26,6 +29,31 @@ extension ModelContext {
       Object.field(key).copy(&current, object)
     }
     edits.modify(Object.self) { [current] in $0.set(current, for: object.id) }
+    // The keys with no local change are synchronised at the server's value: the object's last
+    // synchronised value must say so, or a later change is computed against a stale one.
+    guard var original = changes.originals[object.id] else { return }
+    for key in Object.Key.allCases where !dirty.contains(key) {
+      Object.field(key).copy(&original, object)
+    }
+    guard original != changes.originals[object.id] else { return }
+    modifyLog(touching: object.reference) { log in
+      log.modify(Object.self) { [original] in $0.originals[object.id] = original }
+    }
+  }
+
+  /// Applies a change the server made to the last synchronised value of the object `id`, for
+  /// keys with a local change not yet pushed: the local values stay as they are, and the next
+  /// request is worked out against what the server now holds.
+  public func updateLastSynchronised<Object: ModelObject>(
+    _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
+  ) {
+    guard let before = log[type].originals[id] else { return }
+    var original = before
+    change(&original)
+    guard original != before else { return }
+    modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
+      log.modify(type) { [original] in $0.originals[id] = original }
+    }
   }
 
   /// Deletes the object the server deleted, whatever its local changes.
@@ -144,6 +172,38 @@ extension ModelContext {
       log.modify(Object.self) { changes in
         changes.unconfirmed[object.id, default: []].append(
           UnconfirmedValue(keys: keys, value: object))
+      }
+    }
+  }
+
+  /// Records, before a request goes out, that the backend may hold `object`'s values for `keys`
+  /// from now on, so that an app that dies before the answer still accounts for them.
+  ///
+  /// It is a write-ahead record: save the context before sending. It does not change which
+  /// changes are ready, so ``localChangeVersion`` stays as it is. An answer settles it
+  /// (``recordSynchronised(_:keys:)``); an answer that proves the request was not applied
+  /// withdraws it (``withdrawUnconfirmed(_:keys:)``).
+  public func recordInFlight<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
+    modifyLog(touching: object.reference, changesPlan: false) { log in
+      log.modify(Object.self) { changes in
+        changes.unconfirmed[object.id, default: []].append(
+          UnconfirmedValue(keys: keys, value: object))
+      }
+    }
+  }
+
+  /// Removes one record that the backend may hold `object`'s values for `keys`: the request that
+  /// carried them surely did not reach it.
+  public func withdrawUnconfirmed<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
+    let entry = UnconfirmedValue(keys: keys, value: object)
+    guard log[Object.self].unconfirmed[object.id]?.contains(entry) == true else { return }
+    modifyLog(touching: object.reference) { log in
+      log.modify(Object.self) { changes in
+        guard var entries = changes.unconfirmed[object.id],
+          let index = entries.firstIndex(of: entry)
+        else { return }
+        entries.remove(at: index)
+        changes.unconfirmed[object.id] = entries.isEmpty ? nil : entries
       }
     }
   }

@@ -161,17 +161,19 @@ public final class ModelContext: ModelLookup {
   }
 
   func modifyLog<Result>(
-    touching references: Set<ObjectReference>, _ body: (inout LocalChangeLog) -> Result
+    touching references: Set<ObjectReference>, changesPlan: Bool = true,
+    _ body: (inout LocalChangeLog) -> Result
   ) -> Result {
-    localChangeVersion &+= 1
+    if changesPlan { localChangeVersion &+= 1 }
     unsavedLogRecords.formUnion(references)
     return body(&log)
   }
 
   func modifyLog<Result>(
-    touching reference: ObjectReference, _ body: (inout LocalChangeLog) -> Result
+    touching reference: ObjectReference, changesPlan: Bool = true,
+    _ body: (inout LocalChangeLog) -> Result
   ) -> Result {
-    modifyLog(touching: [reference], body)
+    modifyLog(touching: [reference], changesPlan: changesPlan, body)
   }
 
   /// Forgets which records and metadata changed: a save wrote them.

@@ -67,7 +67,7 @@ public final class WorkTracker: Sendable {
     operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
     let token = enter(label, fileID: fileID, line: line)
-    return Task {
+    return Task(executorPreference: ExecutorPreference.current) {
       defer { token.leave() }
       return await operation()
     }

@@ -35,7 +35,9 @@ extension SyncEngine {
   private func startReadyRequests(now: Duration) async {
     guard isRunning, isOnline else { return }
     let upstream = self.upstream
-    let ready = await stack.sync.perform { context in
+    // Saved before anything is sent: what the requests carry is written ahead in the change
+    // log as possibly applied, so an app killed before the answers still accounts for them.
+    let ready = await saveInSyncContext { context in
       var ready: [UpstreamRequest] = []
       while let next = upstream.nextRequest(in: context, now: now) { ready.append(next) }
       return ready
@@ -113,12 +115,12 @@ extension SyncEngine {
   /// ended is something that will happen, not something running, so a test can be quiescent
   /// while a retry waits (``settle(advancing:timeout:)`` moves a manual clock past it).
   func scheduleRetry() {
-    guard isOnline, let at = upstream.nextRetryTime else { return }
+    guard isOnline, let at = upstream.nextRetryTime(after: time.now()) else { return }
     if let scheduled = retryTimer, scheduled.at <= at { return }
     retryTimer?.task.cancel()
     let wait = at - time.now()
     let time = self.time
-    let task = Task { [weak self] in
+    let task = Task(executorPreference: ExecutorPreference.current) { [weak self] in
       guard (try? await time.sleep(for: wait)) != nil else { return }
       await self?.retryWokeUp()
     }

@@ -181,19 +181,58 @@ public struct DownstreamSync: Sendable {
     guard var conversation = context.object(Conversation.self, id: change.conversation) else {
       return false
     }
+    let joined: Bool
     if case .memberJoin = event {
-      conversation.participantIDs.formUnion(change.data)
+      joined = true
       need(Set(change.data))
     } else {
+      joined = false
       if let me = context.selfUser?.id, change.data.contains(me) {
         context.discardLocally(Conversation.self, id: conversation.id)
         return true
       }
-      conversation.participantIDs.subtract(change.data)
+    }
+    let users = Set(change.data)
+    let changes = context.localChanges(of: Conversation.self)
+    if changes.keys(of: conversation.id).contains(.participantIDs),
+      let synchronised = changes.originals[conversation.id]?.participantIDs
+    {
+      mergeMembership(
+        of: conversation.id, joined: joined, users: users, synchronised: synchronised,
+        in: context)
+    } else if joined {
+      conversation.participantIDs.formUnion(users)
+    } else {
+      conversation.participantIDs.subtract(users)
     }
     conversation.lastEventTime = change.time
     context.applyRemote(conversation)
     return true
+  }
+
+  /// Members joined or left on the server while a local member change waits to be pushed: the
+  /// server's list is updated, and so is the local one, except for members the local change
+  /// itself added or removed (that change wins, and is still sent).
+  private func mergeMembership(
+    of id: UUID, joined: Bool, users: Set<UUID>, synchronised: Set<UUID>,
+    in context: ModelContext
+  ) {
+    context.updateLastSynchronised(Conversation.self, id: id) { original in
+      if joined {
+        original.participantIDs.formUnion(users)
+      } else {
+        original.participantIDs.subtract(users)
+      }
+    }
+    _ = try? context.update(Conversation.self, id: id) { conversation in
+      let locallyAdded = conversation.participantIDs.subtracting(synchronised)
+      let locallyRemoved = synchronised.subtracting(conversation.participantIDs)
+      if joined {
+        conversation.participantIDs.formUnion(users.subtracting(locallyRemoved))
+      } else {
+        conversation.participantIDs.subtract(users.subtracting(locallyAdded))
+      }
+    }
   }
 
   private func decode(_ response: TransportResponse, for endpoint: Endpoint)

@@ -21,14 +21,14 @@ extension EntityTrack {
       strategy.didSucceed(sent, response: response, in: context)
       return .settled(reference)
     case .temporary(let failure):
-      if failure.mayHaveBeenApplied, flight.kind != .delete, let sent = flight.sent {
-        for possible in [sent] + flight.alsoPossible {
-          context.recordUnconfirmed(possible, keys: flight.keys)
-        }
-      }
+      // What the request carried was recorded as possibly applied before it went; it stays so
+      // unless the request surely never reached the backend.
+      if !failure.mayHaveBeenApplied { withdraw(flight, in: context) }
       return .retrying(reference, retryIn: .zero, failure)
     case .permanent(let failure):
-      switch strategy.didFailPermanently(sent, failure: failure, in: context) {
+      let decision = strategy.didFailPermanently(sent, failure: failure, in: context)
+      if decision != .alreadyApplied { withdraw(flight, in: context) }
+      switch decision {
       case .markFailed(let reason):
         let record = PushFailure(
           reason: reason, status: failure.status, label: failure.label?.rawValue)
@@ -41,6 +41,13 @@ extension EntityTrack {
         settle(flight, holding: flight.sent, in: context)
         return .settled(reference)
       }
+    }
+  }
+
+  /// Withdraws the values `flight` recorded as possibly on the backend: it was not applied.
+  private func withdraw(_ flight: Flight, in context: ModelContext) {
+    for possible in flight.possibleOnBackend {
+      context.withdrawUnconfirmed(possible, keys: flight.keys)
     }
   }
 

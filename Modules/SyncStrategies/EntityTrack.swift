@@ -20,6 +20,12 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// Other values the backend may hold for `keys` once the request is applied.
     let alsoPossible: [Object]
     let endpoint: Endpoint
+
+    /// The values the backend may hold once the request is applied: none for a deletion.
+    var possibleOnBackend: [Object] {
+      guard kind != .delete, let sent else { return [] }
+      return [sent] + alsoPossible
+    }
   }
 
   let strategy: Strategy
@@ -175,9 +181,15 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         markFailed(id, reason: "cannot build the request: \(error)", in: context)
         return .failed
       }
-      flights[token] = Flight(
+      let flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object,
         alsoPossible: alsoPossible, endpoint: endpoint)
+      flights[token] = flight
+      // Written ahead: if the app dies before the answer, the next one knows the backend may
+      // hold these values (a member list computed against the old one would be wrong).
+      for possible in flight.possibleOnBackend {
+        context.recordInFlight(possible, keys: flight.keys)
+      }
       if kind == .update {
         for key in carried { keyHolders[id, default: [:]][key] = token }
       } else {

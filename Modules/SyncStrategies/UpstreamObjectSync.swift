@@ -201,9 +201,13 @@ public final class UpstreamObjectSync: Sendable {
     }
   }
 
-  /// When the earliest change waiting to retry becomes ready, on the engine's clock.
-  public var nextRetryTime: Duration? {
-    state.withLock { $0.retry.values.map(\.at).min() }
+  /// When the earliest change still waiting to retry becomes ready, on the engine's clock.
+  ///
+  /// A backoff that has ended by `now` is not reported: its change is ready like any other, and
+  /// the next outcome or save starts it. (Reporting it made an engine wake at once, again and
+  /// again, while the retried request was in flight.)
+  public func nextRetryTime(after now: Duration) -> Duration? {
+    state.withLock { $0.retry.values.map(\.at).filter { $0 > now }.min() }
   }
 
   /// How many requests are in flight.

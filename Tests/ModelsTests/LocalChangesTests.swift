@@ -156,4 +156,49 @@ struct LocalChangesTests {
     // then
     #expect(changes.isEmpty)
   }
+
+  @Test("A server copy of an object deleted here and not yet pushed does not bring it back")
+  func remoteCopyDoesNotUndoLocalDeletion() async throws {
+    // given
+    let me = make.selfUser()
+    let group = make.conversation(creator: me)
+    let message = make.message(in: group, from: me)
+    let stack = ModelStack.forTesting([me, group, message])
+    try await saveInUI(stack) { try $0.delete(Message.self, id: message.id) }
+
+    // when
+    let (held, changes) = try await stack.sync.perform { context throws(SaveError) in
+      context.applyRemote(message)
+      try context.save()
+      return (context.object(Message.self, id: message.id), context.localChanges(of: Message.self))
+    }
+
+    // then
+    #expect(held == nil)
+    #expect(changes.deleted == [message.id])
+  }
+
+  @Test("A server value of a key with no local change becomes that key's last synchronised value")
+  func remoteValueUpdatesOriginal() async throws {
+    // given
+    let me = make.selfUser()
+    let other = make.user(name: "Bo")
+    let group = make.conversation(creator: me, participants: [other])
+    let stack = ModelStack.forTesting([me, other, group])
+    try await saveInUI(stack) { try $0.update(Conversation.self, id: group.id) { $0.name = "New" } }
+    var edited = group
+    edited.participantIDs = [me.id]
+    let fromServer = edited
+
+    // when
+    let original = try await stack.sync.perform { context throws(SaveError) in
+      context.applyRemote(fromServer)
+      try context.save()
+      return context.localChanges(of: Conversation.self).originals[group.id]
+    }
+
+    // then
+    #expect(original?.participantIDs == [me.id])
+    #expect(original?.name == group.name)
+  }
 }

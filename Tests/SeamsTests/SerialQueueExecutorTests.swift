@@ -91,3 +91,53 @@ private actor Counter {
     MainActor.assumeIsolated { MainActorState.value }
   }
 }
+
+@Suite("MainQueueTaskExecutor", .tags(.seams), .courier(timeBudget: .seconds(5)))
+struct MainQueueTaskExecutorTests {
+  @Test("Its jobs and the main actor's run in one serial order: the order they were started")
+  func oneOrderWithTheMainActor() async {
+    // given
+    let order = Locked<[String]>([])
+
+    // when: jobs of the executor and of the main actor, started alternately from one thread
+    var tasks: [Task<Void, Never>] = []
+    for index in 0..<4 {
+      tasks.append(
+        Task(executorPreference: MainQueueTaskExecutor.shared) {
+          await note("executor \(index)", in: order)
+        })
+      tasks.append(Task { @MainActor in order.withLock { $0.append("main \(index)") } })
+    }
+    for task in tasks { await task.value }
+
+    // then
+    #expect(
+      order.withLock { $0 } == (0..<4).flatMap { ["executor \($0)", "main \($0)"] })
+    #expect(MainQueueTaskExecutor.shared.enqueuedJobs >= 4)
+  }
+
+  @Test("The preference set in the task-local reaches the work tracker's jobs")
+  func trackerJobsFollowThePreference() async {
+    // given
+    let tracker = WorkTracker()
+    let order = Locked<[String]>([])
+    let before = MainQueueTaskExecutor.shared.enqueuedJobs
+
+    // when
+    ExecutorPreference.$current.withValue(MainQueueTaskExecutor.shared) {
+      for index in 0..<3 {
+        tracker.run("note") { await note("job \(index)", in: order) }
+      }
+    }
+    _ = await tracker.waitUntilIdle(timeout: .seconds(2))
+
+    // then
+    #expect(order.withLock { $0 } == ["job 0", "job 1", "job 2"])
+    #expect(MainQueueTaskExecutor.shared.enqueuedJobs >= before + 3)
+  }
+}
+
+/// Notes `entry` from nonisolated code, which runs on the executor its task prefers.
+private func note(_ entry: String, in order: Locked<[String]>) async {
+  order.withLock { $0.append(entry) }
+}

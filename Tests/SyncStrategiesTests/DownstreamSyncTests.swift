@@ -159,6 +159,35 @@ struct DownstreamSyncTests {
     #expect(harness.ui.selfUser?.accentID == 9)
   }
 
+  @Test(
+    "Members another user added or removed while a local member change waits are taken in, and the local change is kept",
+    arguments: [true, false])
+  func membershipBesidePendingChange(remoteJoin: Bool) async throws {
+    // given: the group has Ann; here, Bob is being added and the request has not gone yet
+    let harness = TrackerHarness()
+    let (ann, bob, cleo) = (UUID(111), UUID(112), UUID(113))
+    let group = Conversation(
+      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
+      participantIDs: [harness.me.id, ann], lastEventTime: Self.time)
+    try await harness.seedRemote([group])
+    try harness.save {
+      try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
+    }
+    await Quiescence.expectIdle(harness.stack.tracker)
+    let event = ConversationEvent(
+      conversation: group.id, from: ann, time: Self.time, data: remoteJoin ? [cleo] : [ann])
+
+    // when
+    _ = try await apply([remoteJoin ? .memberJoin(event) : .memberLeave(event)], to: harness)
+    let request = await harness.next()
+
+    // then
+    let expected: Set<UUID> = remoteJoin ? [harness.me.id, ann, bob, cleo] : [harness.me.id, bob]
+    #expect(harness.ui.object(Conversation.self, id: group.id)?.participantIDs == expected)
+    #expect(request?.request.path == "/conversations/\(group.id.uuidString.lowercased())/members")
+    #expect(request?.json?["users"] == [.string(bob.uuidString.lowercased())])
+  }
+
   @Test("A 404 for a since id asks for a full fetch; other failures name the request")
   func failures() async throws {
     // given

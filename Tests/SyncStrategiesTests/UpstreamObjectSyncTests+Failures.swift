@@ -41,6 +41,25 @@ extension UpstreamObjectSyncTests {
       #expect(wait == .seconds(1))
     }
 
+    @Test("A retry already sent is no longer a retry to wake up for")
+    func retrySentIsNotWaitedFor() async throws {
+      // given
+      let harness = TrackerHarness()
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Ada" } }
+      let first = try #require(await harness.next())
+      await harness.complete(
+        first, .temporary(BackendFailure(responseClass: .temporary, status: 503)))
+      let waitingFor = harness.upstream.nextRetryTime(after: .zero)
+      _ = try #require(await harness.next(at: .seconds(1)))
+
+      // when
+      let next = harness.upstream.nextRetryTime(after: .seconds(1))
+
+      // then
+      #expect(waitingFor == .seconds(1))
+      #expect(next == nil)
+    }
+
     @Test("Retry-After is honoured for a POST too: the backoff waits at least as long as asked")
     func retryAfterForPost() async throws {
       // given

@@ -113,6 +113,50 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
 
+    @Test("A member request in flight when the app died is still accounted for by the next app")
+    func inFlightAtDeathIsRemembered() async throws {
+      // given: Ann's addition reached the backend, and the app died before hearing back
+      let harness = TrackerHarness()
+      let (id, ann, _) = try await seedGroup(in: harness, withAnn: false)
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(ann) }
+      }
+      _ = await harness.respond(to: try #require(await harness.next()))
+      let nextApp = UpstreamObjectSync.standard(
+        retryPolicy: RetryPolicy(baseDelay: .seconds(1), jitter: 0))
+
+      // when: the next app's user removes Ann again
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.remove(ann) }
+      }
+      await answerAll(harness, with: nextApp)
+
+      // then
+      #expect(harness.fake.members(of: id) == [harness.me.id])
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test("A request that surely never reached the backend leaves nothing uncertain behind")
+    func unsentRequestWithdrawn() async throws {
+      // given
+      let harness = TrackerHarness()
+      let (id, ann, _) = try await seedGroup(in: harness, withAnn: false)
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(ann) }
+      }
+      let post = try #require(await harness.next())
+      let uncertainInFlight = await harness.localChanges(Conversation.self).unconfirmed[id]
+
+      // when
+      await harness.complete(
+        post,
+        .temporary(BackendFailure(responseClass: .temporary, transportError: .network(.offline))))
+
+      // then
+      #expect(uncertainInFlight?.map(\.value.participantIDs) == [[harness.me.id, ann]])
+      #expect(await harness.localChanges(Conversation.self).unconfirmed[id] == nil)
+    }
+
     @Test(
       "After a removal settled an uncertain member list, removing another member still reaches the backend"
     )
@@ -188,4 +232,19 @@ private func seedGroup(in harness: TrackerHarness, withAnn: Bool) async throws
       participantIDs: Set([harness.me.id] + members), lastEventTime: harness.make.now),
   ])
   return (id, ann, bob)
+}
+
+/// Hands out and answers, with the fake's answers, every request `upstream` makes over the
+/// harness's stack: a tracker other than the harness's, as the next app after a restart has.
+@MainActor
+private func answerAll(_ harness: TrackerHarness, with upstream: UpstreamObjectSync) async {
+  while let request = await harness.stack.sync.perform({
+    upstream.nextRequest(in: $0, now: .seconds(60))
+  }) {
+    let outcome = await harness.respond(to: request)
+    await harness.stack.sync.perform { context in
+      _ = upstream.complete(request.token, with: outcome, in: context, now: .seconds(60))
+      _ = try? context.save()
+    }
+  }
 }

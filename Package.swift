@@ -101,6 +101,13 @@ let modules: [Module] = [
       "CourierAPI", "Transport", "HTTPRequest", "JSON", "Seams", "ConnectionParsing",
     ]),
   Module(
+    "Simulation",
+    dependsOn: [
+      "SyncEngine", "SyncStrategies", "FakeBackend", "Models", "SQLiteStore", "Seams",
+      "CourierAPI", "Transport", "HTTPRequest", "ConnectionParsing", "ConversationParsing",
+      "UserParsing", "EventParsing",
+    ]),
+  Module(
     "CourierDemo",
     dependsOn: [
       "CourierAPI", "SyncEngine", "SyncStrategies", "FakeBackend", "Models", "Transport",
@@ -235,6 +242,18 @@ if (Context.environment["COURIER_MODULES"] ?? "").isEmpty {
         "TestSupport", "SQLiteStore", "CSQLite",
       ],
       path: "Tools/courier-bench",
+      swiftSettings: swiftSettings
+    )
+  )
+}
+
+/// `Tools/simulate`: seeded simulations of whole clients, built in release by the script.
+if selected.contains(where: { $0.name == "Simulation" }) {
+  targets.append(
+    .executableTarget(
+      name: "courier-simulate",
+      dependencies: ["Simulation"],
+      path: "Tools/courier-simulate",
       swiftSettings: swiftSettings
     )
   )

@@ -24,6 +24,8 @@ extension Tag {
 
   /// Tests of the LoopbackServer module.
   @Tag public static var loopbackServer: Self
+  /// Seeded simulations of whole clients under faults, and the simulator itself.
+  @Tag public static var simulation: Self
 
   // MARK: - Cross-cutting
 

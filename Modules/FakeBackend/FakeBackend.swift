@@ -20,6 +20,7 @@ public final class FakeBackend: Sendable {
     var rules: [(rule: FaultRule, used: Int)] = []
     var offlineMode: OfflineMode = .online
     var parked: [Int: CheckedContinuation<Void, Never>] = [:]
+    var dropped: Set<Int> = []
     var parkWaiters: [CheckedContinuation<Void, Never>] = []
     var nextIndex = 0
   }
@@ -113,9 +114,14 @@ public final class FakeBackend: Sendable {
         return .failure(.cancelled)
       }
     case .park?:
-      guard await park(index) else {
+      switch await park(index) {
+      case .released: break
+      case .cancelled:
         record(index, request, route: route, status: nil, fault: fault)
         return .failure(.cancelled)
+      case .dropped:
+        record(index, request, route: route, status: nil, fault: fault)
+        return .failure(.network(.connectionLost))
       }
     case .loseResponse?, .malformedBody?, nil:
       break
@@ -220,10 +226,17 @@ public final class FakeBackend: Sendable {
     for index in parkedRequests { releaseParkedRequest(index) }
   }
 
-  /// Holds the request `index` until it is released; returns `false` if its task was cancelled
-  /// first, which takes it off the parked list.
-  private func park(_ index: Int) async -> Bool {
-    let released = Locked<Bool?>(nil)
+  /// How a parked request stopped waiting.
+  private enum ParkEnd {
+    case released
+    case cancelled
+    case dropped
+  }
+
+  /// Holds the request `index` until it is released or dropped, or its task is cancelled,
+  /// which takes it off the parked list.
+  private func park(_ index: Int) async -> ParkEnd {
+    let ended = Locked<ParkEnd?>(nil)
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let (waiters, cancelled) = control.withLock { control in
@@ -234,24 +247,42 @@ public final class FakeBackend: Sendable {
         }
         for waiter in waiters { waiter.resume() }
         if cancelled {
-          released.withLock { $0 = false }
+          ended.withLock { $0 = .cancelled }
           continuation.resume()
         }
       }
     } onCancel: {
       let continuation = control.withLock { $0.parked.removeValue(forKey: index) }
       if let continuation {
-        released.withLock { $0 = false }
+        ended.withLock { $0 = .cancelled }
         continuation.resume()
       }
     }
-    return released.withLock { $0 } ?? true
+    if let end = ended.withLock({ $0 }) { return end }
+    return control.withLock { $0.dropped.remove(index) } != nil ? .dropped : .released
+  }
+
+  /// Lets the parked request `index` go without the server ever seeing it.
+  ///
+  /// Its connection fails, and nothing is applied. Returns whether it was parked.
+  @discardableResult
+  public func dropParkedRequest(_ index: Int) -> Bool {
+    let continuation = control.withLock { control in
+      let continuation = control.parked.removeValue(forKey: index)
+      if continuation != nil { control.dropped.insert(index) }
+      return continuation
+    }
+    continuation?.resume()
+    return continuation != nil
   }
 
   // MARK: - Journal
 
   /// Every request received so far, in order.
   public var journal: [JournalEntry] { control.withLock { $0.journal } }
+
+  /// How many requests were received so far, without copying the journal.
+  public var requestCount: Int { control.withLock { $0.journal.count } }
 
   /// The requests received with `method` on paths matching `path` (`*` matches a segment).
   public func requests(_ method: String, _ path: String) -> [JournalEntry] {

@@ -320,3 +320,24 @@ extension FakeBackendTests.Faults {
     #expect(fake.user(try #require(fake.selfUserID))?.name != "Never")
   }
 }
+
+extension FakeBackendTests.Faults {
+  @Test("A dropped parked request fails as a lost connection and changes nothing")
+  func droppedParkedRequest() async throws {
+    // given
+    let fake = Self.fakeWithSelf()
+    fake.addFault(.once(RequestMatcher("PUT", "/self"), .park))
+    let sending = Task { try await fake.send(.put, "/self", json: ["name": "Dropped"]) }
+    await fake.waitForParkedRequests()
+
+    // when
+    let dropped = fake.dropParkedRequest(try #require(fake.parkedRequests.first))
+    let outcome = try await sending.value
+
+    // then
+    #expect(dropped)
+    #expect(throws: TransportError.network(.connectionLost)) { try outcome.get() }
+    #expect(fake.user(try #require(fake.selfUserID))?.name != "Dropped")
+    #expect(fake.parkedRequests.isEmpty)
+  }
+}

@@ -1,0 +1,136 @@
+import FakeBackend
+import Foundation
+import HTTPRequest
+import Models
+import Seams
+import SyncEngine
+import SyncStrategies
+import Transport
+
+/// One life of the simulated app: a model stack on the store, an engine, a work tracker.
+///
+/// A restart kills it: from then on it can neither save nor hear back from the backend, as a
+/// killed process could not.
+@MainActor
+final class AppInstance {
+  let number: Int
+  let stack: ModelStack
+  let engine: SyncEngine
+  let tracker: WorkTracker
+  private let life: Lifeline
+
+  init(
+    number: Int, store: any ModelStore, fake: FakeBackend, clock: ManualTimeSource,
+    uuids: UUIDSource, options: SimulationOptions, log: EventLog
+  ) throws {
+    self.number = number
+    let life = Lifeline()
+    let tracker = WorkTracker()
+    stack = try ModelStack(
+      store: MortalStore(store: store, life: life), uuids: uuids, tracker: tracker,
+      syncExecution: .mainActor)
+    let strategies =
+      options.strategies ?? [
+        SelfUserStrategy(), ConnectionStrategy(), ConversationStrategy(), MessageStrategy(),
+      ]
+    engine = SyncEngine(
+      stack: stack,
+      transport: MortalTransport(
+        transport: fake.transport.limited(to: options.maxConcurrentRequests, time: clock),
+        life: life),
+      upstream: UpstreamObjectSync(
+        strategies: strategies,
+        retryPolicy: RetryPolicy(baseDelay: .milliseconds(200), maxDelay: .seconds(10), jitter: 0)),
+      time: clock, tracker: tracker,
+      onEvent: { event in log.add("app \(number): \(event)") })
+    self.tracker = tracker
+    self.life = life
+  }
+
+  /// Starts the engine without waiting for it: its first requests may be held by a fault
+  /// that only a later step lifts.
+  func start() {
+    let engine = self.engine
+    tracker.run("start the engine") { await engine.start() }
+  }
+
+  /// Ends this life: the engine stops, saves fail, answers are not heard.
+  func kill() async {
+    life.end()
+    await engine.stop()
+  }
+}
+
+/// Whether an app instance still lives.
+final class Lifeline: Sendable {
+  private let alive = Locked(true)
+
+  var isAlive: Bool { alive.withLock { $0 } }
+
+  func end() { alive.withLock { $0 = false } }
+}
+
+/// Why a killed app could not save.
+struct AppKilled: Error, CustomStringConvertible {
+  var description: String { "the app was killed" }
+}
+
+/// The shared store, as one app instance sees it: gone once the instance is killed.
+struct MortalStore: ModelStore {
+  let store: any ModelStore
+  let life: Lifeline
+
+  func load() throws -> StoredState { try store.load() }
+
+  func commit(_ save: StoreSave) throws {
+    guard life.isAlive else { throw AppKilled() }
+    try store.commit(save)
+  }
+}
+
+/// The transport, as one app instance sees it: a killed instance hears no answer.
+struct MortalTransport: TransportSession {
+  let transport: any TransportSession
+  let life: Lifeline
+
+  func send(_ request: HTTPRequest, options: SendOptions) async throws(TransportError)
+    -> TransportResponse
+  {
+    guard life.isAlive else { throw .cancelled }
+    let response = try await transport.send(request, options: options)
+    guard life.isAlive else { throw .cancelled }
+    return response
+  }
+}
+
+/// The recent events of a run: steps, requests, the engine's reports.
+final class EventLog: Sendable {
+  private let entries = Locked<[String]>([])
+  private let echo: Bool
+
+  /// Creates a log; with `echo`, each event is also printed as it happens.
+  init(echo: Bool = false) {
+    self.echo = echo
+  }
+
+  func add(_ entry: String) {
+    if echo { FileHandle.standardError.write(Data((entry + "\n").utf8)) }
+    entries.withLock { entries in
+      entries.append(entry)
+      if entries.count > 200 { entries.removeFirst(entries.count - 100) }
+    }
+  }
+
+  /// The last `count` events, oldest first.
+  func last(_ count: Int) -> [String] {
+    entries.withLock { Array($0.suffix(count)) }
+  }
+}
+
+/// Sends what the library logs into the run's event log, where a failure report shows it,
+/// instead of to standard error.
+struct EventLogSink: LogSink {
+  let log: EventLog
+
+  func receive(_ entry: LogEntry) { log.add("\(entry)") }
+}

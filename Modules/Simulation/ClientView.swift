@@ -1,0 +1,82 @@
+import Foundation
+import Models
+
+/// What one place holds of the client's state: a context, or the store; with what is still
+/// pending, for the sync context.
+struct ClientView: Sendable, Equatable {
+  var me: User?
+  var users: [UUID: User] = [:]
+  var groups: [UUID: Conversation] = [:]
+  var conversations: [UUID: Conversation] = [:]
+  var connections: [UUID: Connection] = [:]
+  var messages: [UUID: Message] = [:]
+  /// For each object, the keys changed locally and not pushed.
+  var pendingKeys: [ObjectReference: Set<String>] = [:]
+  /// Objects inserted or deleted locally and not pushed.
+  var pendingInserts: Set<ObjectReference> = []
+  var pendingDeletes: Set<ObjectReference> = []
+  /// Objects whose change the backend refused for good.
+  var failed: Set<ObjectReference> = []
+
+  /// The objects `context` sees, with its change log if it keeps one.
+  init(_ context: ModelContext) {
+    self.init(
+      users: context.objects(User.self), conversations: context.objects(Conversation.self),
+      connections: context.objects(Connection.self), messages: context.objects(Message.self))
+    record(context.localChanges(of: User.self))
+    record(context.localChanges(of: Conversation.self))
+    record(context.localChanges(of: Connection.self))
+    record(context.localChanges(of: Message.self))
+  }
+
+  /// The objects a store holds.
+  init(_ tables: Tables) {
+    self.init(
+      users: Array(tables.table(User.self).rows.values),
+      conversations: Array(tables.table(Conversation.self).rows.values),
+      connections: Array(tables.table(Connection.self).rows.values),
+      messages: Array(tables.table(Message.self).rows.values))
+  }
+
+  private init(
+    users: [User], conversations: [Conversation], connections: [Connection], messages: [Message]
+  ) {
+    for user in users {
+      self.users[user.id] = user
+      if user.isSelf { me = user }
+    }
+    for conversation in conversations {
+      self.conversations[conversation.id] = conversation
+      if conversation.kind == .group { groups[conversation.id] = conversation }
+    }
+    for connection in connections { self.connections[connection.id] = connection }
+    for message in messages { self.messages[message.id] = message }
+  }
+
+  private mutating func record<Object: ModelObject>(_ changes: LocalChanges<Object>) {
+    for id in changes.objectIDs.union(changes.failures.keys) {
+      let reference = ObjectReference(Object.entityName, id)
+      let keys = Set(changes.keys(of: id).map(\.rawValue))
+      if !keys.isEmpty { pendingKeys[reference] = keys }
+      if changes.inserted.contains(id) { pendingInserts.insert(reference) }
+      if changes.deleted.contains(id) { pendingDeletes.insert(reference) }
+      if changes.failure(of: id) != nil { failed.insert(reference) }
+    }
+  }
+
+  /// Whether `key` of `reference` is still to be pushed, or the object's change was refused.
+  func isPending(_ reference: ObjectReference, _ key: String) -> Bool {
+    pendingKeys[reference]?.contains(key) == true || pendingInserts.contains(reference)
+      || failed.contains(reference)
+  }
+
+  /// The objects only, without what is pending: what two places must agree on.
+  var objectsOnly: ClientView {
+    var view = self
+    view.pendingKeys = [:]
+    view.pendingInserts = []
+    view.pendingDeletes = []
+    view.failed = []
+    return view
+  }
+}

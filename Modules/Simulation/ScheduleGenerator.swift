@@ -1,0 +1,49 @@
+import Seams
+
+/// Draws a schedule from a seed, with the weights of a busy user on a bad network.
+public struct ScheduleGenerator: Sendable {
+  /// What the schedule may contain.
+  public let options: SimulationOptions
+
+  /// Creates a generator.
+  public init(options: SimulationOptions) {
+    self.options = options
+  }
+
+  /// The schedule of `seed`: always the same steps for the same seed and options.
+  public func schedule(seed: UInt64) -> [SimulationStep] {
+    var random = SeededRandomNumberGenerator(seed: seed)
+    return (0..<options.steps).map { index in step(index, &random) }
+  }
+
+  private func step(_ index: Int, _ random: inout SeededRandomNumberGenerator) -> SimulationStep {
+    func pick(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+    let roll = pick(0...99)
+    switch roll {
+    case 0..<8: return .renameSelf("n\(index)")
+    case 8..<11: return .changeAccent(pick(0...7))
+    case 11..<14: return .requestConnection(contact: pick(0...3))
+    case 14..<17: return .acceptIncoming(contact: pick(0...3))
+    case 17..<20: return .createGroup(name: "g\(index)", contacts: [pick(0...3), pick(0...3)])
+    case 20..<25: return .renameGroup(group: pick(0...5), name: "r\(index)")
+    case 25..<31: return .toggleMember(group: pick(0...5), contact: pick(0...3))
+    case 31..<32: return .leaveGroup(group: pick(0...5))
+    case 32..<46: return .writeMessage(conversation: pick(0...7), text: "m\(index)")
+    case 46..<48: return .deleteMessage(conversation: pick(0...7))
+    case 48..<50: return .remoteRequest(contact: pick(0...3))
+    case 50..<52: return .remoteAccept(contact: pick(0...3))
+    case 52..<55: return .remotePost(conversation: pick(0...7), text: "x\(index)")
+    case 55..<57: return .remoteRename(group: pick(0...5), name: "y\(index)")
+    case 57..<58: return .remoteRemoveMember(group: pick(0...5), contact: pick(0...3))
+    case 58..<63: return .pull
+    case 63..<78 where options.faults:
+      return .fault(SimulatedFault.allCases[pick(0...(SimulatedFault.allCases.count - 1))])
+    case 78..<82 where options.faults: return .releaseParked(pick(0...3))
+    case 82..<84 where options.faults: return .goOffline(hanging: pick(0...1) == 1)
+    case 84..<88 where options.faults: return .goOnline
+    case 88..<97: return .advance(milliseconds: pick(1...4_000))
+    case 97..<100 where options.restarts: return .restart
+    default: return .advance(milliseconds: pick(1...500))
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// What simulated runs covered: seeds, steps, faults by kind, restarts, requests, virtual time.
+public struct SimulationFigures: Sendable, Hashable {
+  /// Seeds run.
+  public var seeds = 0
+  /// Steps carried out.
+  public var steps = 0
+  /// Faults injected, by kind.
+  public var faults: [SimulatedFault: Int] = [:]
+  /// Times the network went away.
+  public var offlineSpells = 0
+  /// Times the app was killed and started again.
+  public var restarts = 0
+  /// Requests the backend received.
+  public var requests = 0
+  /// Virtual time covered.
+  public var virtualTime: Duration = .zero
+
+  /// Creates empty figures.
+  public init() {}
+
+  /// Adds `other`'s counts to these.
+  public mutating func add(_ other: SimulationFigures) {
+    seeds += other.seeds
+    steps += other.steps
+    for (fault, count) in other.faults { faults[fault, default: 0] += count }
+    offlineSpells += other.offlineSpells
+    restarts += other.restarts
+    requests += other.requests
+    virtualTime += other.virtualTime
+  }
+
+  /// The figures in a few lines.
+  public var summary: String {
+    let faultList = SimulatedFault.allCases.map { "\($0) \(faults[$0] ?? 0)" }
+      .joined(separator: ", ")
+    let hours = Double(virtualTime.components.seconds) / 3_600
+    return """
+      seeds \(seeds), steps \(steps), requests \(requests), restarts \(restarts), \
+      offline spells \(offlineSpells), virtual time \(String(format: "%.1f", hours)) h
+      faults: \(faultList)
+      """
+  }
+}
+
+/// One seed's run: its schedule, what it broke if anything, and what it covered.
+public struct SimulationReport: Sendable {
+  /// The seed.
+  public let seed: UInt64
+  /// The steps that ran.
+  public let schedule: [SimulationStep]
+  /// The first rule broken, if any.
+  public let violation: InvariantViolation?
+  /// The last 30 events before the end or the violation.
+  public let lastEvents: [String]
+  /// Every request the backend received, in order, as `#3 PUT /self → 200`.
+  public let requests: [String]
+  /// What the run covered.
+  public let figures: SimulationFigures
+}

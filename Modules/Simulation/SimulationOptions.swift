@@ -1,0 +1,40 @@
+import SyncStrategies
+
+/// How a simulation runs: how long each schedule is, what may go wrong, and where the client
+/// keeps its state.
+public struct SimulationOptions: Sendable {
+  /// How many steps a generated schedule has before the final drain.
+  public var steps: Int
+  /// Whether the backend injects faults and the network goes away.
+  public var faults: Bool
+  /// Whether the app is killed and restarted.
+  public var restarts: Bool
+  /// Whether the client keeps its state in a SQLite file (else an in-memory store that
+  /// outlives each app instance).
+  public var durableStore: Bool
+  /// How many requests the client sends at once.
+  public var maxConcurrentRequests: Int
+  /// The strategies of the client under test; the standard four when `nil`.
+  public var strategies: [any UpstreamStrategy]?
+  /// How many requests a run may send before it counts as a client that never stops
+  /// sending; by default 50 per step plus 500.
+  public var requestLimit: Int?
+  /// Whether every event is printed as it happens, for following a run that hangs or fails.
+  public var trace = false
+
+  /// Creates options; by default 40 steps with faults and restarts on a SQLite store.
+  public init(
+    steps: Int = 40, faults: Bool = true, restarts: Bool = true, durableStore: Bool = true,
+    maxConcurrentRequests: Int = 3, strategies: [any UpstreamStrategy]? = nil
+  ) {
+    self.steps = steps
+    self.faults = faults
+    self.restarts = restarts
+    self.durableStore = durableStore
+    self.maxConcurrentRequests = maxConcurrentRequests
+    self.strategies = strategies
+  }
+
+  /// The request limit in force.
+  var maxRequests: Int { requestLimit ?? 50 * steps + 500 }
+}

@@ -1,0 +1,122 @@
+import FakeBackend
+import Foundation
+import Transport
+
+/// One step of a simulated schedule: something the app's user does, something another user
+/// does on the backend, a fault, time passing, or the app restarting.
+///
+/// Steps name objects by position (`group: 2` is the third group the client knows, counted
+/// modulo how many there are), so a schedule can be replayed, and shortened, without the
+/// generator: a step whose object is missing does nothing.
+public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
+  /// The self user's name changes.
+  case renameSelf(String)
+  /// The self user's accent changes.
+  case changeAccent(Int)
+  /// The self user asks a contact without a connection to connect.
+  case requestConnection(contact: Int)
+  /// The self user accepts a pending request from a contact.
+  case acceptIncoming(contact: Int)
+  /// The self user makes a group with some contacts.
+  case createGroup(name: String, contacts: [Int])
+  /// The self user renames a group.
+  case renameGroup(group: Int, name: String)
+  /// The self user adds a contact to a group, or removes one already in it.
+  case toggleMember(group: Int, contact: Int)
+  /// The self user leaves a group.
+  case leaveGroup(group: Int)
+  /// The self user writes in a conversation.
+  case writeMessage(conversation: Int, text: String)
+  /// The self user deletes their latest sent message in a conversation.
+  case deleteMessage(conversation: Int)
+  /// A contact asks the self user to connect, on their own device.
+  case remoteRequest(contact: Int)
+  /// A contact accepts the self user's request, on their own device.
+  case remoteAccept(contact: Int)
+  /// A contact writes in a conversation.
+  case remotePost(conversation: Int, text: String)
+  /// A contact renames a group.
+  case remoteRename(group: Int, name: String)
+  /// A contact removes another member from a group.
+  case remoteRemoveMember(group: Int, contact: Int)
+  /// The app fetches its notifications, as a push would make it.
+  case pull
+  /// The backend applies a fault to its next matching request.
+  case fault(SimulatedFault)
+  /// The backend releases one of the requests it holds, out of order.
+  case releaseParked(Int)
+  /// The network goes away: requests fail at once, or hang until they expire.
+  case goOffline(hanging: Bool)
+  /// The network comes back, and the app is told so.
+  case goOnline
+  /// The clock moves on.
+  case advance(milliseconds: Int)
+  /// The app is killed and started again on its store.
+  case restart
+
+  /// The step, as a schedule prints it.
+  public var description: String {
+    switch self {
+    case .renameSelf(let name): "rename self to \(name)"
+    case .changeAccent(let accent): "change accent to \(accent)"
+    case .requestConnection(let contact): "ask contact \(contact) to connect"
+    case .acceptIncoming(let contact): "accept contact \(contact)'s request"
+    case .createGroup(let name, let contacts): "create group \(name) with contacts \(contacts)"
+    case .renameGroup(let group, let name): "rename group \(group) to \(name)"
+    case .toggleMember(let group, let contact): "toggle contact \(contact) in group \(group)"
+    case .leaveGroup(let group): "leave group \(group)"
+    case .writeMessage(let conversation, let text): "write \(text) in conversation \(conversation)"
+    case .deleteMessage(let conversation):
+      "delete the latest own message in conversation \(conversation)"
+    case .remoteRequest(let contact): "contact \(contact) asks to connect"
+    case .remoteAccept(let contact): "contact \(contact) accepts"
+    case .remotePost(let conversation, let text):
+      "a contact writes \(text) in conversation \(conversation)"
+    case .remoteRename(let group, let name): "a contact renames group \(group) to \(name)"
+    case .remoteRemoveMember(let group, let contact):
+      "a contact removes contact \(contact) from group \(group)"
+    case .pull: "pull notifications"
+    case .fault(let fault): "the next request gets \(fault)"
+    case .releaseParked(let index): "release parked request \(index)"
+    case .goOffline(let hanging):
+      hanging ? "go offline (requests hang)" : "go offline (requests fail)"
+    case .goOnline: "come back online"
+    case .advance(let milliseconds): "advance the clock by \(milliseconds) ms"
+    case .restart: "kill and restart the app"
+    }
+  }
+}
+
+/// A fault the simulated backend applies to one request.
+public enum SimulatedFault: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  /// A 503.
+  case serverError
+  /// A 429 with `Retry-After: 2`.
+  case tooManyRequests
+  /// The connection drops before the request reaches the backend.
+  case networkLoss
+  /// The backend applies the request, then the answer is lost.
+  case lostResponse
+  /// The answer comes 1.5 s later.
+  case delay
+  /// The request is held until a step releases it, out of order with others.
+  case park
+  /// The answer's body is not JSON.
+  case malformedBody
+
+  /// The fake backend's fault.
+  var fault: Fault {
+    switch self {
+    case .serverError: .status(503)
+    case .tooManyRequests: .status(429, retryAfter: 2)
+    case .networkLoss: .network(.connectionLost)
+    case .lostResponse: .loseResponse
+    case .delay: .delay(.milliseconds(1_500))
+    case .park: .park
+    case .malformedBody: .malformedBody
+    }
+  }
+
+  /// The fault's name.
+  public var description: String { rawValue }
+}

@@ -1,0 +1,203 @@
+import ConnectionParsing
+import ConversationParsing
+import EventParsing
+import FakeBackend
+import Foundation
+import Models
+import Seams
+import SyncEngine
+import SyncStrategies
+import UserParsing
+
+extension Simulator {
+  /// The rules that hold after every step.
+  func checkStep(_ step: Int) async -> InvariantViolation? {
+    let queue = await app.engine.queue()
+    if let problem = Self.keyInFlightTwice(queue) {
+      return InvariantViolation(invariant: .keyInFlightTwice, step: step, detail: problem)
+    }
+    if await app.engine.lastNotificationID == fake.notifications.last?.id {
+      remotelyTouched = []
+    }
+    let view = await app.stack.sync.perform { ClientView($0) }
+    if let problem = savedValueLost(view) {
+      return InvariantViolation(invariant: .savedValueLost, step: step, detail: problem)
+    }
+    if let problem = createdTwice(view) {
+      return InvariantViolation(invariant: .createdTwice, step: step, detail: problem)
+    }
+    if let problem = messagesOutOfOrder() {
+      return InvariantViolation(invariant: .messagesOutOfOrder, step: step, detail: problem)
+    }
+    return nil
+  }
+
+  /// The rules that hold after the drain.
+  func checkEnd() async -> InvariantViolation? {
+    if let violation = await checkStep(figures.steps) {
+      return InvariantViolation(
+        invariant: violation.invariant, step: nil, detail: violation.detail)
+    }
+    let queue = await app.engine.queue()
+    let stuck =
+      queue.pending.count + queue.inFlight.count + queue.blocked.count
+      + queue.retrying.count
+    if stuck > 0 || queue.failed.contains(where: { $0.reason.isEmpty }) {
+      return InvariantViolation(
+        invariant: .queueNotDrained, step: nil, detail: "after draining, the queue is \(queue)")
+    }
+    if let problem = await endStateDiffers(queue) {
+      return InvariantViolation(invariant: .endStateDiffers, step: nil, detail: problem)
+    }
+    if !app.tracker.isIdle {
+      return InvariantViolation(
+        invariant: .notQuiescent, step: nil,
+        detail: "still running: \(app.tracker.outstandingJobs.map(\.description))")
+    }
+    return nil
+  }
+
+  /// Two requests in flight carrying the same key of one object, or an insert or deletion in
+  /// flight beside another request for the object.
+  static func keyInFlightTwice(_ queue: SyncQueueSnapshot) -> String? {
+    var byObject: [ObjectReference: [SyncQueueSnapshot.Item]] = [:]
+    for item in queue.inFlight { byObject[item.object, default: []].append(item) }
+    for (object, items) in byObject.sorted(by: { $0.key < $1.key }) where items.count > 1 {
+      if items.contains(where: { $0.kind != .update }) {
+        return "\(object) has \(items.count) requests in flight, one of them an insert or deletion"
+      }
+      let keys = items.flatMap(\.keys.names)
+      if Set(keys).count != keys.count {
+        return "\(object) has a key in two requests at once: \(keys.sorted())"
+      }
+    }
+    return nil
+  }
+
+  /// A value the client holds that is neither on the backend nor pending; objects other users
+  /// changed since the app last caught up are left for later.
+  private func savedValueLost(_ view: ClientView) -> String? {
+    if let mine = view.me, let theirs = fake.user(me) {
+      let reference = ObjectReference(.user, me)
+      if mine.name != theirs.name && !view.isPending(reference, "name") {
+        return "self name is \(mine.name) here, \(theirs.name) on the server, and not pending"
+      }
+      if mine.accentID != theirs.accentID && !view.isPending(reference, "accentID") {
+        return "accent is \(mine.accentID) here, \(theirs.accentID) on the server, and not pending"
+      }
+    }
+    for group in view.groups.values.sorted(by: { $0.id < $1.id }) {
+      let reference = ObjectReference(.conversation, group.id)
+      guard !remotelyTouched.contains(reference), !view.pendingInserts.contains(reference),
+        !view.failed.contains(reference)
+      else { continue }
+      guard let theirs = fake.conversation(group.id) else {
+        return "group \(group.name ?? "") exists here but not on the server, and is not pending"
+      }
+      if theirs.name != group.name && !view.isPending(reference, "name") {
+        return
+          "group \(group.id) is named \(group.name ?? "nil") here, \(theirs.name ?? "nil") on the server"
+      }
+      if Set(fake.members(of: group.id)) != group.participantIDs
+        && !view.isPending(reference, "participantIDs")
+      {
+        return
+          "group \(group.id) has \(group.participantIDs.count) members here, \(fake.members(of: group.id).count) on the server"
+      }
+    }
+    for connection in view.connections.values.sorted(by: { $0.id < $1.id }) {
+      let reference = ObjectReference(.connection, connection.id)
+      guard !remotelyTouched.contains(reference), !view.pendingInserts.contains(reference),
+        !view.failed.contains(reference), let theirs = fake.connection(from: me, to: connection.id)
+      else { continue }
+      if theirs.status.rawValue != connection.status.rawValue
+        && !view.isPending(reference, "status")
+      {
+        return
+          "connection to \(connection.id) is \(connection.status) here, \(theirs.status) on the server"
+      }
+    }
+    for message in view.messages.values.sorted(by: { $0.id < $1.id }) where message.senderID == me {
+      let reference = ObjectReference(.message, message.id)
+      guard !view.pendingInserts.contains(reference), !view.pendingDeletes.contains(reference),
+        !view.failed.contains(reference), fake.conversation(message.conversationID) != nil
+      else { continue }
+      if !fake.messages(in: message.conversationID).contains(where: { $0.nonce == message.nonce }) {
+        return "message \(message.text) is sent here but not on the server"
+      }
+    }
+    return nil
+  }
+
+  /// A message written once that is on the server twice, or a group the self user made that
+  /// the server holds under another id too.
+  private func createdTwice(_ view: ClientView) -> String? {
+    let ours = Set(written.values.flatMap { $0 })
+    for conversation in view.conversations.keys.sorted() {
+      let texts = fake.messages(in: conversation).map(\.text).filter(ours.contains)
+      if let twice = Dictionary(grouping: texts, by: { $0 }).first(where: { $0.value.count > 1 }) {
+        return "message \(twice.key) is on the server \(twice.value.count) times"
+      }
+    }
+    let known = createdGroups.union([initialGroup])
+    for id in fake.snapshot.conversations.keys.sorted() where !known.contains(id) {
+      guard let conversation = fake.conversation(id), conversation.type == .group,
+        conversation.creator == me
+      else { continue }
+      return
+        "the server holds a group \(conversation.name ?? "") made by the self user under an id it never chose"
+    }
+    return nil
+  }
+
+  /// A conversation whose messages from the self user are on the server out of the order they
+  /// were written.
+  private func messagesOutOfOrder() -> String? {
+    for (conversation, texts) in written.sorted(by: { $0.key < $1.key }) {
+      let onServer = fake.messages(in: conversation).map(\.text).filter(Set(texts).contains)
+      let expected = texts.filter(Set(onServer).contains)
+      if onServer != expected {
+        return "in \(conversation): written \(expected), on the server \(onServer)"
+      }
+    }
+    return nil
+  }
+
+  /// Where the UI, the sync context, the store and the server disagree, after the drain;
+  /// objects whose changes were refused for good are left out.
+  private func endStateDiffers(_ queue: SyncQueueSnapshot) async -> String? {
+    let sync = await app.stack.sync.perform { ClientView($0) }
+    let ui = ClientView(self.ui)
+    let stored: ClientView
+    do {
+      stored = ClientView(try store.load().tables)
+    } catch {
+      return "the store cannot be read: \(error)"
+    }
+    if ui.objectsOnly != sync.objectsOnly {
+      return "the UI and the sync context hold different objects"
+    }
+    if stored.objectsOnly != sync.objectsOnly {
+      return "the store and the sync context hold different objects"
+    }
+    let refused = Set(queue.failed.map(\.object)).union(queue.waitingOnFailure.map(\.item.object))
+    if let mine = sync.me, let theirs = fake.user(me),
+      !refused.contains(ObjectReference(.user, me)),
+      mine.name != theirs.name || mine.accentID != theirs.accentID
+    {
+      return
+        "the self user is \(mine.name)/\(mine.accentID) here, \(theirs.name)/\(theirs.accentID) on the server"
+    }
+    for group in sync.groups.values.sorted(by: { $0.id < $1.id })
+    where !refused.contains(ObjectReference(.conversation, group.id)) {
+      guard let theirs = fake.conversation(group.id) else {
+        return "group \(group.name ?? "") is here but not on the server"
+      }
+      if theirs.name != group.name || Set(fake.members(of: group.id)) != group.participantIDs {
+        return
+          "group \(group.id) differs: \(group.name ?? "nil") here, \(theirs.name ?? "nil") on the server"
+      }
+    }
+    return nil
+  }
+}

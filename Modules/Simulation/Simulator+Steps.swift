@@ -1,0 +1,201 @@
+import ConnectionParsing
+import FakeBackend
+import Foundation
+import Models
+import Seams
+import SyncEngine
+import Transport
+
+extension Simulator {
+  /// The UI context of the living app.
+  var ui: ModelContext { app.stack.ui.context }
+
+  /// The groups the client knows, in a stable order.
+  var groups: [Conversation] {
+    ui.objects(Conversation.self).filter { $0.kind == .group }
+  }
+
+  /// The conversations the client can write in, in a stable order.
+  var writableConversations: [Conversation] {
+    ui.objects(Conversation.self).filter { $0.kind == .group || $0.kind == .oneToOne }
+  }
+
+  /// The contacts the self user is connected with.
+  var connectedContacts: [UUID] {
+    contacts.filter { ui.object(Connection.self, id: $0)?.status == .accepted }
+  }
+
+  func apply(_ step: SimulationStep, at index: Int) async {
+    switch step {
+    case .renameSelf(let name):
+      save { try $0.update(User.self, id: self.me) { $0.name = name } }
+    case .changeAccent(let accent):
+      save { try $0.update(User.self, id: self.me) { $0.accentID = accent } }
+    case .requestConnection(let contact): requestConnection(contacts[contact % contacts.count])
+    case .acceptIncoming(let contact):
+      let id = contacts[contact % contacts.count]
+      guard ui.object(Connection.self, id: id)?.status == .pending else { return }
+      save { try $0.update(Connection.self, id: id) { $0.status = .accepted } }
+    case .createGroup(let name, let picked): createGroup(name, picked)
+    case .renameGroup(let group, let name):
+      guard let id = pick(groups, group)?.id else { return }
+      save { try $0.update(Conversation.self, id: id) { $0.name = name } }
+    case .toggleMember(let group, let contact): toggleMember(group, contact)
+    case .leaveGroup(let group): leaveGroup(group)
+    case .writeMessage(let conversation, let text): write(text, in: conversation, at: index)
+    case .deleteMessage(let conversation): deleteLatestMessage(in: conversation)
+    case .remoteRequest, .remoteAccept, .remotePost, .remoteRename, .remoteRemoveMember:
+      applyRemote(step)
+    case .pull:
+      let engine = app.engine
+      app.tracker.run("pull notifications") { await engine.pullNotifications() }
+    case .fault(let fault):
+      figures.faults[fault, default: 0] += 1
+      fake.addFault(.once(.any, fault.fault))
+    case .releaseParked(let position):
+      let parked = fake.parkedRequests
+      guard !parked.isEmpty else { return }
+      fake.releaseParkedRequest(parked[position % parked.count])
+    case .goOffline(let hanging):
+      figures.offlineSpells += 1
+      fake.offlineMode = hanging ? .hanging : .failing
+    case .goOnline:
+      fake.offlineMode = .online
+      await app.engine.setOnline(true)
+    case .advance(let milliseconds): clock.advance(by: .milliseconds(milliseconds))
+    case .restart:
+      do {
+        try await restart()
+      } catch {
+        log.add("the app could not start again: \(error)")
+      }
+    }
+  }
+
+  private func pick<Element>(_ elements: [Element], _ position: Int) -> Element? {
+    elements.isEmpty ? nil : elements[position % elements.count]
+  }
+
+  /// Applies `edit` to the UI context and saves; a save the rules refuse is rolled back, as
+  /// an app shows the error and carries on.
+  @discardableResult
+  func save(_ edit: (ModelContext) throws -> Void) -> Bool {
+    do {
+      try edit(ui)
+      try ui.save()
+      return true
+    } catch {
+      ui.rollback()
+      log.add("the UI's save was refused: \(error)")
+      return false
+    }
+  }
+
+  private func requestConnection(_ contact: UUID) {
+    guard ui.object(Connection.self, id: contact) == nil else { return }
+    save { context in
+      if context.object(User.self, id: contact) == nil {
+        try context.insert(User(id: contact, name: "Contact"))
+      }
+      try context.insert(
+        Connection(
+          from: self.me, to: contact, status: .sent,
+          lastUpdate: Date(timeIntervalSince1970: 1_800_000_000), message: "Hi"))
+    }
+  }
+
+  private func createGroup(_ name: String, _ picked: [Int]) {
+    let connected = connectedContacts
+    let members = picked.compactMap { pick(connected, $0) }
+    let group = Conversation(
+      id: ui.makeID(), kind: .group, name: name, creatorID: me,
+      participantIDs: Set(members + [me]), lastEventTime: Date(timeIntervalSince1970: 1_800_000_000)
+    )
+    if save({ try $0.insert(group) }) { createdGroups.insert(group.id) }
+  }
+
+  private func toggleMember(_ group: Int, _ contact: Int) {
+    guard let id = pick(groups, group)?.id, let member = pick(connectedContacts, contact) else {
+      return
+    }
+    save { context in
+      try context.update(Conversation.self, id: id) { conversation in
+        if conversation.participantIDs.remove(member) == nil {
+          conversation.participantIDs.insert(member)
+        }
+      }
+    }
+  }
+
+  private func leaveGroup(_ group: Int) {
+    guard let conversation = pick(groups, group) else { return }
+    save { context in
+      for message in context.messages(in: conversation) {
+        try context.delete(Message.self, id: message.id)
+      }
+      try context.delete(Conversation.self, id: conversation.id)
+    }
+  }
+
+  /// Writes a message stamped with the virtual time plus a millisecond per step, so that, as
+  /// with a real clock, a message written later has a later local time: the time messages are
+  /// ordered by.
+  private func write(_ text: String, in position: Int, at index: Int) {
+    guard let conversation = pick(writableConversations, position) else { return }
+    let localTime = 1_800_000_000 + clock.now().seconds + Double(index) / 1_000
+    let message = Message(
+      nonce: ui.makeID(), conversationID: conversation.id, senderID: me, text: text,
+      localTime: Date(timeIntervalSince1970: localTime))
+    if save({ try $0.insert(message) }) { written[conversation.id, default: []].append(text) }
+  }
+
+  private func deleteLatestMessage(in position: Int) {
+    guard let conversation = pick(writableConversations, position),
+      let latest = ui.messages(in: conversation).last(where: {
+        $0.senderID == me && $0.deliveryState == .sent
+      })
+    else { return }
+    save { try $0.delete(Message.self, id: latest.id) }
+  }
+
+  private func applyRemote(_ step: SimulationStep) {
+    switch step {
+    case .remoteRequest(let contact):
+      let id = contacts[contact % contacts.count]
+      if fake.requestConnectionRemotely(from: id) != nil {
+        remotelyTouched.insert(ObjectReference(.connection, id))
+      }
+    case .remoteAccept(let contact):
+      let id = contacts[contact % contacts.count]
+      if fake.acceptRemotely(by: id) { remotelyTouched.insert(ObjectReference(.connection, id)) }
+    case .remotePost(let position, let text):
+      guard let conversation = pick(writableConversations, position),
+        let author = fake.members(of: conversation.id).first(where: { $0 != me })
+      else { return }
+      fake.postMessageRemotely(in: conversation.id, from: author, text: text)
+    case .remoteRename(let group, let name):
+      guard let id = pick(groups, group)?.id,
+        let author = fake.members(of: id).first(where: { $0 != me })
+      else { return }
+      if fake.renameRemotely(id, to: name, by: author) {
+        remotelyTouched.insert(ObjectReference(.conversation, id))
+      }
+    case .remoteRemoveMember(let group, let contact):
+      guard let id = pick(groups, group)?.id else { return }
+      let members = fake.members(of: id).filter { $0 != me }
+      guard let author = members.first, let removed = pick(members, contact), removed != author
+      else { return }
+      if fake.removeMembersRemotely([removed], from: id, by: author) {
+        remotelyTouched.insert(ObjectReference(.conversation, id))
+      }
+    default: return
+    }
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as a fraction.
+  var seconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,223 @@
+import ConnectionParsing
+import CourierAPI
+import EventParsing
+import FakeBackend
+import Foundation
+import Models
+import SQLiteStore
+import Seams
+import SyncEngine
+import SyncStrategies
+import Transport
+
+/// Runs the real sync engine, strategies, model stack and fake backend through a seeded
+/// schedule of user edits, remote changes, faults, time and restarts, and checks the sync
+/// promise after every step and after a final drain.
+///
+/// ```swift
+/// let report = await Simulator.run(seed: 42, options: SimulationOptions(steps: 30))
+/// if let violation = report.violation { print(violation, report.lastEvents) }
+/// ```
+///
+/// Everything runs in one serial order on the main queue (the main actor, the engine, the
+/// fake, the clock's sleepers), so a seed replays the same interleaving, and the same requests,
+/// in the same process; across processes the order of hashed collections can differ unless
+/// `SWIFT_DETERMINISTIC_HASHING=1` is set, as `Tools/simulate` does. Runs started at once in
+/// one process take turns: they share the main queue.
+@MainActor
+public final class Simulator {
+  let seed: UInt64
+  let options: SimulationOptions
+  let clock = ManualTimeSource()
+  let fake: FakeBackend
+  let me: UUID
+  let contacts: [UUID]
+  let initialGroup: UUID
+  let store: any ModelStore
+  let directory: String?
+  let log: EventLog
+  var app: AppInstance
+  var figures = SimulationFigures()
+  var random: SeededRandomNumberGenerator
+  /// The texts the self user wrote, by conversation, in the order written.
+  var written: [UUID: [String]] = [:]
+  /// The groups the self user created.
+  var createdGroups: Set<UUID> = []
+  /// Objects other users changed on the backend since the app last caught up.
+  var remotelyTouched: Set<ObjectReference> = []
+  var journalSeen = 0
+  var instances = 0
+
+  /// Runs the schedule `seed` draws.
+  public static func run(seed: UInt64, options: SimulationOptions = SimulationOptions()) async
+    -> SimulationReport
+  {
+    let schedule = ScheduleGenerator(options: options).schedule(seed: seed)
+    return await run(seed: seed, schedule: schedule, options: options)
+  }
+
+  /// Runs `schedule` in the world `seed` sets up: a replay, or a shortened schedule.
+  public static func run(
+    seed: UInt64, schedule: [SimulationStep], options: SimulationOptions = SimulationOptions()
+  ) async -> SimulationReport {
+    await RunGate.shared.enter()
+    defer { RunGate.shared.leave() }
+    return await ExecutorPreference.$current.withValue(MainQueueTaskExecutor.shared) {
+      await withTaskExecutorPreference(MainQueueTaskExecutor.shared) {
+        do {
+          let simulator = try Simulator(seed: seed, options: options)
+          defer { simulator.removeFiles() }
+          return await Logger.$sink.withValue(EventLogSink(log: simulator.log)) {
+            await simulator.execute(schedule)
+          }
+        } catch {
+          let violation = InvariantViolation(
+            invariant: .endStateDiffers, step: 0, detail: "the world could not be set up: \(error)")
+          return SimulationReport(
+            seed: seed, schedule: schedule, violation: violation, lastEvents: [], requests: [],
+            figures: SimulationFigures())
+        }
+      }
+    }
+  }
+
+  private init(seed: UInt64, options: SimulationOptions) throws {
+    self.seed = seed
+    self.options = options
+    log = EventLog(echo: options.trace)
+    random = SeededRandomNumberGenerator(seed: seed ^ 0x5EED)
+    let fake = FakeBackend(uuids: .seeded(seed), time: clock)
+    let me = fake.insertSelfUser(name: "Me")
+    let contacts = (0..<4).map { fake.insertUser(name: "Contact \($0)") }
+    for contact in contacts.prefix(2) {
+      fake.requestConnectionRemotely(from: contact)
+      _ = fake.answer(.updateConnection(user: contact, ConnectionUpdate(status: .accepted)))
+    }
+    self.fake = fake
+    self.me = me
+    self.contacts = contacts
+    initialGroup = fake.createGroupRemotely(name: "Lunch", by: me, members: [contacts[0]])
+    if options.durableStore {
+      let directory = NSTemporaryDirectory() + "courier-simulation-\(seed)-\(UUID().uuidString)"
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      self.directory = directory
+      store = try SQLiteStore(path: directory + "/client.sqlite")
+    } else {
+      directory = nil
+      store = InMemoryStore()
+    }
+    app = try AppInstance(
+      number: 0, store: store, fake: fake, clock: clock, uuids: .seeded(seed &* 1_000_003),
+      options: options, log: log)
+  }
+
+  private func removeFiles() {
+    if let directory { try? FileManager.default.removeItem(atPath: directory) }
+  }
+
+  // MARK: - Running
+
+  private func execute(_ schedule: [SimulationStep]) async -> SimulationReport {
+    app.start()
+    await quiesce()
+    var ran: [SimulationStep] = []
+    for (index, step) in schedule.enumerated() {
+      ran.append(step)
+      log.add("step \(index + 1): \(step)")
+      await apply(step, at: index)
+      figures.steps += 1
+      await quiesce()
+      logRequests()
+      if let violation = runaway(at: index + 1) { return report(ran, violation) }
+      if let violation = await checkStep(index + 1) { return report(ran, violation) }
+    }
+    await drain()
+    logRequests()
+    if let violation = runaway(at: nil) { return report(ran, violation) }
+    return report(ran, await checkEnd())
+  }
+
+  private func report(_ schedule: [SimulationStep], _ violation: InvariantViolation?)
+    -> SimulationReport
+  {
+    var figures = self.figures
+    figures.seeds = 1
+    figures.requests = fake.journal.count
+    figures.virtualTime = clock.now()
+    return SimulationReport(
+      seed: seed, schedule: schedule, violation: violation, lastEvents: log.last(30),
+      requests: fake.journal.map { "\($0)" }, figures: figures)
+  }
+
+  private func logRequests() {
+    let journal = fake.journal
+    for entry in journal.dropFirst(journalSeen) { log.add("backend: \(entry)") }
+    journalSeen = journal.count
+  }
+
+  /// Lets every job that can run, run: the main queue is served until a few rounds pass with
+  /// no new job, and the app's work tracker is idle or a dozen rounds pass (the work left
+  /// waits for the clock, a held request or the network).
+  func quiesce() async {
+    let tracker = app.tracker
+    let fake = self.fake
+    let limit = options.maxRequests
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      QuiescenceProbe(
+        tracker: tracker, giveUp: { fake.requestCount > limit }, continuation: continuation
+      ).schedule()
+    }
+  }
+
+  /// Kills the app and starts it again on its store.
+  ///
+  /// Requests the backend held for the dead app are applied or dropped, as the backend would
+  /// have done when the connection broke.
+  func restart() async throws {
+    figures.restarts += 1
+    await app.kill()
+    for index in fake.parkedRequests {
+      if Bool.random(using: &random) {
+        fake.releaseParkedRequest(index)
+      } else {
+        fake.dropParkedRequest(index)
+      }
+    }
+    // Delayed and hanging requests of the dead app run out before it comes back.
+    if fake.offlineMode == .hanging { fake.offlineMode = .failing }
+    clock.advance(by: .seconds(61))
+    await quiesce()
+    instances += 1
+    app = try AppInstance(
+      number: instances, store: store, fake: fake, clock: clock,
+      uuids: .seeded(seed &* 1_000_003 &+ UInt64(instances)), options: options, log: log)
+    app.start()
+  }
+
+  /// A client that sent more requests than the run allows: it never stops sending.
+  private func runaway(at step: Int?) -> InvariantViolation? {
+    let sent = fake.requestCount
+    guard sent > options.maxRequests else { return nil }
+    return InvariantViolation(
+      invariant: .queueNotDrained, step: step,
+      detail: "the client sent \(sent) requests, more than the \(options.maxRequests) allowed")
+  }
+
+  /// With faults stopped and the network back, runs until the queue is idle.
+  private func drain() async {
+    log.add("drain: faults off, network up, held requests released")
+    fake.removeFaults()
+    fake.offlineMode = .online
+    for index in fake.parkedRequests { fake.releaseParkedRequest(index) }
+    await app.engine.setOnline(true)
+    for _ in 0..<200 where fake.requestCount <= options.maxRequests {
+      await quiesce()
+      let queue = await app.engine.queue()
+      if queue.isIdle && fake.parkedRequests.isEmpty && app.tracker.isIdle { break }
+      clock.advance(by: .seconds(30))
+      await app.engine.setOnline(true)
+    }
+    await app.engine.pullNotifications()
+    await quiesce()
+  }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Models
+import TestSupport
+import Testing
+
+@testable import Simulation
+@testable import SyncStrategies
+
+extension SimulatorTests {
+  /// Each check of the sync promise, proven able to fail: a strategy broken in one way is
+  /// caught by the check meant for it.
+  @Suite("When a strategy is broken")
+  @MainActor
+  struct Broken {
+    struct Case: Sendable, CustomTestStringConvertible {
+      let name: String
+      let strategies: [any UpstreamStrategy]
+      let schedule: [SimulationStep]
+      let invariant: Invariant
+      var testDescription: String { name }
+    }
+
+    nonisolated static let cases: [Case] = [
+      Case(
+        name: "a self user strategy that forgets the name",
+        strategies: SimulatorTests.strategies(replacing: 0, with: ForgetfulSelfUserStrategy()),
+        schedule: [.renameSelf("Ada")], invariant: .savedValueLost),
+      Case(
+        name: "a message strategy that gives a resent message a new nonce",
+        strategies: SimulatorTests.strategies(replacing: 3, with: FreshNonceMessageStrategy()),
+        schedule: [
+          .fault(.lostResponse), .writeMessage(conversation: 0, text: "hello"),
+          .advance(milliseconds: 2_000),
+        ],
+        invariant: .createdTwice),
+      Case(
+        name: "a message strategy that does not wait for earlier messages",
+        strategies: SimulatorTests.strategies(replacing: 3, with: UnorderedMessageStrategy()),
+        schedule: [
+          .fault(.park), .writeMessage(conversation: 0, text: "first"),
+          .writeMessage(conversation: 0, text: "second"),
+        ],
+        invariant: .messagesOutOfOrder),
+      Case(
+        name: "a self user strategy whose change never settles",
+        strategies: SimulatorTests.strategies(replacing: 0, with: ShoutingSelfUserStrategy()),
+        schedule: [.renameSelf("quiet")], invariant: .queueNotDrained),
+    ]
+
+    @Test("The check meant for it stops the run and names the rule", arguments: cases)
+    func caught(_ broken: Case) async {
+      // given
+      let options = SimulationOptions(durableStore: false, strategies: broken.strategies)
+
+      // when
+      let report = await Simulator.run(seed: 5, schedule: broken.schedule, options: options)
+
+      // then
+      #expect(
+        report.violation?.invariant == broken.invariant, "\(String(describing: report.violation))")
+      #expect(!report.lastEvents.isEmpty)
+    }
+
+    @Test("Two requests carrying one key of one object are caught from the queue")
+    func keyInFlightTwice() {
+      // given
+      let name = KeySet([.name], of: User.self)
+      let me = ObjectReference(.user, UUID(1))
+      var queue = SyncQueueSnapshot()
+      queue.inFlight = [
+        .init(object: me, kind: .update, keys: name),
+        .init(object: me, kind: .update, keys: KeySet([.name, .accentID], of: User.self)),
+      ]
+      var disjoint = SyncQueueSnapshot()
+      disjoint.inFlight = [
+        .init(object: me, kind: .update, keys: name),
+        .init(object: me, kind: .update, keys: KeySet([.accentID], of: User.self)),
+      ]
+
+      // when
+      let problem = Simulator.keyInFlightTwice(queue)
+      let none = Simulator.keyInFlightTwice(disjoint)
+
+      // then
+      #expect(problem?.contains("name") == true)
+      #expect(none == nil)
+    }
+
+    @Test("A failing schedule shrinks to the steps that break the rule")
+    func shrink() async {
+      // given
+      let options = SimulationOptions(
+        durableStore: false,
+        strategies: SimulatorTests.strategies(replacing: 0, with: ForgetfulSelfUserStrategy()))
+      var schedule = ScheduleGenerator(options: SimulationOptions(steps: 24, restarts: false))
+        .schedule(seed: 9).filter {
+          if case .renameSelf = $0 { return false }
+          return true
+        }
+      schedule.insert(.renameSelf("Ada"), at: schedule.count / 2)
+
+      // when
+      let shortest = await Shrinker.shrink(
+        seed: 5, schedule: schedule, breaking: .savedValueLost, options: options)
+
+      // then
+      #expect(shortest == [.renameSelf("Ada")])
+    }
+  }
+}

@@ -44,20 +44,37 @@ public struct JSONParseLimits: Sendable, Hashable {
   public var maximumCollectionCount: Int
   /// The largest document in bytes (default 16 MiB).
   public var maximumDocumentSize: Int
+  /// What an object that names a key twice gets (default: refused).
+  public var duplicateKeys: DuplicateKeys
+
+  /// What the parser does with an object that names the same key twice.
+  ///
+  /// RFC 8259 leaves it open, and parsers differ: one keeps the first value, another the last.
+  /// Two parsers that read one document differently are how a check in one component is
+  /// bypassed in another, so Courier refuses such objects unless the caller chooses otherwise.
+  public enum DuplicateKeys: Sendable, Hashable {
+    /// The object is refused with ``JSONParseError/duplicateKey(_:offset:)``.
+    case refuse
+    /// The last value given for the key wins, as JavaScript's `JSON.parse` does.
+    case keepLast
+  }
 
   /// Creates limits; every value defaults to the documented default.
   public init(
     maximumDepth: Int = 64,
     maximumStringLength: Int = 1 << 20,
     maximumCollectionCount: Int = 100_000,
-    maximumDocumentSize: Int = 16 << 20
+    maximumDocumentSize: Int = 16 << 20,
+    duplicateKeys: DuplicateKeys = .refuse
   ) {
     self.maximumDepth = maximumDepth
     self.maximumStringLength = maximumStringLength
     self.maximumCollectionCount = maximumCollectionCount
     self.maximumDocumentSize = maximumDocumentSize
+    self.duplicateKeys = duplicateKeys
   }
 
-  /// The defaults: depth 64, strings of 1 MiB, 100,000 elements, documents of 16 MiB.
+  /// The defaults: depth 64, strings of 1 MiB, 100,000 elements, documents of 16 MiB,
+  /// duplicate keys refused.
   public static let standard = JSONParseLimits()
 }

@@ -131,7 +131,8 @@ private struct Reader {
       index += 1
       skipWhitespace()
       let value = try readValue(depth: depth)
-      guard members.updateValue(value, forKey: key) == nil else {
+      guard members.updateValue(value, forKey: key) == nil || limits.duplicateKeys == .keepLast
+      else {
         throw .duplicateKey(key, offset: keyOffset)
       }
       guard members.count <= limits.maximumCollectionCount else {

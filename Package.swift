@@ -69,6 +69,12 @@ let modules: [Module] = [
   Module(
     "CourierTooling", dependsOn: ["JSON"], testResources: [.copy("Fixtures")], published: false),
   Module(
+    "FuzzProperties",
+    dependsOn: [
+      "JSON", "HTTPRequest", "ParsingCore", "ConnectionParsing", "UserParsing",
+      "ConversationParsing", "EventParsing",
+    ], published: false),
+  Module(
     "Transport", dependsOn: ["HTTPRequest", "JSON", "Seams"], testDependencies: ["FakeBackend"]),
   Module("LoopbackServer", dependsOn: ["Seams"]),
   Module("CSQLite", systemLibrary: "sqlite3", apt: ["libsqlite3-dev"]),

@@ -101,4 +101,31 @@ struct SimulatorTests {
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
   }
+
+  @Test(
+    "Members another user removes while a member request is out are not added back by its answer",
+    .disabled(
+      """
+      known bug, found by seed 55048 of the 100,000-seed run: a member request's answer records \
+      the member list it was worked out against as synchronised, so a removal another user made \
+      meanwhile is lost when the local list happens to match; acknowledging the last synchronised \
+      list with the change applied fixes this seed but breaks the reference-model test (seed 138) \
+      when answers were lost, so the fix needs the uncertain lists updated by remote changes too
+      """))
+  func remoteRemovalDuringMemberRequest() async {
+    // given: seed 55048's schedule, shortened
+    let schedule: [SimulationStep] = [
+      .toggleMember(group: 0, contact: 3), .fault(.tooManyRequests),
+      .toggleMember(group: 3, contact: 2), .goOffline(hanging: false),
+      .renameGroup(group: 5, name: "r19"), .remoteRemoveMember(group: 3, contact: 3),
+      .fault(.delay), .fault(.lostResponse), .fault(.park), .changeAccent(5), .goOnline, .pull,
+      .toggleMember(group: 2, contact: 1),
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 55048, schedule: schedule)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+  }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Reads and writes ISO 8601 timestamps without a date formatter.
 ///
-/// Accepted: `YYYY-MM-DDTHH:MM:SS`, an optional fraction of 1 to 9 digits, then `Z`, `±HH:MM` or
+/// Accepted: `YYYY-MM-DDTHH:MM:SS`, an optional fraction of 1 to 9 digits (read to the nearest
+/// millisecond, so that a timestamp read writes back as the same instant), then `Z`, `±HH:MM` or
 /// `±HHMM`. Written: the backend's canonical form, `2026-11-21T10:00:00.000Z` (UTC,
 /// milliseconds). Parsing works on the UTF-8 bytes directly, so no formatter is allocated at all.
 public enum ISO8601Timestamp {
@@ -55,7 +56,9 @@ public enum ISO8601Timestamp {
     }
     let days = daysFromCivil(year: year, month: month, day: day)
     let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offsetSeconds
-    return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    // The backend's precision: a finer fraction would not survive being written back.
+    let milliseconds = Int64((fraction * 1_000).rounded())
+    return Date(timeIntervalSince1970: Double(seconds * 1_000 + milliseconds) / 1_000)
   }
 
   /// Reads exactly `count` decimal digits at `position`, advancing past them.

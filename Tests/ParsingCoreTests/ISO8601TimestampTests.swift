@@ -50,4 +50,19 @@ struct ISO8601TimestampTests {
     // then
     #expect((date != nil) == valid)
   }
+
+  @Test(
+    "A fraction finer than a millisecond reads as the nearest millisecond, and writes back as the same instant",
+    arguments: zip(
+      ["2026-01-02T00:34:05.0678Z", "2026-01-02T00:34:05.123456789Z", "2026-01-02T00:34:05.9996Z"],
+      ["2026-01-02T00:34:05.068Z", "2026-01-02T00:34:05.123Z", "2026-01-02T00:34:06.000Z"]))
+  func subMillisecondFraction(text: String, canonical: String) throws {
+    // when
+    let date = try #require(ISO8601Timestamp.parse(text))
+    let written = ISO8601Timestamp.format(date)
+
+    // then
+    #expect(written == canonical)
+    #expect(ISO8601Timestamp.parse(written) == date)
+  }
 }

@@ -21,9 +21,15 @@ extension EntityTrack {
       strategy.didSucceed(sent, response: response, in: context)
       return .settled(reference)
     case .temporary(let failure):
-      // What the request carried was recorded as possibly applied before it went; it stays so
-      // unless the request surely never reached the backend.
-      if !failure.mayHaveBeenApplied { withdraw(flight, in: context) }
+      // An update's values were recorded as possibly applied before it went; they stay so
+      // unless the request surely never reached the backend. An insert's are recorded now.
+      if !failure.mayHaveBeenApplied {
+        withdraw(flight, in: context)
+      } else if !flight.isWrittenAhead {
+        for possible in flight.possibleOnBackend {
+          context.recordUnconfirmed(possible, keys: flight.keys)
+        }
+      }
       return .retrying(reference, retryIn: .zero, failure)
     case .permanent(let failure):
       let decision = strategy.didFailPermanently(sent, failure: failure, in: context)
@@ -46,6 +52,7 @@ extension EntityTrack {
 
   /// Withdraws the values `flight` recorded as possibly on the backend: it was not applied.
   private func withdraw(_ flight: Flight, in context: ModelContext) {
+    guard flight.isWrittenAhead else { return }
     for possible in flight.possibleOnBackend {
       context.withdrawUnconfirmed(possible, keys: flight.keys)
     }

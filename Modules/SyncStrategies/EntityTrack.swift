@@ -26,6 +26,13 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       guard kind != .delete, let sent else { return [] }
       return [sent] + alsoPossible
     }
+
+    /// Whether what the request carries is written ahead in the change log before it goes.
+    ///
+    /// Only updates: an insert that an app killed before the answer sends again is answered
+    /// with what the backend holds, so nothing needs remembering, and a drain of many inserts
+    /// does not pay for records it never reads.
+    var isWrittenAhead: Bool { kind == .update }
   }
 
   let strategy: Strategy
@@ -187,8 +194,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       flights[token] = flight
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).
-      for possible in flight.possibleOnBackend {
-        context.recordInFlight(possible, keys: flight.keys)
+      if flight.isWrittenAhead {
+        for possible in flight.possibleOnBackend {
+          context.recordInFlight(possible, keys: flight.keys)
+        }
       }
       if kind == .update {
         for key in carried { keyHolders[id, default: [:]][key] = token }

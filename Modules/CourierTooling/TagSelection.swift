@@ -31,21 +31,29 @@ public struct TagSelection: Sendable {
     return counts.sorted { $0.key < $1.key }.map { (tag: $0.key, count: $0.value) }
   }
 
-  /// The functions carrying every tag of `included` (all functions when it is empty) and none of
-  /// `excluded`.
+  /// The functions that meet every expression of `included` (all functions when it is empty)
+  /// and none of `excluded`; each is a tag name or a ``TagExpression`` such as `sync & !slow`.
   ///
-  /// - Throws: ``ToolError/unknownTag(_:known:)`` for a tag no test carries, and
+  /// - Throws: ``ToolError/invalidTagExpression(_:reason:)`` for an expression it cannot read,
+  ///   ``ToolError/unknownTag(_:known:)`` for a tag no test carries, and
   ///   ``ToolError/nothingSelected(_:)`` when nothing is left.
   public func select(including included: [String], excluding excluded: [String]) throws(ToolError)
     -> [TestRecord]
   {
+    var including: [TagExpression] = []
+    var excluding: [TagExpression] = []
+    for text in included { including.append(try TagExpression.parse(text)) }
+    for text in excluded { excluding.append(try TagExpression.parse(text)) }
     let known = Set(tagCounts.map(\.tag))
-    for tag in included + excluded where !known.contains(tag) {
-      throw .unknownTag(tag, known: known.sorted())
+    for expression in including + excluding {
+      if let unknown = expression.tagNames.subtracting(known).sorted().first {
+        throw .unknownTag(unknown, known: known.sorted())
+      }
     }
     let chosen = functions.filter { function in
       let tags = tags(of: function)
-      return included.allSatisfy(tags.contains) && excluded.allSatisfy { !tags.contains($0) }
+      return including.allSatisfy { $0.matches(tags) }
+        && excluding.allSatisfy { !$0.matches(tags) }
     }
     guard !chosen.isEmpty else {
       let parts = included.map { "--tag \($0)" } + excluded.map { "--skip-tag \($0)" }

@@ -6,6 +6,8 @@ public enum ToolError: Error, Sendable, Hashable, CustomStringConvertible {
   case unknownTag(String, known: [String])
   /// The filters selected no test.
   case nothingSelected(String)
+  /// A tag expression could not be read.
+  case invalidTagExpression(String, reason: String)
   /// A module name was refused.
   case invalidModuleName(String, reason: String)
   /// A dependency names no module of the manifest.
@@ -23,6 +25,8 @@ public enum ToolError: Error, Sendable, Hashable, CustomStringConvertible {
     case .unknownTag(let tag, let known):
       "no test carries the tag '\(tag)'; tags in use: \(known.joined(separator: ", "))"
     case .nothingSelected(let filter): "no test matches \(filter)"
+    case .invalidTagExpression(let text, let reason):
+      "cannot read the tag expression '\(text)': \(reason)"
     case .invalidModuleName(let name, let reason):
       "cannot use '\(name)' as a module name: \(reason)"
     case .unknownDependency(let name, let known):

@@ -153,7 +153,7 @@ struct JSONConformanceTests {
       String(repeating: "[", count: 100_000), .tooDeep),
   ]
 
-  func check(_ example: Case, limits: JSONParseLimits = .standard) {
+  func expectVerdict(_ example: Case, limits: JSONParseLimits = .standard) {
     let result = Result { () throws(JSONParseError) in
       try JSONParser.parse(example.bytes, limits: limits)
     }
@@ -173,17 +173,17 @@ struct JSONConformanceTests {
 
   @Test("Numbers are read as RFC 8259 spells them, and nothing else is", arguments: numbersCases)
   func number(_ example: Case) {
-    check(example)
+    expectVerdict(example)
   }
 
   @Test("Strings take every escape and valid UTF-8, and refuse the rest", arguments: stringsCases)
   func string(_ example: Case) {
-    check(example)
+    expectVerdict(example)
   }
 
   @Test("Structure follows the grammar, within the documented limits", arguments: structureCases)
   func structure(_ example: Case) {
-    check(example)
+    expectVerdict(example)
   }
 
   @Test("A caller that must accept duplicate keys gets the last value for each")
@@ -224,7 +224,7 @@ struct JSONConformanceTests {
 
     // when, then
     for example in wrong {
-      withKnownIssue { check(example) }
+      withKnownIssue { expectVerdict(example) }
     }
   }
 }

@@ -31,13 +31,10 @@ extension ModelContext {
     edits.modify(Object.self) { [current] in $0.set(current, for: object.id) }
     // The keys with no local change are synchronised at the server's value: the object's last
     // synchronised value must say so, or a later change is computed against a stale one.
-    guard var original = changes.originals[object.id] else { return }
-    for key in Object.Key.allCases where !dirty.contains(key) {
-      Object.field(key).copy(&original, object)
-    }
-    guard original != changes.originals[object.id] else { return }
-    modifyLog(touching: object.reference) { log in
-      log.modify(Object.self) { [original] in $0.originals[object.id] = original }
+    updateLastSynchronised(Object.self, id: object.id) { original in
+      for key in Object.Key.allCases where !dirty.contains(key) {
+        Object.field(key).copy(&original, object)
+      }
     }
   }
 
@@ -168,12 +165,7 @@ extension ModelContext {
   /// behind. Strategies whose requests are changes relative to the backend's value (added and
   /// removed members) take these into account.
   public func recordUnconfirmed<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
-    modifyLog(touching: object.reference) { log in
-      log.modify(Object.self) { changes in
-        changes.unconfirmed[object.id, default: []].append(
-          UnconfirmedValue(keys: keys, value: object))
-      }
-    }
+    appendUnconfirmed(object, keys: keys, changesPlan: true)
   }
 
   /// Records, before a request goes out, that the backend may hold `object`'s values for `keys`
@@ -184,7 +176,13 @@ extension ModelContext {
   /// (``recordSynchronised(_:keys:)``); an answer that proves the request was not applied
   /// withdraws it (``withdrawUnconfirmed(_:keys:)``).
   public func recordInFlight<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
-    modifyLog(touching: object.reference, changesPlan: false) { log in
+    appendUnconfirmed(object, keys: keys, changesPlan: false)
+  }
+
+  private func appendUnconfirmed<Object: ModelObject>(
+    _ object: Object, keys: Set<Object.Key>, changesPlan: Bool
+  ) {
+    modifyLog(touching: object.reference, changesPlan: changesPlan) { log in
       log.modify(Object.self) { changes in
         changes.unconfirmed[object.id, default: []].append(
           UnconfirmedValue(keys: keys, value: object))

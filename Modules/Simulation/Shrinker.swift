@@ -9,7 +9,7 @@ public enum Shrinker {
   ) async -> [SimulationStep] {
     var current = schedule
     var chunk = max(current.count / 2, 1)
-    while chunk >= 1 {
+    while true {
       var start = 0
       var removedAny = false
       while start < current.count {
@@ -23,11 +23,10 @@ public enum Shrinker {
           start += chunk
         }
       }
-      if !removedAny || chunk == 1 {
-        if chunk == 1 && !removedAny { break }
-        chunk = max(chunk / 2, 1)
-        if chunk == 1 && removedAny { continue }
-      }
+      // A pass that removed steps is tried again at the same size on the shorter schedule.
+      if removedAny { continue }
+      if chunk == 1 { break }
+      chunk /= 2
     }
     return current
   }

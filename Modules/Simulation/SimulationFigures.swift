@@ -35,7 +35,7 @@ public struct SimulationFigures: Sendable, Hashable {
   public var summary: String {
     let faultList = SimulatedFault.allCases.map { "\($0) \(faults[$0] ?? 0)" }
       .joined(separator: ", ")
-    let hours = Double(virtualTime.components.seconds) / 3_600
+    let hours = virtualTime / .seconds(3_600)
     return """
       seeds \(seeds), steps \(steps), requests \(requests), restarts \(restarts), \
       offline spells \(offlineSpells), virtual time \(String(format: "%.1f", hours)) h

@@ -142,7 +142,7 @@ extension Simulator {
   /// ordered by.
   private func write(_ text: String, in position: Int, at index: Int) {
     guard let conversation = pick(writableConversations, position) else { return }
-    let localTime = 1_800_000_000 + clock.now().seconds + Double(index) / 1_000
+    let localTime = 1_800_000_000 + clock.now() / .seconds(1) + Double(index) / 1_000
     let message = Message(
       nonce: ui.makeID(), conversationID: conversation.id, senderID: me, text: text,
       localTime: Date(timeIntervalSince1970: localTime))
@@ -190,12 +190,5 @@ extension Simulator {
       }
     default: return
     }
-  }
-}
-
-extension Duration {
-  /// The duration in seconds, as a fraction.
-  var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }

@@ -150,6 +150,7 @@ public final class Simulator {
   }
 
   private func logRequests() {
+    guard fake.requestCount > journalSeen else { return }
     let journal = fake.journal
     for entry in journal.dropFirst(journalSeen) { log.add("backend: \(entry)") }
     journalSeen = journal.count

@@ -108,7 +108,7 @@ if let seed = arguments.seed {
   }
 }
 let elapsed = clock.now - start
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let seconds = elapsed / .seconds(1)
 say(figures.summary)
 say(
   String(

@@ -53,11 +53,11 @@ public struct ConnectionStrategy: UpstreamStrategy {
 
   /// A request answered with an existing connection (a resend after a lost answer) is settled
   /// against the connection as the backend holds it.
-  public func acknowledgedValue(
+  public func acknowledgement(
     of sent: SentChange<Connection>, response: EndpointResponse, in context: ModelContext
-  ) -> Connection? {
+  ) -> Acknowledgement<Connection>? {
     guard case .connection(let payload) = response else { return nil }
-    return PayloadMapping.connection(payload)
+    return Acknowledgement(PayloadMapping.connection(payload))
   }
 
   /// Takes the conversation and time the backend gave the connection.

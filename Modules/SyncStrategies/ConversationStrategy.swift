@@ -104,12 +104,62 @@ public struct ConversationStrategy: UpstreamStrategy {
   }
 
   /// A created group's answer is the group as the backend holds it, which for a resent creation
-  /// is its first version.
-  public func acknowledgedValue(
+  /// is its first version; members added or removed change the participants the backend holds
+  /// now.
+  public func acknowledgement(
     of sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext
-  ) -> Conversation? {
-    guard sent.kind == .insert, case .conversation(let payload) = response else { return nil }
-    return PayloadMapping.conversation(payload)
+  ) -> Acknowledgement<Conversation>? {
+    switch (sent.kind, sent.endpoint, response) {
+    case (.insert, _, .conversation(let payload)):
+      return Acknowledgement(PayloadMapping.conversation(payload))
+    case (.update, .addMembers(_, let list), _):
+      return membersChanged(sent, adding: Set(list.users), in: context)
+    case (.update, .removeMembers(_, let list), _):
+      return membersChanged(sent, removing: Set(list.users), in: context)
+    default:
+      return nil
+    }
+  }
+
+  /// The participants the backend holds after members were added or removed: the change
+  /// applied to every value the backend may hold now.
+  ///
+  /// Another user may have added or removed members since the request went: those changes are
+  /// in the last synchronised value and stay. Where another user changed one of the very
+  /// members this request changed, the order on the backend is unknown, so both outcomes are
+  /// possible, and the next request makes the backend match the group here whichever it was.
+  private func membersChanged(
+    _ sent: SentChange<Conversation>, adding added: Set<UUID> = [],
+    removing removed: Set<UUID> = [], in context: ModelContext
+  ) -> Acknowledgement<Conversation>? {
+    let changes = context.localChanges(of: Conversation.self)
+    guard let now = changes.originals[sent.id] ?? sent.lastKnown else { return nil }
+    let possible =
+      [now]
+      + (changes.unconfirmed[sent.id] ?? []).filter { $0.keys.contains(.participantIDs) }
+      .map(\.value)
+    let before = sent.lastKnown?.participantIDs ?? now.participantIDs
+    let contested = added.union(removed).intersection(
+      before.symmetricDifference(now.participantIDs))
+    var results: [Set<UUID>] = []
+    for value in possible {
+      let applied = value.participantIDs.union(added).subtracting(removed)
+      results.append(applied)
+      if !contested.isEmpty {
+        results.append(
+          value.participantIDs.union(added.subtracting(contested))
+            .subtracting(removed.subtracting(contested)))
+      }
+    }
+    var seen: Set<Set<UUID>> = []
+    let distinct = results.filter { seen.insert($0).inserted }
+    let values = distinct.map { participants in
+      var value = now
+      value.participantIDs = participants
+      return value
+    }
+    guard let first = values.first else { return nil }
+    return Acknowledgement(first, alsoPossible: Array(values.dropFirst()))
   }
 
   /// Takes the group as the backend answered it: keys this device did not change since get the

@@ -13,11 +13,16 @@ extension EntityTrack {
     let reference = reference(flight.id)
     let sent = SentChange(
       kind: flight.kind, id: flight.id, keys: flight.keys, sent: flight.sent,
-      endpoint: flight.endpoint)
+      lastKnown: flight.lastKnown, endpoint: flight.endpoint)
     switch outcome {
     case .success(let response):
-      let acknowledged = strategy.acknowledgedValue(of: sent, response: response, in: context)
-      settle(flight, holding: acknowledged ?? flight.sent, in: context)
+      // The answer replaces what the request wrote ahead; the strategy sees only what other
+      // requests left uncertain.
+      withdraw(flight, in: context)
+      let acknowledgement =
+        strategy.acknowledgement(of: sent, response: response, in: context)
+        ?? flight.sent.map { Acknowledgement($0, alsoPossible: flight.alsoPossible) }
+      settle(flight, holding: acknowledgement, in: context)
       strategy.didSucceed(sent, response: response, in: context)
       return .settled(reference)
     case .temporary(let failure):
@@ -44,7 +49,10 @@ extension EntityTrack {
         revert(flight.kind, flight.id, keys: flight.keys, in: context)
         return .reverted(reference, reason: reason)
       case .alreadyApplied:
-        settle(flight, holding: flight.sent, in: context)
+        let acknowledgement = flight.sent.map {
+          Acknowledgement($0, alsoPossible: flight.alsoPossible)
+        }
+        settle(flight, holding: acknowledgement, in: context)
         return .settled(reference)
       }
     }
@@ -66,22 +74,27 @@ extension EntityTrack {
     if keyHolders[flight.id]?.isEmpty == true { keyHolders[flight.id] = nil }
   }
 
-  /// The backend now holds `acknowledged` for `flight`'s keys: they are cleared where the object
-  /// still holds those values, and stay pending where it differs from them or from a value the
-  /// backend may also hold.
-  private func settle(_ flight: Flight, holding acknowledged: Object?, in context: ModelContext) {
+  /// The backend now holds what `acknowledgement` says for `flight`'s keys: they are cleared
+  /// where the object still holds those values, and stay pending where it differs from them or
+  /// from a value the backend may also hold.
+  private func settle(
+    _ flight: Flight, holding acknowledgement: Acknowledgement<Object>?, in context: ModelContext
+  ) {
     switch flight.kind {
     case .delete:
       context.clearLocalDeletion(Object.self, id: flight.id)
     case .insert, .update:
       if flight.kind == .insert { context.clearLocalInsertion(Object.self, id: flight.id) }
-      guard let sent = acknowledged else { return }
-      context.recordSynchronised(sent, keys: flight.keys)
-      for possible in flight.alsoPossible { context.recordUnconfirmed(possible, keys: flight.keys) }
+      guard let acknowledgement else { return }
+      let held = acknowledgement.value
+      context.recordSynchronised(held, keys: flight.keys)
+      for possible in acknowledgement.alsoPossible {
+        context.recordUnconfirmed(possible, keys: flight.keys)
+      }
       guard let current = context.object(Object.self, id: flight.id) else { return }
       let unchanged = flight.keys.filter { key in
-        current.hasSameValue(at: key, as: sent)
-          && flight.alsoPossible.allSatisfy { current.hasSameValue(at: key, as: $0) }
+        current.hasSameValue(at: key, as: held)
+          && acknowledgement.alsoPossible.allSatisfy { current.hasSameValue(at: key, as: $0) }
       }
       context.clearLocalChanges(Object.self, id: flight.id, keys: unchanged)
     }

@@ -19,6 +19,8 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     let sent: Object?
     /// Other values the backend may hold for `keys` once the request is applied.
     let alsoPossible: [Object]
+    /// The object as the backend last had it when the request was made.
+    let lastKnown: Object?
     let endpoint: Endpoint
 
     /// The values the backend may hold once the request is applied: none for a deletion.
@@ -190,7 +192,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       }
       let flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object,
-        alsoPossible: alsoPossible, endpoint: endpoint)
+        alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint)
       flights[token] = flight
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).

@@ -70,8 +70,26 @@ public struct SentChange<Object: ModelObject>: Sendable {
   public let keys: Set<Object.Key>
   /// The object as the request sent it, if it sent one.
   public let sent: Object?
+  /// The object as the backend last had it when the request was made, for an update.
+  public let lastKnown: Object?
   /// The call that was made.
   public let endpoint: Endpoint
+}
+
+/// What the backend holds for a request's keys once it succeeded, when that is not simply what
+/// the request sent.
+public struct Acknowledgement<Object: ModelObject>: Sendable {
+  /// The value later requests rely on.
+  public var value: Object
+  /// Other values the backend may hold instead, which later requests must also account for.
+  public var alsoPossible: [Object]
+
+  /// Creates an acknowledgement of `value`, and of `alsoPossible` as values the backend may
+  /// hold instead.
+  public init(_ value: Object, alsoPossible: [Object] = []) {
+    self.value = value
+    self.alsoPossible = alsoPossible
+  }
 }
 
 /// What a strategy decides when the backend refused a change for good.

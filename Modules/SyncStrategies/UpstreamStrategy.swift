@@ -38,14 +38,16 @@ public protocol UpstreamStrategy: Sendable {
   func action(for change: UpstreamChange<Object>, in context: ModelContext) throws
     -> UpstreamAction<Object>
 
-  /// What the backend holds for the sent keys after a successful `response`, when the answer
-  /// says so; `nil` means what was sent.
+  /// What the backend holds for the sent keys after a successful `response`, when it is not
+  /// simply what was sent; `nil` means what was sent.
   ///
   /// An insert resent after a lost answer is answered with the backend's first version, not the
   /// resent one: keys changed in between must stay pending, so they are settled against this.
-  func acknowledgedValue(
+  /// A request that changes the backend's value relatively (adding members) is applied to what
+  /// the backend holds now, which remote changes may have moved since it was sent.
+  func acknowledgement(
     of sent: SentChange<Object>, response: EndpointResponse, in context: ModelContext
-  ) -> Object?
+  ) -> Acknowledgement<Object>?
 
   /// Applies what a successful answer says (a server time, a conversation id) to the sync
   /// context.
@@ -80,9 +82,9 @@ extension UpstreamStrategy {
   }
 
   /// What was sent, unless the strategy reads the answer.
-  public func acknowledgedValue(
+  public func acknowledgement(
     of sent: SentChange<Object>, response: EndpointResponse, in context: ModelContext
-  ) -> Object? { nil }
+  ) -> Acknowledgement<Object>? { nil }
 
   /// Nothing to apply unless the strategy says otherwise.
   public func didSucceed(

@@ -93,6 +93,9 @@ struct SimulatorTests {
       764,
       // A member list computed against a stale synchronised value.
       486, 860, 1323,
+      // A member request's answer recorded the list it was worked out against, undoing a
+      // removal another user made while it was out.
+      55048,
     ])
   func regressions(seed: UInt64) async {
     // when
@@ -102,14 +105,8 @@ struct SimulatorTests {
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
   }
 
-  // A member request's answer records the member list it was worked out against as
-  // synchronised, so a removal another user made meanwhile is lost when the local list happens
-  // to match. Acknowledging the last synchronised list with the change applied fixes this seed
-  // but breaks the reference-model test (seeds 30, 31, 138) when answers were lost: the fix
-  // needs the uncertain lists updated by remote changes too.
   @Test(
-    "Members another user removes while a member request is out are not added back by its answer",
-    .disabled("known bug found by seed 55048; see the comment above the test and the README"))
+    "Members another user removes while a member request is out are not added back by its answer")
   func remoteRemovalDuringMemberRequest() async {
     // given: seed 55048's schedule, shortened
     let schedule: [SimulationStep] = [

@@ -188,6 +188,42 @@ struct DownstreamSyncTests {
     #expect(request?.json?["users"] == [.string(bob.uuidString.lowercased())])
   }
 
+  @Test(
+    "A member another user removed while a member request was out stays removed after its answer, unless added back here",
+    arguments: [false, true])
+  func remoteRemovalDuringMemberRequest(addedBackHere: Bool) async throws {
+    // given: Bob's removal is in flight when another user removes Ann
+    let harness = TrackerHarness()
+    let (ann, bob) = (UUID(111), UUID(112))
+    let group = Conversation(
+      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
+      participantIDs: [harness.me.id, ann, bob], lastEventTime: Self.time)
+    try await harness.seedRemote([group])
+    try harness.save {
+      try $0.update(Conversation.self, id: group.id) { $0.participantIDs.remove(bob) }
+    }
+    let removal = try #require(await harness.next())
+    let event = ConversationEvent(conversation: group.id, from: bob, time: Self.time, data: [ann])
+    _ = try await apply([.memberLeave(event)], to: harness)
+    if addedBackHere {
+      try harness.save {
+        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(ann) }
+      }
+    }
+
+    // when
+    await harness.complete(removal, .success(.membersChanged(MembersChanged(userIDs: [bob]))))
+
+    // then
+    let next = await harness.next()
+    if addedBackHere {
+      #expect(next?.endpoint == .addMembers(conversation: group.id, MemberList(users: [ann])))
+    } else {
+      #expect(next == nil)
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.participantIDs == [harness.me.id])
+    }
+  }
+
   @Test("A 404 for a since id asks for a full fetch; other failures name the request")
   func failures() async throws {
     // given

@@ -17,7 +17,11 @@ import Seams
 ///
 /// ```swift
 /// let failures = await DedicatedThread.run { check in
-///   seeds.prefix { _ in !check.isCancelled }.filter { !simulate(seed: $0) }
+///   var failures: [UInt64] = []
+///   for seed in seeds where !check.isCancelled && !simulate(seed: seed) {
+///     failures.append(seed)
+///   }
+///   return failures
 /// }
 /// ```
 public enum DedicatedThread {

@@ -49,12 +49,15 @@ extension Simulator {
     if let problem = await endStateDiffers(queue) {
       return InvariantViolation(invariant: .endStateDiffers, step: nil, detail: problem)
     }
-    if !app.tracker.isIdle {
-      return InvariantViolation(
-        invariant: .notQuiescent, step: nil,
-        detail: "still running: \(app.tracker.outstandingJobs.map(\.description))")
+    if let problem = Self.notQuiescent(app.tracker) {
+      return InvariantViolation(invariant: .notQuiescent, step: nil, detail: problem)
     }
     return nil
+  }
+
+  /// The jobs of the app still running once everything should have settled.
+  static func notQuiescent(_ tracker: WorkTracker) -> String? {
+    tracker.isIdle ? nil : "still running: \(tracker.outstandingJobs.map(\.description))"
   }
 
   /// Two requests in flight carrying the same key of one object, or an insert or deletion in
@@ -163,8 +166,9 @@ extension Simulator {
     return nil
   }
 
-  /// Where the UI, the sync context, the store and the server disagree, after the drain;
-  /// objects whose changes were refused for good are left out.
+  /// Where the UI, the sync context, the store and the server disagree, after the drain,
+  /// groups the server has and this device lost included; objects whose changes were refused
+  /// for good are left out.
   private func endStateDiffers(_ queue: SyncQueueSnapshot) async -> String? {
     let sync = await app.stack.sync.perform { ClientView($0) }
     let ui = ClientView(self.ui)
@@ -187,6 +191,13 @@ extension Simulator {
     {
       return
         "the self user is \(mine.name)/\(mine.accentID) here, \(theirs.name)/\(theirs.accentID) on the server"
+    }
+    let server = fake.snapshot.conversations
+    for id in server.keys.sorted()
+    where server[id]?.members.contains(me) == true && fake.conversation(id)?.type == .group
+      && sync.groups[id] == nil && !refused.contains(ObjectReference(.conversation, id))
+    {
+      return "group \(id) is on the server with the self user in it, but not here"
     }
     for group in sync.groups.values.sorted(by: { $0.id < $1.id })
     where !refused.contains(ObjectReference(.conversation, group.id)) {

@@ -116,3 +116,42 @@ struct UnorderedMessageStrategy: UpstreamStrategy {
     real.didSucceed(sent, response: response, in: context)
   }
 }
+
+/// Drops a group from this device once the backend answers its rename, though the backend and
+/// the self user's membership keep it.
+struct VanishingGroupStrategy: UpstreamStrategy {
+  let real = ConversationStrategy()
+
+  var pushableKeys: Set<Conversation.Key> { real.pushableKeys }
+
+  func isSynchronised(_ object: Conversation, in context: ModelContext) -> Bool {
+    real.isSynchronised(object, in: context)
+  }
+
+  func dependencies(of change: UpstreamChange<Conversation>, in context: ModelContext)
+    -> [SyncDependency]
+  {
+    real.dependencies(of: change, in: context)
+  }
+
+  func action(for change: UpstreamChange<Conversation>, in context: ModelContext)
+    -> UpstreamAction<Conversation>
+  {
+    real.action(for: change, in: context)
+  }
+
+  func acknowledgement(
+    of sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext
+  ) -> Acknowledgement<Conversation>? {
+    real.acknowledgement(of: sent, response: response, in: context)
+  }
+
+  func didSucceed(
+    _ sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext
+  ) {
+    real.didSucceed(sent, response: response, in: context)
+    if case .renameConversation = sent.endpoint {
+      context.discardLocally(Conversation.self, id: sent.id)
+    }
+  }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import Seams
 import TestSupport
 import Testing
 
@@ -45,6 +46,10 @@ extension SimulatorTests {
         name: "a self user strategy whose change never settles",
         strategies: SimulatorTests.strategies(replacing: 0, with: ShoutingSelfUserStrategy()),
         schedule: [.renameSelf("quiet")], invariant: .queueNotDrained),
+      Case(
+        name: "a group strategy that drops a renamed group from this device",
+        strategies: SimulatorTests.strategies(replacing: 2, with: VanishingGroupStrategy()),
+        schedule: [.renameGroup(group: 0, name: "gone")], invariant: .endStateDiffers),
     ]
 
     @Test("The check meant for it stops the run and names the rule", arguments: cases)
@@ -84,6 +89,25 @@ extension SimulatorTests {
       // then
       #expect(problem?.contains("name") == true)
       #expect(none == nil)
+    }
+
+    // No strategy can keep the engine's jobs running after the drain (strategies are
+    // synchronous and hold no tracker), so this check is proven on a tracker made for it.
+    @Test("A job still running after the drain is caught and named")
+    func notQuiescent() {
+      // given
+      let busy = WorkTracker()
+      let job = busy.enter("a sync pass that never ends")
+      let idle = WorkTracker()
+
+      // when
+      let problem = Simulator.notQuiescent(busy)
+      let none = Simulator.notQuiescent(idle)
+
+      // then
+      #expect(problem?.contains("a sync pass that never ends") == true)
+      #expect(none == nil)
+      job.leave()
     }
 
     @Test("A failing schedule shrinks to the steps that break the rule")

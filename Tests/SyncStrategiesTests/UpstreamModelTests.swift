@@ -97,10 +97,15 @@ struct UpstreamModelTests {
     let seeds = Self.seeds(ofGroup: group)
 
     // when
-    let failure = await DedicatedThread.run { check in
-      seeds.lazy.prefix { _ in !check.isCancelled }.compactMap { seed in
-        Self.run(seed: seed, steps: Self.steps).violation.map { (seed, $0) }
-      }.first
+    // A plain loop: a lazy prefix re-reads its condition, which cancellation can change between
+    // two reads, and traps.
+    let failure = await DedicatedThread.run { check -> (UInt64, ModelViolation)? in
+      for seed in seeds where !check.isCancelled {
+        if let violation = Self.run(seed: seed, steps: Self.steps).violation {
+          return (seed, violation)
+        }
+      }
+      return nil
     }
 
     // then

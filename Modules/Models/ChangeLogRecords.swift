@@ -39,14 +39,24 @@ public struct ChangeLogRecords: Sendable, Equatable {
     return kept
   }
 
-  /// These records with `newer` written over them, record by record, and the empty ones gone:
-  /// what a store holds after a save that wrote `newer`.
+  /// These records with `newer` written over them, record by record, an empty one removing the
+  /// object's record: what a store holds after a save that wrote `newer`.
+  ///
+  /// It costs as much as `newer` has records, however many these hold, so a store that keeps
+  /// many pending changes does not pay for all of them at every save.
   public func overlaid(with newer: ChangeLogRecords) -> ChangeLogRecords {
     var result = self
     for slot in newer.entities.slots.values {
-      (slot as? any RecordCounting)?.copy(into: &result, keepingEmpty: true)
+      (slot as? any RecordCounting)?.write(over: &result)
     }
-    return result.withoutEmptyRecords
+    return result
+  }
+
+  /// Changes the records of `type` in place, with one lookup of the entity.
+  mutating func modifyRecords<Object: ModelObject>(
+    of type: Object.Type, _ body: (inout [UUID: PendingChange<Object>]) -> Void
+  ) {
+    entities.modify(RecordSlot<Object>.self) { body(&$0.records) }
   }
 
   /// Records compare equal when their non-empty records are the same.
@@ -69,6 +79,7 @@ struct RecordSlot<Object: ModelObject>: EntitySlot {
 protocol RecordCounting {
   var recordCount: Int { get }
   func copy(into records: inout ChangeLogRecords, keepingEmpty: Bool)
+  func write(over records: inout ChangeLogRecords)
   func isEqual(to other: (any EntitySlot)?) -> Bool
 }
 
@@ -78,6 +89,14 @@ extension RecordSlot: RecordCounting {
   func copy(into target: inout ChangeLogRecords, keepingEmpty: Bool) {
     for (id, record) in records where keepingEmpty || !record.isEmpty {
       target.set(record, for: id, of: Object.self)
+    }
+  }
+
+  func write(over target: inout ChangeLogRecords) {
+    target.modifyRecords(of: Object.self) { existing in
+      for (id, record) in records {
+        existing[id] = record.isEmpty ? nil : record
+      }
     }
   }
 

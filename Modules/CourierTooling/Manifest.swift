@@ -9,6 +9,8 @@ public struct Manifest: Sendable {
     public let name: String
     /// Its dependencies.
     public let dependencies: [String]
+    /// Further modules its test suite uses.
+    public var testDependencies: [String] = []
   }
 
   /// The manifest's text.
@@ -38,6 +40,14 @@ public struct Manifest: Sendable {
     }
     tableEnd = index
     rows = Self.rows(in: String(text[start.upperBound..<index]))
+  }
+
+  /// The modules TestSupport builds on, which every suite therefore builds on too, read from
+  /// `let testSupportDependencies = [`; empty if the manifest has no such list.
+  public var testSupportDependencies: [String] {
+    guard let start = text.range(of: "let testSupportDependencies = [") else { return [] }
+    let close = text[start.upperBound...].firstIndex(of: "]") ?? text.endIndex
+    return Self.quotedStrings(in: text[start.upperBound..<close])
   }
 
   /// The module names, in table order.
@@ -87,7 +97,12 @@ public struct Manifest: Sendable {
         } else {
           dependencies = []
         }
-        rows.append(Row(name: name, dependencies: dependencies))
+        var row = Row(name: name, dependencies: dependencies)
+        if let list = body.range(of: "testDependencies: [") {
+          let close = body[list.upperBound...].firstIndex(of: "]") ?? body.endIndex
+          row.testDependencies = quotedStrings(in: body[list.upperBound..<close])
+        }
+        rows.append(row)
       }
       rest = afterOpen[index...]
     }

@@ -60,6 +60,8 @@ let usage = """
     report EVENTS [--flaky]                   print the summary line (and varying cases)
     new-module NAME [--depends-on A,B] [--root DIR]
     disabled-tests [--root DIR]               list disabled and conditional tests
+    affected --root DIR [--dry-run] PATH…     print the modules whose suites the changed PATHs
+                                              can affect (ALL, or nothing when none)
     snippets OUTPUT FILE…                     write every Swift block of the Markdown FILEs
                                               as sources in the folder OUTPUT
   LIST and EVENTS are event-stream files (--event-stream-version 0).
@@ -76,6 +78,27 @@ case "select":
     print(TagSelection.filterExpression(for: selected))
   } catch {
     fail("\(error)")
+  }
+case "affected":
+  let (values, rest) = options(arguments.dropFirst(), names: ["--root"])
+  let root = values["--root"]?.last ?? "."
+  let dryRun = rest.contains("--dry-run")
+  let paths = rest.filter { $0 != "--dry-run" }
+  let manifest: Manifest
+  do {
+    manifest = try Manifest(text: read(root + "/Package.swift"))
+  } catch {
+    fail("\(error)")
+  }
+  let suites = (["TestSupport"] + manifest.moduleNames).filter { module in
+    FileManager.default.fileExists(atPath: "\(root)/Tests/\(module)Tests")
+  }
+  let affected = AffectedSuites(
+    changedPaths: paths, manifest: manifest, modulesWithSuites: suites)
+  if dryRun { FileHandle.standardError.write(Data((affected.explanation + "\n").utf8)) }
+  switch affected.scope {
+  case .everything: print("ALL")
+  case .some: print(affected.suites.map(\.module).joined(separator: " "))
   }
 case "list":
   guard let list = arguments.dropFirst().first else { fail(usage) }

@@ -62,6 +62,7 @@ let usage = """
     disabled-tests [--root DIR]               list disabled and conditional tests
     affected --root DIR [--dry-run] PATH…     print the modules whose suites the changed PATHs
                                               can affect (ALL, or nothing when none)
+    junit EVENTS OUTPUT                       write the run as a JUnit XML file
     snippets OUTPUT FILE…                     write every Swift block of the Markdown FILEs
                                               as sources in the folder OUTPUT
   LIST and EVENTS are event-stream files (--event-stream-version 0).
@@ -76,6 +77,15 @@ case "select":
     let selected = try TagSelection(records: records(list)).select(
       including: values["--tag"] ?? [], excluding: values["--skip-tag"] ?? [])
     print(TagSelection.filterExpression(for: selected))
+  } catch {
+    fail("\(error)")
+  }
+case "junit":
+  let rest = Array(arguments.dropFirst())
+  guard rest.count == 2 else { fail(usage) }
+  do {
+    let report = try JUnitReport(eventStream: read(rest[0]))
+    write(report.xml, to: rest[1])
   } catch {
     fail("\(error)")
   }

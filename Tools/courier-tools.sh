@@ -1,9 +1,14 @@
 # Sourced by the scripts in Tools/: builds the courier-tools executable (in its own build folder,
 # so narrowing the main manifest never rebuilds it) and runs it.
+# How many build and test jobs to run at once: the machine's cores (COURIER_JOBS overrides).
+courier_jobs() {
+  echo "${COURIER_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}"
+}
+
 courier_tools() {
   local root
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-  COURIER_MODULES=CourierTooling swift build -j 2 --package-path "$root" \
+  COURIER_MODULES=CourierTooling swift build -j "$(courier_jobs)" --package-path "$root" \
     --build-path "$root/.build/tools" --product courier-tools -q >&2 || return 2
   "$root/.build/tools/debug/courier-tools" "$@"
 }

@@ -81,8 +81,8 @@ public struct JUnitReport: Sendable, Equatable {
         throw .malformedEventStream(line: number + 1, reason: "\(error)")
       }
       values.append(value)
-      if value["kind"]?.stringValue == "test" {
-        records += try TestRecord.records(fromEventStream: String(line))
+      if let record = try TestRecord.record(from: value, line: number + 1) {
+        records.append(record)
       }
     }
     let selection = TagSelection(records: records)

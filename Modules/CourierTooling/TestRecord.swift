@@ -73,22 +73,28 @@ public struct TestRecord: Sendable, Hashable {
       } catch {
         throw .malformedEventStream(line: number + 1, reason: "\(error)")
       }
-      guard value["kind"]?.stringValue == "test", let payload = value["payload"] else { continue }
-      guard let id = payload["id"]?.stringValue else {
-        throw .malformedEventStream(line: number + 1, reason: "a test record has no id")
-      }
-      let tags = (payload["_tags"]?.arrayValue ?? []).compactMap(\.stringValue).map {
-        $0.hasPrefix(".") ? String($0.dropFirst()) : $0
-      }
-      let location = payload["sourceLocation"]
-      var line = 0
-      if case .integer(let value)? = location?["line"] { line = value }
-      records.append(
-        TestRecord(
-          id: id, displayName: payload["displayName"]?.stringValue ?? id,
-          kind: payload["kind"]?.stringValue == "suite" ? .suite : .function,
-          ownTags: Set(tags), fileID: location?["fileID"]?.stringValue ?? "", line: line))
+      if let record = try record(from: value, line: number + 1) { records.append(record) }
     }
     return records
+  }
+
+  /// The test record one event-stream line holds, or `nil` for a line of another kind.
+  ///
+  /// - Throws: ``ToolError/malformedEventStream(line:reason:)`` for a test record without an id.
+  static func record(from value: JSONValue, line number: Int) throws(ToolError) -> TestRecord? {
+    guard value["kind"]?.stringValue == "test", let payload = value["payload"] else { return nil }
+    guard let id = payload["id"]?.stringValue else {
+      throw .malformedEventStream(line: number, reason: "a test record has no id")
+    }
+    let tags = (payload["_tags"]?.arrayValue ?? []).compactMap(\.stringValue).map {
+      $0.hasPrefix(".") ? String($0.dropFirst()) : $0
+    }
+    let location = payload["sourceLocation"]
+    var line = 0
+    if case .integer(let value)? = location?["line"] { line = value }
+    return TestRecord(
+      id: id, displayName: payload["displayName"]?.stringValue ?? id,
+      kind: payload["kind"]?.stringValue == "suite" ? .suite : .function,
+      ownTags: Set(tags), fileID: location?["fileID"]?.stringValue ?? "", line: line)
   }
 }

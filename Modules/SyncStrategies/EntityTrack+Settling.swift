@@ -21,7 +21,7 @@ extension EntityTrack {
       withdraw(flight, in: context)
       let acknowledgement =
         strategy.acknowledgement(of: sent, response: response, in: context)
-        ?? flight.sent.map { Acknowledgement($0, alsoPossible: flight.alsoPossible) }
+        ?? flight.asSent
       settle(flight, holding: acknowledgement, in: context)
       strategy.didSucceed(sent, response: response, in: context)
       return .settled(reference)
@@ -49,10 +49,7 @@ extension EntityTrack {
         revert(flight.kind, flight.id, keys: flight.keys, in: context)
         return .reverted(reference, reason: reason)
       case .alreadyApplied:
-        let acknowledgement = flight.sent.map {
-          Acknowledgement($0, alsoPossible: flight.alsoPossible)
-        }
-        settle(flight, holding: acknowledgement, in: context)
+        settle(flight, holding: flight.asSent, in: context)
         return .settled(reference)
       }
     }

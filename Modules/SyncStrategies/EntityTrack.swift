@@ -29,6 +29,11 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       return [sent] + alsoPossible
     }
 
+    /// What the backend holds once the request is applied, as the request itself says.
+    var asSent: Acknowledgement<Object>? {
+      sent.map { Acknowledgement($0, alsoPossible: alsoPossible) }
+    }
+
     /// Whether what the request carries is written ahead in the change log before it goes.
     ///
     /// Only updates: an insert that an app killed before the answer sends again is answered

@@ -16,6 +16,10 @@ public enum ToolError: Error, Sendable, Hashable, CustomStringConvertible {
   case dependencyCycle([String])
   /// A file the tool edits does not have the shape it expects.
   case unexpectedFile(path: String, reason: String)
+  /// A `--shard` value could not be read.
+  case invalidShard(String, reason: String)
+  /// A line of a timings file could not be read.
+  case malformedTimings(line: Int, reason: String)
 
   /// The message the tool prints.
   public var description: String {
@@ -34,6 +38,9 @@ public enum ToolError: Error, Sendable, Hashable, CustomStringConvertible {
     case .dependencyCycle(let cycle):
       "the dependencies form a cycle: \(cycle.joined(separator: " → "))"
     case .unexpectedFile(let path, let reason): "\(path) \(reason)"
+    case .invalidShard(let text, let reason): "cannot read the shard '\(text)': \(reason)"
+    case .malformedTimings(let line, let reason):
+      "the timings file is not readable at line \(line): \(reason)"
     }
   }
 }

@@ -54,7 +54,14 @@ func records(_ path: String) -> [TestRecord] {
 
 let usage = """
   usage: courier-tools <command> …
-    select LIST [--tag T]… [--skip-tag T]…   print the --filter expression for those tags
+    select LIST [--tag T]… [--skip-tag T]… [--shard I/N [--timings FILE]]
+                                              print the --filter expression for those tags
+                                              (and that shard of them)
+    timings FILE EVENTS…                      merge the test durations of the runs into FILE
+    retry [--flaky-is-failure] EVENTS…        for a first run and its retries: with --next,
+          [--next]                            print the filter of the tests still failing
+                                              (exit 1 when none); else the flaky cases and
+                                              the summary, exiting by the retry policy
     list LIST                                 print every test with its tags
     list-tags LIST                            print each tag with its number of tests
     report EVENTS [--flaky]                   print the summary line (and varying cases)
@@ -71,12 +78,58 @@ let usage = """
 let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
 case "select":
-  let (values, rest) = options(arguments.dropFirst(), names: ["--tag", "--skip-tag"])
+  let (values, rest) = options(
+    arguments.dropFirst(), names: ["--tag", "--skip-tag", "--shard", "--timings"])
   guard let list = rest.first else { fail(usage) }
   do {
-    let selected = try TagSelection(records: records(list)).select(
+    var selected = try TagSelection(records: records(list)).select(
       including: values["--tag"] ?? [], excluding: values["--skip-tag"] ?? [])
+    if let shard = values["--shard"]?.last {
+      let plan = try ShardPlan(shard)
+      var timings = TestTimings()
+      if let path = values["--timings"]?.last, FileManager.default.fileExists(atPath: path) {
+        timings = try TestTimings(fileText: read(path))
+      }
+      selected = plan.tests(of: selected, timings: timings)
+      guard !selected.isEmpty else {
+        fail("shard \(shard) holds no test: there are fewer tests than shards", code: 3)
+      }
+    }
     print(TagSelection.filterExpression(for: selected))
+  } catch {
+    fail("\(error)")
+  }
+case "retry":
+  let rest = Array(arguments.dropFirst())
+  let paths = rest.filter { !$0.hasPrefix("--") }
+  guard !paths.isEmpty else { fail(usage) }
+  do {
+    let report = try RetryReport(eventStreams: paths.map(read))
+    if rest.contains("--next") {
+      let tests = report.testsToRetry.map { TestRecord(id: $0, displayName: $0, kind: .function) }
+      guard !tests.isEmpty else { exit(1) }
+      print(TagSelection.filterExpression(for: tests))
+      exit(0)
+    }
+    for line in report.flakyLines { print(line) }
+    for id in report.failing { print("FAILS  \(id)  in all \(report.attempts) attempts") }
+    print(report.summary)
+    exit(report.exitCode(under: rest.contains("--flaky-is-failure") ? .flakyFails : .flakyPasses))
+  } catch {
+    fail("\(error)")
+  }
+case "timings":
+  let rest = Array(arguments.dropFirst())
+  guard let file = rest.first, rest.count >= 2 else { fail(usage) }
+  do {
+    var timings = TestTimings()
+    if FileManager.default.fileExists(atPath: file) {
+      timings = try TestTimings(fileText: read(file))
+    }
+    for events in rest.dropFirst() {
+      timings = timings.merging(try TestTimings(eventStream: read(events)))
+    }
+    write(timings.fileText, to: file)
   } catch {
     fail("\(error)")
   }

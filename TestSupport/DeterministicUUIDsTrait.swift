@@ -1,7 +1,7 @@
 import Seams
 import Testing
 
-/// Gives each test case its own reproducible ``Seams/UUIDSource`` through `UUIDSource.current`.
+/// Gives each test case its own reproducible `UUIDSource` through `UUIDSource.current`.
 ///
 /// The seed comes from the test's identity (see ``TestIdentity``): the same test always sees the
 /// same UUIDs, different tests and different parameterized cases see different ones. Pass

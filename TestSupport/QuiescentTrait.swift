@@ -1,7 +1,7 @@
 import Seams
 import Testing
 
-/// Gives each test case a fresh ``Seams/WorkTracker`` and fails the test if work it started is
+/// Gives each test case a fresh `WorkTracker` and fails the test if work it started is
 /// still running after its body.
 public struct QuiescentTrait: PerTestCaseTrait {
   /// How long to wait after the body for enrolled work to finish, before scaling.

@@ -48,7 +48,7 @@ public struct DocSnippet: Sendable, Hashable {
     self.setup = setup
   }
 
-  /// Every ```` ```swift ```` block of `markdown`, in order.
+  /// Every Swift code block (fenced with three backticks and `swift`) of `markdown`, in order.
   public static func extract(from markdown: String, document: String) -> [DocSnippet] {
     var snippets: [DocSnippet] = []
     let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -129,7 +129,9 @@ public struct DocSnippet: Sendable, Hashable {
 
   /// The block as a Swift source file, the `number`th of the generated ones.
   ///
-  /// - Parameter commonImports: Imports every generated file starts with.
+  /// - Parameters:
+  ///   - number: The block's position among the generated files, which names its wrapper.
+  ///   - commonImports: Imports every generated file starts with.
   public func source(number: Int, commonImports: [String]) -> String {
     let body = code.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
       .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("import ") }

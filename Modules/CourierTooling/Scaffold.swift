@@ -19,12 +19,28 @@ public struct Scaffold: Sendable {
     self.name = name
   }
 
-  /// The new files: `Modules/<Name>/<Name>.swift` and `Tests/<Name>Tests/<Name>Tests.swift`.
+  /// The new files: `Modules/<Name>/<Name>.swift`, the module's documentation catalog
+  /// `Modules/<Name>/<Name>.docc/<Name>.md`, and `Tests/<Name>Tests/<Name>Tests.swift`.
   public var files: [File] {
     [
       File(path: "Modules/\(name)/\(name).swift", contents: sourceFile),
+      File(path: "Modules/\(name)/\(name).docc/\(name).md", contents: catalogPage),
       File(path: "Tests/\(name)Tests/\(name)Tests.swift", contents: testFile),
     ]
+  }
+
+  /// The catalog's root page, which `Tools/docs` requires: a title and an overview to fill in.
+  var catalogPage: String {
+    """
+    # ``\(name)``
+
+    What \(name) is for, in one sentence.
+
+    ## Overview
+
+    What an app developer needs to know before using \(name): the main types and how they fit.
+
+    """
   }
 
   /// `tagsFile` with a tag for the module added at the end of the module areas.

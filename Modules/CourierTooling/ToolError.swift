@@ -20,6 +20,8 @@ public enum ToolError: Error, Sendable, Hashable, CustomStringConvertible {
   case invalidShard(String, reason: String)
   /// A line of a timings file could not be read.
   case malformedTimings(line: Int, reason: String)
+  /// A coverage export could not be read.
+  case malformedCoverage(String)
 
   /// The message the tool prints.
   public var description: String {
@@ -41,6 +43,7 @@ public enum ToolError: Error, Sendable, Hashable, CustomStringConvertible {
     case .invalidShard(let text, let reason): "cannot read the shard '\(text)': \(reason)"
     case .malformedTimings(let line, let reason):
       "the timings file is not readable at line \(line): \(reason)"
+    case .malformedCoverage(let reason): "cannot read the coverage export: \(reason)"
     }
   }
 }

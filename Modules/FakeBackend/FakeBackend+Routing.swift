@@ -5,7 +5,7 @@ import ParsingCore
 import Seams
 import Transport
 
-/// The API contract the fake serves: every request is parsed into an ``CourierAPI/Endpoint``
+/// The API contract the fake serves: every request is parsed into an `Endpoint`
 /// (the same enum the client prints its requests from) and answered by the handler of its
 /// resource. Errors answer `{"code", "label", "message"}`.
 ///

@@ -23,10 +23,10 @@ extension FakeBackend {
   /// closes every connection without an answer and `.hanging` holds each one.
   ///
   /// - Parameters:
-  ///   - port: The port to bind; 0 for any free one, which ``LoopbackServer/port`` reports.
+  ///   - port: The port to bind; 0 for any free one, which the server's `port` reports.
   ///   - limits: What the server accepts from a client.
   ///   - onRequest: Called with each request's journal entry once it is answered (or not).
-  /// - Throws: ``ServerError`` when the port cannot be bound.
+  /// - Throws: `ServerError` when the port cannot be bound.
   public func serve(
     port: UInt16 = 0, limits: ServerLimits = ServerLimits(),
     onRequest: (@Sendable (JournalEntry) -> Void)? = nil

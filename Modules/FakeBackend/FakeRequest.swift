@@ -42,7 +42,7 @@ public struct FakeRequest: Sendable, Hashable, CustomStringConvertible {
     self.init(method: method, segments: segments, query: query, headers: headers, body: body)
   }
 
-  /// Reads an ``HTTPRequest/HTTPRequest`` the way it would arrive over HTTP.
+  /// Reads an `HTTPRequest` the way it would arrive over HTTP.
   public init(_ request: HTTPRequest) {
     let base = URL(string: "https://fake.invalid") ?? URL(fileURLWithPath: "/")
     let url = (try? request.url(relativeTo: base)) ?? base

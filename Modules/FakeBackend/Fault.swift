@@ -105,7 +105,7 @@ public struct FaultRule: Sendable, Hashable {
 public enum OfflineMode: Sendable, Hashable {
   /// Requests go through.
   case online
-  /// Requests fail at once with ``Transport/NetworkFailure/offline``.
+  /// Requests fail at once with `NetworkFailure.offline`.
   case failing
   /// Requests hang until their expiry, then expire.
   case hanging

@@ -1,7 +1,7 @@
 /// A JSON document held as a Swift value: what the backend sends and what Courier sends back.
 ///
 /// Numbers without a fraction or exponent that fit in `Int` are `.integer`; every other number is
-/// `.double`. Objects keep no key order; ``JSONValue/serialized(sortingKeys:)`` sorts keys so that
+/// `.double`. Objects keep no key order; ``JSONValue/serialized()`` sorts keys so that
 /// the same value always produces the same bytes.
 public enum JSONValue: Sendable, Hashable {
   /// The literal `null`.

@@ -20,6 +20,7 @@ public final class ModelStack: Sendable {
   /// Opens a stack on `store`, loading what it holds into both contexts.
   ///
   /// - Parameters:
+  ///   - store: Where saved state lives and what the stack loads at start.
   ///   - entities: The entities the contexts know; Courier's four by default.
   ///   - uuids: Where locally created objects get their ids; the task's current source by default.
   ///   - tracker: Where merges are enrolled; the task's current tracker by default.

@@ -13,7 +13,7 @@ public actor SyncContext {
     self.executor = execution.makeExecutor(label: "courier.sync-context")
   }
 
-  /// The executor the context runs on: its own, or the main actor's (``Seams/ActorExecution``).
+  /// The executor the context runs on: its own, or the main actor's (`ActorExecution`).
   public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
 
   /// Runs `body` with the context on this actor, the way every use of it goes.

@@ -9,7 +9,7 @@ import Seams
   import Darwin
 #endif
 
-/// A durable ``Models/ModelStore`` in one SQLite file: the objects, the change log of what is
+/// A durable `ModelStore` in one SQLite file: the objects, the change log of what is
 /// still to be pushed, and the sync layer's metadata, each save in one transaction.
 ///
 /// ```swift

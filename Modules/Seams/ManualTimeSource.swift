@@ -1,4 +1,4 @@
-/// A ``Seams/TimeSource`` that only moves when the test advances it: code under test that waits
+/// A ``TimeSource`` that only moves when the test advances it: code under test that waits
 /// for a retry, a delay or an expiry waits until the test says the time has come.
 ///
 /// ```swift

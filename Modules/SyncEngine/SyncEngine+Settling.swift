@@ -19,6 +19,7 @@ extension SyncEngine {
   /// - Parameters:
   ///   - clock: The manual clock the engine (and the fake backend) sleep on; without one,
   ///     backoffs are waited out on the engine's own clock.
+  ///   - timeout: How much real time to give the engine in all before returning anyway.
   ///   - quietPeriod: How long running work may stay unchanged, with nothing asleep on `clock`,
   ///     before it counts as stuck; raise it for a transport slower than the fake.
   public func settle(

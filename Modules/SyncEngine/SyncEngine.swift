@@ -15,7 +15,7 @@ import Transport
 /// The engine owns upstream retries (with backoff that honours `Retry-After`, for every method);
 /// it asks the transport to retry only its downstream fetches, which are idempotent GETs. It does
 /// not limit how many requests are in flight: the transport does (`URLSessionTransport` itself,
-/// any other session through ``Transport/TransportSession/limited(to:time:)``).
+/// any other session through `TransportSession.limited(to:time:)`).
 ///
 /// Offline (the transport reports `offline` or `cannotConnect`, or ``setOnline(_:)`` says so),
 /// changes accumulate; back online they drain in dependency order.
@@ -43,7 +43,10 @@ public actor SyncEngine {
   /// Creates an engine; it does nothing until ``start()``.
   ///
   /// - Parameters:
+  ///   - stack: The model stack whose sync context the engine reads and writes.
+  ///   - transport: The session every request goes through.
   ///   - upstream: The upstream tracker with its strategies; the standard four by default.
+  ///   - downstream: How notifications and fetched pages are applied to the sync context.
   ///   - time: The clock backoff is measured on.
   ///   - tracker: Where jobs are enrolled; the stack's tracker by default.
   ///   - onEvent: Called with every request answered, every page applied, and every change

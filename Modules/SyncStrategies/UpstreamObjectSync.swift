@@ -51,8 +51,10 @@ public final class UpstreamObjectSync: Sendable {
   /// Creates a tracker over `strategies`, one per entity, tried in order: earlier entities go
   /// first when both are ready.
   ///
-  /// - Parameter random: Where the jitter of backoffs comes from; the task's current source by
-  ///   default.
+  /// - Parameters:
+  ///   - strategies: One strategy per entity, in the order entities go when both are ready.
+  ///   - retryPolicy: How long a change waits after each temporary failure.
+  ///   - random: Where the jitter of backoffs comes from; the task's current source by default.
   public init(
     strategies: [any UpstreamStrategy], retryPolicy: RetryPolicy = RetryPolicy(),
     random: RandomSource = .current
@@ -84,7 +86,9 @@ public final class UpstreamObjectSync: Sendable {
 
   /// The next request to send, marking what it carries as in flight; `nil` if nothing is ready.
   ///
-  /// - Parameter now: The time on the engine's clock, for backoff.
+  /// - Parameters:
+  ///   - context: The sync context the changes are read from.
+  ///   - now: The time on the engine's clock, for backoff.
   public func nextRequest(in context: ModelContext, now: Duration) -> UpstreamRequest? {
     state.withLock { state in
       while true {

@@ -47,6 +47,7 @@ public struct SyncWorld {
   ///     and no jitter by default, so tests read round numbers.
   ///   - seedBackend: Sets up the backend before the client first fetches; gets the fake and
   ///     the self user's id.
+  ///   - sourceLocation: Where an unmatched request or a failed start is reported; the caller's.
   public static func start(
     upstream: UpstreamObjectSync = .standard(
       retryPolicy: RetryPolicy(baseDelay: .seconds(1), jitter: 0)),

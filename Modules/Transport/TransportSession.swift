@@ -9,8 +9,10 @@ import Seams
 public protocol TransportSession: Sendable {
   /// Sends `request` and returns the backend's response.
   ///
-  /// - Parameter options: How long the request may take in all, and whether the session may
-  ///   retry a temporary failure itself.
+  /// - Parameters:
+  ///   - request: The request to send.
+  ///   - options: How long the request may take in all, and whether the session may retry a
+  ///     temporary failure itself.
   /// - Throws: ``TransportError`` when there is no response.
   func send(_ request: HTTPRequest, options: SendOptions) async throws(TransportError)
     -> TransportResponse

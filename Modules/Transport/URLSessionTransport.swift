@@ -13,7 +13,7 @@ import Seams
 /// - Temporary failures are retried only when the caller asks for it
 ///   (``SendOptions/retriesTemporaryFailures``) and only for idempotent methods, with exponential
 ///   backoff and jitter that honours `Retry-After`; waits happen on the injected
-///   ``Seams/TimeSource``.
+///   `TimeSource`.
 /// - Logs name the method, path, request id and status, and never a token.
 public final class URLSessionTransport: TransportSession {
   /// What a transport needs to know besides its collaborators.
@@ -46,6 +46,7 @@ public final class URLSessionTransport: TransportSession {
   /// Creates a transport.
   ///
   /// - Parameters:
+  ///   - configuration: The backend's base URL, how many requests may be in flight, and retries.
   ///   - session: The URL session to send with.
   ///   - tokens: Where bearer tokens come from; `nil` sends no `Authorization` header.
   ///   - time: The clock backoff and expiry are measured on.

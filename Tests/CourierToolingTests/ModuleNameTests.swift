@@ -135,12 +135,15 @@ struct ScaffoldTests {
     // then
     #expect(
       files.map(\.path) == [
-        "Modules/Billing/Billing.swift", "Tests/BillingTests/BillingTests.swift",
+        "Modules/Billing/Billing.swift", "Modules/Billing/Billing.docc/Billing.md",
+        "Tests/BillingTests/BillingTests.swift",
       ])
     #expect(files[0].contents.contains("public struct BillingVersion"))
-    #expect(files[1].contents.contains("import Billing"))
-    #expect(files[1].contents.contains(".tags(.billing)"))
-    #expect(files[1].contents.contains("// given"))
+    #expect(files[1].contents.hasPrefix("# ``Billing``\n"))
+    #expect(files[1].contents.contains("## Overview"))
+    #expect(files[2].contents.contains("import Billing"))
+    #expect(files[2].contents.contains(".tags(.billing)"))
+    #expect(files[2].contents.contains("// given"))
   }
 
   @Test("It adds the module's tag before the cross-cutting tags, or says the file is unexpected")

@@ -5,7 +5,9 @@ import Testing
 @Suite("ShardPlan", .tags(.tools), .timeBudget(.seconds(10)))
 struct ShardPlanTests {
   static func listing(_ names: [String]) -> [TestRecord] {
-    names.map { TestRecord(id: "ATests.Suite/\($0)()/A.swift:1:1", displayName: $0, kind: .function) }
+    names.map {
+      TestRecord(id: "ATests.Suite/\($0)()/A.swift:1:1", displayName: $0, kind: .function)
+    }
   }
 
   @Test(

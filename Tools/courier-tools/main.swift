@@ -58,6 +58,9 @@ let usage = """
                                               print the --filter expression for those tags
                                               (and that shard of them)
     timings FILE EVENTS…                      merge the test durations of the runs into FILE
+    coverage EXPORT --root DIR [--json FILE] [--floor P] [--only A,B]
+                                              print line and function coverage per module from
+                                              an llvm-cov export; exit 1 below the floor
     retry [--flaky-is-failure] EVENTS…        for a first run and its retries: with --next,
           [--next]                            print the filter of the tests still failing
                                               (exit 1 when none); else the flaky cases and
@@ -115,6 +118,31 @@ case "retry":
     for id in report.failing { print("FAILS  \(id)  in all \(report.attempts) attempts") }
     print(report.summary)
     exit(report.exitCode(under: rest.contains("--flaky-is-failure") ? .flakyFails : .flakyPasses))
+  } catch {
+    fail("\(error)")
+  }
+case "coverage":
+  let (values, rest) = options(
+    arguments.dropFirst(), names: ["--root", "--json", "--floor", "--only"])
+  guard let export = rest.first, let root = values["--root"]?.last else { fail(usage) }
+  let only = Set((values["--only"] ?? []).flatMap { $0.split(separator: ",").map(String.init) })
+  do {
+    let report = try CoverageReport(llvmCovExport: read(export), root: root, only: only)
+    print(report.table, terminator: "")
+    if let path = values["--json"]?.last {
+      write(report.jsonText + "\n", to: path)
+    }
+    if let text = values["--floor"]?.last {
+      guard let floor = Double(text) else { fail("--floor takes a percentage, such as 85") }
+      let below = report.modules(below: floor)
+      guard below.isEmpty else {
+        for module in below {
+          print("below the floor of \(text) % lines: \(module.name)")
+        }
+        exit(1)
+      }
+      print("every module covers at least \(text) % of its lines")
+    }
   } catch {
     fail("\(error)")
   }

@@ -245,7 +245,7 @@ if (Context.environment["COURIER_MODULES"] ?? "").isEmpty {
       dependencies: [
         "CourierAPI", "HTTPRequest", "JSON", "ParsingCore", "ConnectionParsing", "Models",
         "SyncStrategies", "SyncEngine", "FakeBackend", "Transport", "Seams", "LoopbackServer",
-        "TestSupport", "SQLiteStore", "CSQLite",
+        "TestSupport", "SQLiteStore", "CSQLite", "CourierTooling",
       ],
       path: "Tools/courier-bench",
       swiftSettings: swiftSettings

@@ -9,6 +9,8 @@ import Foundation
 /// Timings of one piece of work: a warm-up run, then several measured runs.
 struct Samples {
   let durations: [Duration]
+  /// Whether an unmeasured run came first.
+  var warmedUp = true
 
   /// Runs `body` once to warm up, then `runs` times, timing each run.
   static func measure(runs: Int, _ body: () throws -> Void) rethrows -> Samples {

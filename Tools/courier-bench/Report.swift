@@ -17,7 +17,7 @@ struct BenchmarkResult {
   var text: String {
     var lines = [
       "\(name)",
-      "  median \(subject.median.readable)  min \(subject.min.readable)  max \(subject.max.readable)  (\(subject.durations.count) runs after a warm-up)",
+      "  median \(subject.median.readable)  min \(subject.min.readable)  max \(subject.max.readable)  (\(subject.durations.count) runs\(subject.warmedUp ? " after a warm-up" : ""))",
     ]
     if let baseline, let baselineName {
       lines.append(

@@ -12,6 +12,8 @@ let available: [(name: String, run: () async throws -> [BenchmarkResult])] = [
   ("end-to-end", { try await endToEndBenchmarks() }),
   ("loopback", { try await loopbackBenchmarks() }),
   ("sqlite-store", { try await storeBenchmarks() }),
+  ("traits", { try await traitsBenchmark() }),
+  ("swift-test", { try await swiftTestBenchmark() }),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -72,6 +72,46 @@ struct TimeBudgetTraitTests {
     #expect(reported.withLock { $0 })
   }
 
+  #if os(Linux) || os(macOS)
+    @Test("A body still running after its grace period ends the process, naming the test")
+    func stuckBodyEndsTheProcess() async {
+      // when: in a process of its own, a body that never returns and ignores cancellation
+      var result: ExitTest.Result?
+      await withKnownIssue(isIntermittent: true) {
+        result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          let trait = TimeBudgetTrait.timeBudget(.milliseconds(20), gracePeriod: .milliseconds(50))
+          try await trait.run(testName: "stuck example", recorder: FailureRecorder()) {
+            await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+          }
+        }
+      } matching: { issue in
+        // The child's report of the overrun comes back here; only that one is expected.
+        issue.mentions("'stuck example' exceeded its time budget")
+      }
+
+      // then
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(message.contains("'stuck example' ignored cancellation"))
+      #expect(message.contains("ending the test process"))
+    }
+
+    @Test("COURIER_TIMEOUT_SCALE set in a fresh process stretches the budgets there")
+    func scaleFromTheEnvironment() async {
+      // when: a body of 150 ms under a budget of 50 ms, scaled by 20 to 1 s
+      await #expect(processExitsWith: .success) {
+        setenv("COURIER_TIMEOUT_SCALE", "20", 1)
+        guard TimeoutScale.factor == 20 else { exit(3) }
+        let trait = TimeBudgetTrait.timeBudget(.milliseconds(50))
+        let overran = Locked(false)
+        try? await trait.run(testName: "scaled example", recorder: FailureRecorder()) {
+          try? await Task.sleep(for: .milliseconds(150))
+          overran.withLock { $0 = Task.isCancelled }
+        }
+        exit(overran.withLock { $0 } ? 4 : 0)
+      }
+    }
+  #endif
+
   @Test("A budget on the test replaces its suite's, longer or shorter", .timeBudget(.seconds(3)))
   func testBudgetReplacesSuiteBudget() async throws {
     // given: this suite's budget is 10 s and the test's 3 s; a 30 ms budget in a nested scope

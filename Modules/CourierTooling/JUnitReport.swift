@@ -115,7 +115,7 @@ public struct JUnitReport: Sendable, Equatable {
         byID[testID]?.kind != .suite
       else { continue }
       let arguments = payload["_testCase"]?["displayName"]?.stringValue ?? ""
-      let at = Self.number(payload["instant"]?["since1970"]) ?? 0
+      let at = EventValues.number(payload["instant"]?["since1970"]) ?? 0
       let isCaseEvent = !parameterized.contains(testID) || payload["_testCase"] != nil
       let id = key(testID, arguments)
       switch payload["kind"]?.stringValue {
@@ -131,8 +131,8 @@ public struct JUnitReport: Sendable, Equatable {
         let location = issue?["sourceLocation"] ?? payload["_sourceLocation"]
         let place = location.flatMap { location -> String? in
           guard let file = location["fileID"]?.stringValue else { return nil }
-          let line = Self.number(location["line"]).map { Int($0) } ?? 0
-          let column = Self.number(location["column"]).map { Int($0) } ?? 0
+          let line = EventValues.number(location["line"]).map { Int($0) } ?? 0
+          let column = EventValues.number(location["column"]).map { Int($0) } ?? 0
           return "\(file):\(line):\(column)"
         }
         running[id]?.failures.append(
@@ -180,7 +180,7 @@ public struct JUnitReport: Sendable, Equatable {
       let skipped = cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
       let seconds = cases.reduce(0) { $0 + $1.seconds }
       return
-        "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(Self.format(seconds))\""
+        "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(EventValues.seconds(seconds))\""
     }
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out += "<testsuites name=\"Courier\" \(count(cases))>\n"
@@ -189,7 +189,7 @@ public struct JUnitReport: Sendable, Equatable {
       out += "  <testsuite name=\"\(Self.escape(suite))\" \(count(members))>\n"
       for item in members {
         out +=
-          "    <testcase classname=\"\(Self.escape(item.suite))\" name=\"\(Self.escape(item.name))\" time=\"\(Self.format(item.seconds))\">\n"
+          "    <testcase classname=\"\(Self.escape(item.suite))\" name=\"\(Self.escape(item.name))\" time=\"\(EventValues.seconds(item.seconds))\">\n"
         out += "      <properties>\n"
         out += "        <property name=\"id\" value=\"\(Self.escape(item.testID))\"/>\n"
         for tag in item.tags {
@@ -218,20 +218,6 @@ public struct JUnitReport: Sendable, Equatable {
     }
     out += "</testsuites>\n"
     return out
-  }
-
-  private static func number(_ value: JSONValue?) -> Double? {
-    switch value {
-    case .integer(let number)?: Double(number)
-    case .double(let number)?: number
-    default: nil
-    }
-  }
-
-  private static func format(_ seconds: Double) -> String {
-    let milliseconds = Int((seconds * 1000).rounded())
-    let fraction = String(milliseconds % 1000)
-    return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
   }
 
   /// Text made safe for an XML attribute or element: markup characters escaped, and control

@@ -66,7 +66,7 @@ public struct TestTimings: Sendable, Equatable {
         continue
       }
       guard let testID = payload["testID"]?.stringValue, !suites.contains(testID),
-        let at = Self.number(payload["instant"]?["since1970"])
+        let at = EventValues.number(payload["instant"]?["since1970"])
       else { continue }
       switch payload["kind"]?.stringValue {
       case "testStarted":
@@ -91,21 +91,8 @@ public struct TestTimings: Sendable, Equatable {
   /// The file form: `seconds<TAB>path` per line, sorted by path, milliseconds kept.
   public var fileText: String {
     seconds.sorted { $0.key < $1.key }.map { path, value in
-      "\(Self.format(value))\t\(path)\n"
+      "\(EventValues.seconds(value))\t\(path)\n"
     }.joined()
   }
 
-  private static func number(_ value: JSONValue?) -> Double? {
-    switch value {
-    case .integer(let number)?: Double(number)
-    case .double(let number)?: number
-    default: nil
-    }
-  }
-
-  private static func format(_ seconds: Double) -> String {
-    let milliseconds = Int((seconds * 1000).rounded())
-    let fraction = String(milliseconds % 1000)
-    return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-  }
 }

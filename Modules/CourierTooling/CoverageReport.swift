@@ -28,6 +28,11 @@ public struct CoverageReport: Sendable, Equatable {
     public var lines: Count
     /// Its functions.
     public var functions: Count
+
+    /// A module with nothing counted yet.
+    static func empty(_ name: String) -> Module {
+      Module(name: name, lines: Count(covered: 0, total: 0), functions: Count(covered: 0, total: 0))
+    }
   }
 
   /// The modules, by name.
@@ -56,10 +61,7 @@ public struct CoverageReport: Sendable, Equatable {
         only.isEmpty || only.contains(name)
       else { continue }
       let summary = file["summary"]
-      var module =
-        byName[name]
-        ?? Module(
-          name: name, lines: Count(covered: 0, total: 0), functions: Count(covered: 0, total: 0))
+      var module = byName[name] ?? .empty(name)
       module.lines.covered += Self.integer(summary?["lines"]?["covered"])
       module.lines.total += Self.integer(summary?["lines"]?["count"])
       module.functions.covered += Self.integer(summary?["functions"]?["covered"])
@@ -79,10 +81,7 @@ public struct CoverageReport: Sendable, Equatable {
 
   /// All modules together.
   public var total: Module {
-    modules.reduce(
-      into: Module(
-        name: "all", lines: Count(covered: 0, total: 0), functions: Count(covered: 0, total: 0))
-    ) { sum, module in
+    modules.reduce(into: .empty("all")) { sum, module in
       sum.lines.covered += module.lines.covered
       sum.lines.total += module.lines.total
       sum.functions.covered += module.functions.covered

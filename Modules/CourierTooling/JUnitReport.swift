@@ -69,19 +69,11 @@ public struct JUnitReport: Sendable, Equatable {
   /// - Throws: ``ToolError/malformedEventStream(line:reason:)`` for a line that is not JSON,
   ///   unless it is the last one (cut short by a crash).
   public init(eventStream text: String) throws(ToolError) {
-    let lines = text.split(separator: "\n")
     var records: [TestRecord] = []
     var values: [JSONValue] = []
-    for (number, line) in lines.enumerated() {
-      let value: JSONValue
-      do {
-        value = try JSONParser.parse(String(line))
-      } catch {
-        if number == lines.count - 1 { break }
-        throw .malformedEventStream(line: number + 1, reason: "\(error)")
-      }
+    for (number, value) in try EventValues.lines(of: text) {
       values.append(value)
-      if let record = try TestRecord.record(from: value, line: number + 1) {
+      if let record = try TestRecord.record(from: value, line: number) {
         records.append(record)
       }
     }

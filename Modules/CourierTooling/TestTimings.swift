@@ -46,18 +46,10 @@ public struct TestTimings: Sendable, Equatable {
   /// - Throws: ``ToolError/malformedEventStream(line:reason:)`` for a line that is not JSON,
   ///   unless it is the last one (cut short by a crash).
   public init(eventStream text: String) throws(ToolError) {
-    let lines = text.split(separator: "\n")
     var suites: Set<String> = []
     var started: [String: Double] = [:]
     var seconds: [String: Double] = [:]
-    for (number, line) in lines.enumerated() {
-      let value: JSONValue
-      do {
-        value = try JSONParser.parse(String(line))
-      } catch {
-        if number == lines.count - 1 { break }
-        throw .malformedEventStream(line: number + 1, reason: "\(error)")
-      }
+    for (_, value) in try EventValues.lines(of: text) {
       guard let payload = value["payload"] else { continue }
       if value["kind"]?.stringValue == "test" {
         if payload["kind"]?.stringValue == "suite", let id = payload["id"]?.stringValue {

@@ -14,6 +14,16 @@ public enum RouteError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A path segment that should be an id is not one (404 `not-found`).
   case invalidPathParameter(Route, name: String, found: String)
 
+  /// The route the request was meant for, or `nil` when no route has its method and path.
+  public var route: Route? {
+    switch self {
+    case .noRoute: nil
+    case .invalidBody(let route, _), .invalidQuery(let route, _, _, _), .invalidSize(let route, _),
+      .invalidPathParameter(let route, _, _):
+      route
+    }
+  }
+
   /// Says what was wrong, naming the field.
   public var description: String {
     switch self {

@@ -29,7 +29,7 @@ public final class FakeBackend: Sendable {
   private let control = Locked(Control())
   /// The clock delays and offline expiry are measured on.
   public let time: any TimeSource
-  /// Called with every request no endpoint matched; set it to fail the test in strict mode.
+  /// Called with every request no endpoint matched; by default it logs an error (strict mode).
   public let onUnmatched: (@Sendable (JournalEntry) -> Void)?
 
   /// Creates an empty backend.
@@ -39,16 +39,35 @@ public final class FakeBackend: Sendable {
   ///     default, so a test's deterministic UUIDs make the server's ids reproducible too.
   ///   - epoch: The server time of its first change; each change is one second later.
   ///   - time: The clock for delays and offline expiry.
-  ///   - onUnmatched: Strict mode: called for every request that matched no endpoint, such as
-  ///     `{ Issue.record("unmatched: \($0)") }`.
+  ///   - onUnmatched: Called for every request that matched no endpoint. By default it logs an
+  ///     error to the log sink in force where the fake was made, so a test under
+  ///     `.failsOnLoggedErrors` (or `.courier`) fails, whichever thread served the request (strict
+  ///     mode). Pass `nil` to answer unmatched requests with 404 and nothing else, or a closure
+  ///     such as `{ Issue.record("unmatched: \($0)") }`.
   public init(
     uuids: UUIDSource = .current, epoch: Date = Date(timeIntervalSince1970: 1_800_000_000),
     time: any TimeSource = SystemTimeSource(),
-    onUnmatched: (@Sendable (JournalEntry) -> Void)? = nil
+    onUnmatched: (@Sendable (JournalEntry) -> Void)? = FakeBackend.logUnmatched()
   ) {
     self.state = Locked(ServerState(uuids: uuids, epoch: epoch))
     self.time = time
     self.onUnmatched = onUnmatched
+  }
+
+  /// The fake's default strict mode: logs each unmatched request as an error to `sink`.
+  ///
+  /// The sink is the one in force where this is called (a test's recorder when the fake is made
+  /// inside a test), so requests served on other threads, such as a `URLSession`'s or a loopback
+  /// server's, still reach the test's log.
+  public static func logUnmatched(to sink: any LogSink = Logger.sink) -> @Sendable (JournalEntry)
+    -> Void
+  {
+    { entry in
+      sink.receive(
+        LogEntry(
+          level: .error, category: "fake-backend",
+          message: "matched no endpoint: \(entry)"))
+    }
   }
 
   // MARK: - Serving
@@ -80,7 +99,12 @@ public final class FakeBackend: Sendable {
   private func serve(
     _ request: FakeRequest, index: Int, mode: OfflineMode, fault: Fault?, expiry: Duration
   ) async -> Result<TransportResponse, TransportError> {
-    let route = try? request.endpoint.get().route
+    // A request for a known route is matched even when its body or query is refused with 400.
+    let route =
+      switch request.endpoint {
+      case .success(let endpoint): endpoint.route
+      case .failure(let error): error.route
+      }
     switch mode {
     case .online: break
     case .failing:

@@ -149,9 +149,13 @@ public actor SyncEngine {
     return result
   }
 
-  /// Reports a problem in the log and as an event.
+  /// Reports a problem in the log (an error unless it passes by itself) and as an event.
   func report(_ problem: SyncProblem) {
-    logger.warning("\(problem)")
+    if problem.isTransient {
+      logger.warning("\(problem)")
+    } else {
+      logger.error("could not apply: \(problem)")
+    }
     onEvent?(.problem(problem))
   }
 }

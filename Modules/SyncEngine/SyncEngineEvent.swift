@@ -55,6 +55,18 @@ public enum SyncProblem: Error, Sendable, Hashable, CustomStringConvertible {
   /// Saving the sync context failed.
   case save(SaveError)
 
+  /// Whether the problem passes by itself: the backend was briefly unable to answer (a 5xx,
+  /// 408 or 429 status), and the next pull asks again.
+  ///
+  /// The engine logs a transient problem as a warning and every other one as an error, since
+  /// an app must see it: data it could not read or could not store.
+  public var isTransient: Bool {
+    switch self {
+    case .downstream(.status(_, let status, _)): status >= 500 || status == 408 || status == 429
+    case .downstream, .save: false
+    }
+  }
+
   /// Names the problem.
   public var description: String {
     switch self {

@@ -96,7 +96,7 @@ struct EndpointTests {
   }
 
   @Test(
-    "A request that is no call of the API, or a bad one, gets a typed error naming what is wrong",
+    "A request that is no call of the API, or a bad one, gets a typed error naming what is wrong and the route it was meant for",
     arguments: zip(
       [
         ("GET", ["nothing"], [], nil), ("DELETE", ["self"], [], nil),
@@ -111,21 +111,24 @@ struct EndpointTests {
         ("PUT", ["connections", "00000000-0000-0000-0000-000000000001"], [], Data("{}".utf8)),
       ] as [(String, [String], [QueryItem], Data?)],
       [
-        "no endpoint for GET /nothing", "no endpoint for DELETE /self",
-        "PUT /self: payload has 1 bad field:\n  - 'name': invalid value, expected non-blank string, found \"  \"",
-        "POST /conversations/{id}/messages: payload has 1 bad field:\n  - 'nonce': missing, expected UUID string, found nothing",
-        "GET /connections: size must be 1…500, got 0",
-        "GET /users: query item 'ids' must be a comma-separated list of ids, found nothing",
-        "GET /users/{id}: 'not-an-id' is not a valid user id",
-        "PUT /connections/{user}: payload has 1 bad field:\n  - 'status': missing, expected one of \"accepted\", \"pending\", \"blocked\", \"ignored\", \"sent\", \"cancelled\", \"missing-legalhold-consent\", found nothing",
-      ]))
-  func refused(request: (String, [String], [QueryItem], Data?), message: String) {
+        ("no endpoint for GET /nothing", nil), ("no endpoint for DELETE /self", nil),
+        ("PUT /self: payload has 1 bad field:\n  - 'name': invalid value, expected non-blank string, found \"  \"", .updateSelf),
+        ("POST /conversations/{id}/messages: payload has 1 bad field:\n  - 'nonce': missing, expected UUID string, found nothing", .postMessage),
+        ("GET /connections: size must be 1…500, got 0", .getConnections),
+        ("GET /users: query item 'ids' must be a comma-separated list of ids, found nothing", .getUsers),
+        ("GET /users/{id}: 'not-an-id' is not a valid user id", .getUser),
+        ("PUT /connections/{user}: payload has 1 bad field:\n  - 'status': missing, expected one of \"accepted\", \"pending\", \"blocked\", \"ignored\", \"sent\", \"cancelled\", \"missing-legalhold-consent\", found nothing", .updateConnection),
+      ] as [(String, Route?)]))
+  func refused(
+    request: (String, [String], [QueryItem], Data?), expected: (message: String, route: Route?)
+  ) {
     // when
     let parsed = Endpoint.parse(
       method: request.0, segments: request.1, query: request.2, body: request.3)
 
     // then
-    #expect(parsed.failureDescription == message)
+    #expect(parsed.failureDescription == expected.message)
+    if case .failure(let error) = parsed { #expect(error.route == expected.route) }
   }
 }
 

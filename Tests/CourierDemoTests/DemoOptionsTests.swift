@@ -37,7 +37,8 @@ struct DemoOptionsTests {
   }
 }
 
-@Suite("DemoStory", .tags(.sync, .integration), .timeBudget(.seconds(20)))
+@Suite(
+  "DemoStory", .tags(.sync, .integration), .timeBudget(.seconds(20)), .failsOnLoggedErrors)
 struct DemoStoryTests {
   @Test("The demo against a server where nothing listens fails and names the step")
   func demoWithoutServer() async throws {

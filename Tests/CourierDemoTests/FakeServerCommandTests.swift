@@ -34,7 +34,9 @@ struct ServeOptionsTests {
   }
 }
 
-@Suite("FakeServerCommand", .tags(.tools, .integration), .timeBudget(.seconds(30)))
+@Suite(
+  "FakeServerCommand", .tags(.tools, .integration), .timeBudget(.seconds(30)),
+  .failsOnLoggedErrors)
 struct FakeServerCommandTests {
   /// A command serving in the background until `stop` is fulfilled.
   struct Serving {

@@ -5,6 +5,7 @@ import Foundation
 import HTTPRequest
 import JSON
 import TestSupport
+import Seams
 import Testing
 import Transport
 import UserParsing
@@ -31,10 +32,10 @@ extension FakeBackendTests {
       #expect(fake.requests("PUT", "/self").first?.request.json?["name"] == "X")
     }
 
-    @Test("An unknown endpoint answers 404 no-endpoint and is journalled as unmatched")
+    @Test("Lenient, an unknown endpoint answers 404 no-endpoint and is journalled as unmatched")
     func unmatched() async throws {
       // given
-      let fake = FakeBackend()
+      let fake = FakeBackend(onUnmatched: nil)
       fake.insertSelfUser()
 
       // when
@@ -47,7 +48,25 @@ extension FakeBackendTests {
       #expect(fake.journal.last?.description == "#0 GET /teleport → 404 [unmatched]")
     }
 
-    @Test("Strict mode fails the test on an unmatched request")
+    @Test("By default an unmatched request is an error in the log of the test that made the fake")
+    func strictByDefault() async throws {
+      // given
+      let recorder = LogRecorder()
+      let fake = Logger.$sink.withValue(recorder) { FakeBackend() }
+      fake.insertSelfUser()
+
+      // when
+      _ = try await fake.call(.delete, "/self")
+
+      // then
+      withKnownIssue {
+        recorder.verify(failureRecorder: FailureRecorder())
+      } matching: { issue in
+        issue.mentions("matched no endpoint: #0 DELETE /self")
+      }
+    }
+
+    @Test("A closure given for unmatched requests fails the test in its own way")
     func strictMode() async throws {
       // given
       let fake = FakeBackend(onUnmatched: { Issue.record("unmatched request: \($0)") })

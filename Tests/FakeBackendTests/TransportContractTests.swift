@@ -139,10 +139,13 @@ struct TransportContractTests {
     #expect(try response.json()["label"] == "bad-conn-update")
   }
 
-  @Test("An unknown endpoint answers 404 no-endpoint", arguments: FakePath.allCases)
+  @Test(
+    "An unknown endpoint answers 404 no-endpoint and the error reaches the test's log",
+    arguments: FakePath.allCases)
   func unknownEndpoint(_ path: FakePath) async throws {
     // given
     let (fake, _, _) = Self.fake()
+    expectLoggedError(containing: "matched no endpoint: #0 GET /nowhere")
 
     // when
     let response = try await path.withTransport(for: fake) {

@@ -8,7 +8,7 @@ import Seams
 import TestSupport
 import Testing
 
-@Suite("A client killed again and again", .tags(.models, .integration))
+@Suite("A client killed again and again", .tags(.models, .integration), .failsOnLoggedErrors)
 struct CrashTests {
   static let runs = 54
 

@@ -6,7 +6,7 @@ import Testing
 
 @Suite(
   "UpstreamObjectSync, against a reference model", .tags(.sync, .generated),
-  .timeBudget(.seconds(60)))
+  .timeBudget(.seconds(60)), .failsOnLoggedErrors)
 struct UpstreamModelTests {
   /// How many seeded sequences run: `COURIER_MODEL_SEEDS`, or 500 in the normal suite.
   static let seeds: UInt64 =

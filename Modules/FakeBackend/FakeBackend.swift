@@ -59,7 +59,8 @@ public final class FakeBackend: Sendable {
   /// The sink is the one in force where this is called (a test's recorder when the fake is made
   /// inside a test), so requests served on other threads, such as a `URLSession`'s or a loopback
   /// server's, still reach the test's log.
-  public static func logUnmatched(to sink: any LogSink = Logger.sink) -> @Sendable (JournalEntry)
+  public static func logUnmatched(to sink: any LogSink = Logger.sink)
+    -> @Sendable (JournalEntry)
     -> Void
   {
     { entry in

@@ -41,7 +41,10 @@ final class FakeURLProtocol: URLProtocol {
   /// The path every fake base URL has, so transports are tested with a base path to keep.
   static let basePath = "/v1"
   private static let registry = Locked((next: 0, backends: [String: WeakBackend]()))
-  private let serving = Locked<Task<Void, Never>?>(nil)
+  /// The task serving the request, and whether URLSession stopped this load (a cancelled or
+  /// expired request); the lock is also held while delivering, so nothing reaches the client of
+  /// a stopped load, which FoundationNetworking ends with a fatal error.
+  private let serving = Locked<(task: Task<Void, Never>?, stopped: Bool)>((nil, false))
 
   static func register(_ backend: FakeBackend) -> String {
     registry.withLock { registry in
@@ -79,14 +82,25 @@ final class FakeURLProtocol: URLProtocol {
       let outcome = await backend.handle(fakeRequest)
       handle.instance.deliver(outcome, for: url)
     }
-    serving.withLock { $0 = task }
+    serving.withLock { $0.task = task }
   }
 
   override func stopLoading() {
-    serving.withLock { $0 }?.cancel()
+    let task = serving.withLock { serving in
+      serving.stopped = true
+      return serving.task
+    }
+    task?.cancel()
   }
 
   private func deliver(_ outcome: Result<TransportResponse, TransportError>, for url: URL) {
+    serving.withLock { serving in
+      guard !serving.stopped else { return }
+      tellClient(outcome, for: url)
+    }
+  }
+
+  private func tellClient(_ outcome: Result<TransportResponse, TransportError>, for url: URL) {
     switch outcome {
     case .success(let response):
       guard

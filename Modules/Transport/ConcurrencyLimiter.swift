@@ -56,6 +56,61 @@ public final class ConcurrencyLimiter: Sendable {
     }
   }
 
+  /// Takes a slot if one is free at once, without waiting.
+  ///
+  /// - Returns: Whether the caller now holds a slot.
+  public func tryAcquire() -> Bool {
+    state.withLock { state in
+      guard state.running < limit else { return false }
+      state.running += 1
+      return true
+    }
+  }
+
+  /// Waits for a slot for at most `wait`, measured on `time`.
+  ///
+  /// - Returns: Whether the caller now holds a slot; `false` if `wait` ran out first, and then
+  ///   it holds none and has left the queue.
+  /// - Throws: `CancellationError` if the task is cancelled first.
+  public func acquire(waitingAtMost wait: Duration, on time: any TimeSource) async throws -> Bool {
+    if tryAcquire() { return true }
+    guard wait > .zero else { return false }
+    enum Event: Sendable { case acquired, notAcquired, timeUp, timerStopped }
+    let (first, acquired) = await withTaskGroup(of: Event.self) { group -> (Event?, Bool) in
+      group.addTask {
+        do {
+          try await self.acquire()
+          return .acquired
+        } catch {
+          return .notAcquired
+        }
+      }
+      group.addTask {
+        do {
+          try await time.sleep(for: wait)
+          return .timeUp
+        } catch {
+          return .timerStopped
+        }
+      }
+      let first = await group.next()
+      group.cancelAll()
+      var acquired = first == .acquired
+      for await event in group where event == .acquired { acquired = true }
+      return (first, acquired)
+    }
+    switch first {
+    case .acquired: return true
+    case .timeUp:
+      // The slot may have come at the same moment as the deadline: give it back.
+      if acquired { release() }
+      return false
+    case .notAcquired, .timerStopped, nil:
+      if acquired { release() }
+      throw CancellationError()
+    }
+  }
+
   /// Gives a slot back, handing it to the longest waiting task if there is one.
   public func release() {
     let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in

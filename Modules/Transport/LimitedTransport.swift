@@ -30,11 +30,13 @@ public struct LimitedTransport: TransportSession {
     -> TransportResponse
   {
     let start = time.now()
+    let acquired: Bool
     do {
-      try await limiter.acquire()
+      acquired = try await limiter.acquire(waitingAtMost: options.expiry, on: time)
     } catch {
       throw .cancelled
     }
+    guard acquired else { throw .expired(after: options.expiry) }
     defer { limiter.release() }
     var remaining = options
     remaining.expiry = options.expiry - (time.now() - start)

@@ -74,7 +74,25 @@ public final class URLSessionTransport: TransportSession {
 
   /// Sends `request`, queueing for a slot and refreshing the token once on 401; when the options
   /// allow it, temporary failures of idempotent methods are retried until the expiry.
+  ///
+  /// The expiry covers everything: the wait for a slot, every attempt and every backoff. A
+  /// request still waiting or in flight when it passes is cancelled, on the wire too, and the
+  /// send throws ``TransportError/expired(after:)``.
   public func send(_ request: HTTPRequest, options: SendOptions) async throws(TransportError)
+    -> TransportResponse
+  {
+    let outcome = await ExpiryRace.run(expiry: options.expiry, on: time) {
+      do throws(TransportError) {
+        return .success(try await self.attempts(request, options: options))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try outcome.get()
+  }
+
+  /// Sends `request` until it succeeds, fails for good, or has no time left for another try.
+  private func attempts(_ request: HTTPRequest, options: SendOptions) async throws(TransportError)
     -> TransportResponse
   {
     let expiry = options.expiry

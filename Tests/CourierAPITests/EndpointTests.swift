@@ -112,12 +112,24 @@ struct EndpointTests {
       ] as [(String, [String], [QueryItem], Data?)],
       [
         ("no endpoint for GET /nothing", nil), ("no endpoint for DELETE /self", nil),
-        ("PUT /self: payload has 1 bad field:\n  - 'name': invalid value, expected non-blank string, found \"  \"", .updateSelf),
-        ("POST /conversations/{id}/messages: payload has 1 bad field:\n  - 'nonce': missing, expected UUID string, found nothing", .postMessage),
+        (
+          "PUT /self: payload has 1 bad field:\n  - 'name': invalid value, expected non-blank string, found \"  \"",
+          .updateSelf
+        ),
+        (
+          "POST /conversations/{id}/messages: payload has 1 bad field:\n  - 'nonce': missing, expected UUID string, found nothing",
+          .postMessage
+        ),
         ("GET /connections: size must be 1…500, got 0", .getConnections),
-        ("GET /users: query item 'ids' must be a comma-separated list of ids, found nothing", .getUsers),
+        (
+          "GET /users: query item 'ids' must be a comma-separated list of ids, found nothing",
+          .getUsers
+        ),
         ("GET /users/{id}: 'not-an-id' is not a valid user id", .getUser),
-        ("PUT /connections/{user}: payload has 1 bad field:\n  - 'status': missing, expected one of \"accepted\", \"pending\", \"blocked\", \"ignored\", \"sent\", \"cancelled\", \"missing-legalhold-consent\", found nothing", .updateConnection),
+        (
+          "PUT /connections/{user}: payload has 1 bad field:\n  - 'status': missing, expected one of \"accepted\", \"pending\", \"blocked\", \"ignored\", \"sent\", \"cancelled\", \"missing-legalhold-consent\", found nothing",
+          .updateConnection
+        ),
       ] as [(String, Route?)]))
   func refused(
     request: (String, [String], [QueryItem], Data?), expected: (message: String, route: Route?)

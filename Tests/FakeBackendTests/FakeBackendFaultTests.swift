@@ -4,8 +4,8 @@ import FakeBackend
 import Foundation
 import HTTPRequest
 import JSON
-import TestSupport
 import Seams
+import TestSupport
 import Testing
 import Transport
 import UserParsing

@@ -51,7 +51,8 @@ extension FakeBackendTests {
 
       // when
       let seen = try await DedicatedThread.perform { () throws -> WireFault.Seen in
-        let client = try LoopbackClient(port: server.port)
+        let client = try LoopbackClient(
+          port: server.port, timeout: TimeoutScale.scaled(.seconds(5)))
         client.request("PUT", "/self", body: Array(#"{"name":"Changed"}"#.utf8))
         guard let response = client.readResponse() else { return .closedWithoutAnswer }
         if case .malformedBody = wire.fault { return .body(response.text) }
@@ -101,7 +102,8 @@ extension FakeBackendTests {
       // when
       fake.offlineMode = .failing
       let failing = try await DedicatedThread.perform { () throws -> Bool in
-        let client = try LoopbackClient(port: server.port)
+        let client = try LoopbackClient(
+          port: server.port, timeout: TimeoutScale.scaled(.seconds(5)))
         client.request("GET", "/self")
         return client.isClosedByServer()
       }
@@ -137,7 +139,7 @@ extension FakeBackendTests {
 
     /// The status of `GET path` on a connection of its own.
     static func get(_ path: String, from server: LoopbackServer) throws -> Int? {
-      let client = try LoopbackClient(port: server.port)
+      let client = try LoopbackClient(port: server.port, timeout: TimeoutScale.scaled(.seconds(5)))
       client.request("GET", path)
       return client.readResponse()?.status
     }

@@ -25,8 +25,11 @@ func withServer<Result: Sendable>(
   }
 }
 
-/// Opens a connection to `server`, with short timeouts for tests.
-func connect(to server: LoopbackServer, timeout: Duration = .seconds(3)) throws -> LoopbackClient {
+/// Opens a connection to `server`, with short timeouts for tests (stretched by
+/// `COURIER_TIMEOUT_SCALE`, as under a sanitizer).
+func connect(
+  to server: LoopbackServer, timeout: Duration = TimeoutScale.scaled(.seconds(3))
+) throws -> LoopbackClient {
   try LoopbackClient(port: server.port, timeout: timeout)
 }
 

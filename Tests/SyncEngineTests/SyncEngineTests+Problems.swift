@@ -90,14 +90,16 @@ extension SyncEngineTests {
       }
     }
 
-    @Test("Each kind of problem has the level an app needs", arguments: [
-      (SyncProblem.downstream(.status(.getNotifications, 503, nil)), true),
-      (.downstream(.status(.getNotifications, 429, nil)), true),
-      (.downstream(.status(.getNotifications, 408, nil)), true),
-      (.downstream(.status(.getNotifications, 401, nil)), false),
-      (.downstream(.status(.getSelf, 404, nil)), false),
-      (.save(.store("disk full")), false),
-    ])
+    @Test(
+      "Each kind of problem has the level an app needs",
+      arguments: [
+        (SyncProblem.downstream(.status(.getNotifications, 503, nil)), true),
+        (.downstream(.status(.getNotifications, 429, nil)), true),
+        (.downstream(.status(.getNotifications, 408, nil)), true),
+        (.downstream(.status(.getNotifications, 401, nil)), false),
+        (.downstream(.status(.getSelf, 404, nil)), false),
+        (.save(.store("disk full")), false),
+      ])
     func transience(problem: SyncProblem, transient: Bool) {
       // when
       let isTransient = problem.isTransient

@@ -37,7 +37,10 @@ struct TimeBudgetTraitTests {
         }
       }
     } matching: { issue in
-      issue.mentions("'\(test.name)' exceeded its time budget of 50 ms")
+      // 50 ms, unless COURIER_TIMEOUT_SCALE stretches it (as under a sanitizer)
+      issue.mentions(
+        "'\(test.name)' exceeded its time budget of \(TimeoutScale.scaled(.milliseconds(50)).readable)"
+      )
     }
 
     // then
@@ -57,7 +60,7 @@ struct TimeBudgetTraitTests {
     // when
     try await withKnownIssue {
       try await trait.provideScope(for: test, testCase: Test.Case.current) {
-        while !reported.withLock({ $0 }) && clock.now - start < .seconds(8) {
+        while !reported.withLock({ $0 }) && clock.now - start < TimeoutScale.scaled(.seconds(8)) {
           await Task.yield()
         }
         bodyEnded.withLock { $0 = true }
@@ -73,7 +76,10 @@ struct TimeBudgetTraitTests {
   }
 
   #if os(Linux) || os(macOS)
-    @Test("A body still running after its grace period ends the process, naming the test")
+    @Test(
+      "A body still running after its grace period ends the process, naming the test",
+      .disabled(
+        under: .thread, "the child inherits budgets stretched 30x and runs for minutes under TSan"))
     func stuckBodyEndsTheProcess() async {
       // when: in a process of its own, a body that never returns and ignores cancellation
       var result: ExitTest.Result?
@@ -95,7 +101,9 @@ struct TimeBudgetTraitTests {
       #expect(message.contains("ending the test process"))
     }
 
-    @Test("COURIER_TIMEOUT_SCALE set in a fresh process stretches the budgets there")
+    @Test(
+      "COURIER_TIMEOUT_SCALE set in a fresh process stretches the budgets there",
+      .disabled(under: .thread, "it measures a 150 ms body against 1 s, too tight at TSan's speed"))
     func scaleFromTheEnvironment() async {
       // when: a body of 150 ms under a budget of 50 ms, scaled by 20 to 1 s
       await #expect(processExitsWith: .success) {
@@ -140,6 +148,23 @@ struct TimeBudgetTraitTests {
 
     // then
     #expect(warns == expected)
+  }
+
+  @Test("A passing body that used over 90 % of its budget is recorded as a warning naming the test")
+  func nearBudgetWarningIsRecorded() async throws {
+    // given
+    let trait = TimeBudgetTrait.timeBudget(.seconds(10))
+    let used = TimeoutScale.scaled(.milliseconds(9_500))
+
+    // when / then
+    try await withKnownIssue {
+      try await trait.run(
+        testName: "slow body", recorder: FailureRecorder(), elapsed: { _ in used }
+      ) {}
+    } matching: { issue in
+      issue.severity == .warning && issue.mentions("'slow body' used")
+        && issue.mentions("time budget (over 90 %)")
+    }
   }
 
   @Test("It rethrows what the body throws")

@@ -56,6 +56,62 @@ struct ConcurrencyLimiterTests {
     #expect(limiter.counts == (running: 0, waiting: 0))
   }
 
+  @Test("A bounded wait takes a free slot at once, without a timer")
+  func boundedWaitFreeSlot() async throws {
+    // given
+    let limiter = ConcurrencyLimiter(limit: 1)
+    let clock = ManualTimeSource()
+
+    // when
+    let acquired = try await limiter.acquire(waitingAtMost: .seconds(1), on: clock)
+
+    // then
+    #expect(acquired)
+    #expect(clock.pendingSleeps.isEmpty)
+    #expect(limiter.counts == (running: 1, waiting: 0))
+  }
+
+  @Test("A bounded wait that runs out holds no slot and leaves the queue; the next one is served")
+  func boundedWaitRunsOut() async throws {
+    // given
+    let limiter = ConcurrencyLimiter(limit: 1)
+    let clock = ManualTimeSource()
+    try await limiter.acquire()
+    let waiting = Task { try await limiter.acquire(waitingAtMost: .seconds(2), on: clock) }
+    await clock.waitForSleepers(1)
+    let patient = Task { try await limiter.acquire(waitingAtMost: .seconds(10), on: clock) }
+    while limiter.counts.waiting < 2 { await Task.yield() }
+
+    // when
+    clock.advance(by: .seconds(2))
+    let timedOut = try await waiting.value
+    limiter.release()
+    let served = try await patient.value
+
+    // then
+    #expect(!timedOut)
+    #expect(served)
+    #expect(limiter.counts == (running: 1, waiting: 0))
+  }
+
+  @Test("A bounded wait whose task is cancelled throws and holds no slot")
+  func boundedWaitCancelled() async throws {
+    // given
+    let limiter = ConcurrencyLimiter(limit: 1)
+    let clock = ManualTimeSource()
+    try await limiter.acquire()
+    let waiting = Task { try await limiter.acquire(waitingAtMost: .seconds(2), on: clock) }
+    await clock.waitForSleepers(1)
+
+    // when
+    waiting.cancel()
+    let outcome = await waiting.result
+
+    // then
+    #expect(throws: CancellationError.self) { try outcome.get() }
+    #expect(limiter.counts == (running: 1, waiting: 0))
+  }
+
   @Test("A limit below one lets one task through")
   func minimumLimit() {
     // given

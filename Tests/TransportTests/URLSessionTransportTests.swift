@@ -71,11 +71,11 @@ struct URLSessionTransportTests {
       try await transport.send(try HTTPRequest(.get, "/self"), options: Self.retrying).status
     }
 
-    // when
-    await clock.waitForSleepers(1)
+    // when (the send's expiry is the other sleeper)
+    await clock.waitForSleepers(2)
     let firstWait = clock.pendingSleeps
     clock.advance(by: .seconds(1))
-    await clock.waitForSleepers(1)
+    await clock.waitForSleepers(2)
     let secondWait = clock.pendingSleeps
     clock.advance(by: .seconds(2))
 
@@ -128,12 +128,12 @@ struct URLSessionTransportTests {
     }
 
     // when
-    await clock.waitForSleepers(1)
+    await clock.waitForSleepers(2)
     let wait = clock.pendingSleeps
     clock.advance(by: .seconds(7))
 
-    // then
-    #expect(wait == [.seconds(7)])
+    // then (the longer sleeper is the send's expiry)
+    #expect(wait == [.seconds(7), TransportDefaults.expiry])
     #expect(try await sending.value == 200)
   }
 
@@ -206,14 +206,63 @@ struct URLSessionTransportTests {
         options: SendOptions(expiry: .seconds(1), retriesTemporaryFailures: true))
     }
 
-    // when
-    await clock.waitForSleepers(1)
+    // when (a backoff and the send's expiry)
+    await clock.waitForSleepers(2)
     clock.advance(by: .milliseconds(600))
     let outcome = await sending.result
 
     // then
     #expect(throws: TransportError.expired(after: .seconds(1))) { try outcome.get() }
     #expect(fake.requests("GET", "/self").count == 2)
+  }
+
+  @Test("A request in flight past its expiry is cancelled on the wire and reported as expired")
+  func expiryInFlight() async throws {
+    // given
+    let transport = transport()
+    fake.addFault(.once(RequestMatcher("GET", "/self"), .park))
+    let sending = Task {
+      try await transport.send(try HTTPRequest(.get, "/self"), expiry: .seconds(2))
+    }
+    await fake.waitForParkedRequests(1)
+    await clock.waitForSleepers(1)
+
+    // when
+    clock.advance(by: .seconds(2))
+    let outcome = await sending.result
+
+    // then
+    #expect(throws: TransportError.expired(after: .seconds(2))) { try outcome.get() }
+    // The cancelled URLSession task stops the fake's handling of it, which unparks it.
+    while !fake.parkedRequests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(fake.journal.map(\.status) == [nil])
+    #expect(transport.load == (inFlight: 0, queued: 0))
+  }
+
+  @Test(
+    "The wait for a slot counts towards the expiry: a request that waits too long is never sent")
+  func expiryWhileQueued() async throws {
+    // given
+    let transport = transport(maxConcurrent: 1)
+    fake.addFault(.once(RequestMatcher("GET", "/self"), .park))
+    let first = Task { try await transport.send(try HTTPRequest(.get, "/self")) }
+    await fake.waitForParkedRequests(1)
+    let queued = Task {
+      try await transport.send(try HTTPRequest(.get, "/users/\(UUID(1))"), expiry: .seconds(2))
+    }
+    await clock.waitForSleepers(2)
+
+    // when
+    clock.advance(by: .seconds(2))
+    let outcome = await queued.result
+    let loadAfterExpiry = transport.load
+    fake.releaseAllParkedRequests()
+
+    // then
+    #expect(throws: TransportError.expired(after: .seconds(2))) { try outcome.get() }
+    #expect(loadAfterExpiry == (inFlight: 1, queued: 0))
+    #expect(try await first.value.status == 200)
+    #expect(fake.requests("GET", "/users/*").isEmpty)
   }
 
   @Test("A network failure comes back as the same TransportError")

@@ -1,0 +1,55 @@
+import FakeBackend
+import Foundation
+import HTTPRequest
+import Seams
+import TestSupport
+import Testing
+import Transport
+
+@Suite("LimitedTransport", .tags(.transport), .courier(timeBudget: .seconds(5)))
+struct LimitedTransportTests {
+  @Test("A request that waits for a slot past its expiry is refused as expired and never sent")
+  func expiryWhileQueued() async throws {
+    // given
+    let clock = ManualTimeSource()
+    let fake = FakeBackend(time: clock)
+    fake.insertSelfUser()
+    let transport = fake.transport.limited(to: 1, time: clock)
+    fake.addFault(.once(RequestMatcher("GET", "/self"), .park))
+    let first = Task { try await transport.send(try HTTPRequest(.get, "/self")) }
+    await fake.waitForParkedRequests(1)
+    let queued = Task {
+      try await transport.send(try HTTPRequest(.get, "/users/\(UUID(1))"), expiry: .seconds(3))
+    }
+    await clock.waitForSleepers(1)
+
+    // when
+    clock.advance(by: .seconds(3))
+    let outcome = await queued.result
+    let loadAfterExpiry = transport.load
+    fake.releaseAllParkedRequests()
+
+    // then
+    #expect(throws: TransportError.expired(after: .seconds(3))) { try outcome.get() }
+    #expect(loadAfterExpiry == (inFlight: 1, queued: 0))
+    #expect(try await first.value.status == 200)
+    #expect(fake.requests("GET", "/users/*").isEmpty)
+  }
+
+  @Test("A request that gets a slot in time is sent, and its wait starts no timer when one is free")
+  func slotInTime() async throws {
+    // given
+    let clock = ManualTimeSource()
+    let fake = FakeBackend(time: clock)
+    fake.insertSelfUser()
+    let transport = fake.transport.limited(to: 1, time: clock)
+
+    // when
+    let response = try await transport.send(try HTTPRequest(.get, "/self"), expiry: .seconds(3))
+
+    // then
+    #expect(response.status == 200)
+    #expect(clock.pendingSleeps.isEmpty)
+    #expect(transport.load == (inFlight: 0, queued: 0))
+  }
+}

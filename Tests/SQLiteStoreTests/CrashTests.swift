@@ -8,7 +8,10 @@ import Seams
 import TestSupport
 import Testing
 
-@Suite("A client killed again and again", .tags(.models, .integration), .failsOnLoggedErrors)
+@Suite(
+  "A client killed again and again", .tags(.models, .integration), .failsOnLoggedErrors,
+  .disabled(
+    under: .thread, "its clients use URLSession to a loopback socket, which times out under TSan"))
 struct CrashTests {
   static let runs = 54
 

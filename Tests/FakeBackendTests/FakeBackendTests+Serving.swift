@@ -109,7 +109,8 @@ extension FakeBackendTests {
       }
       fake.offlineMode = .hanging
       let hanging = try await DedicatedThread.perform {
-        let client = try LoopbackClient(port: server.port, timeout: .milliseconds(300))
+        let client = try LoopbackClient(
+          port: server.port, timeout: TimeoutScale.scaled(.milliseconds(300)))
         client.request("GET", "/self")
         return client.readResponse()?.status
       }

@@ -7,8 +7,10 @@ private final class UnguardedCounter: @unchecked Sendable {
   var value = 0
 }
 
-/// A fixture, not a check: `Tools/check-tsan` runs it to prove that ThreadSanitizer, as this
-/// package builds it, reports a race. Under TSan it must end with a data race report.
+/// A fixture for `Tools/check-tsan`, not a check.
+///
+/// The gate runs it to prove that ThreadSanitizer, as this package builds it, reports a race:
+/// under TSan it must end with a data race report.
 @Suite("RaceProbe", .tags(.testSupport))
 struct RaceProbe {
   @Test(

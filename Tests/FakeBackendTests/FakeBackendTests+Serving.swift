@@ -93,7 +93,10 @@ extension FakeBackendTests {
       await server.stop()
     }
 
-    @Test("Offline, a connection is closed unanswered, or held until the client gives up")
+    @Test(
+      "Offline, a connection is closed unanswered, or held until the client gives up",
+      .disabled(
+        under: .thread, "at TSan's speed the client gives up before the fake journals the request"))
     func offline() async throws {
       // given
       let fake = Self.fakeWithSelf()

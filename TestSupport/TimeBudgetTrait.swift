@@ -50,7 +50,9 @@ public struct TimeBudgetTrait: PerTestCaseTrait {
   /// The body runs as the one child of a task group; the parent waits for whichever comes
   /// first, the body's end or the deadline, which one shared ``DeadlineWatchdog`` signals. A
   /// timer task per test made `.courier` cost about 240 µs per test case.
-  /// `elapsed` measures the time since the start; tests replace it to stand for a slow body.
+  ///
+  /// - Parameter elapsed: Measures the time since the start; tests replace it to stand for a
+  ///   slow body.
   func run(
     testName: String,
     recorder: FailureRecorder,

@@ -40,10 +40,7 @@ public final class ConcurrencyLimiter: Sendable {
         (continuation: CheckedContinuation<Void, any Error>) in
         let outcome: Result<Void, any Error>? = state.withLock { state in
           if Task.isCancelled { return .failure(CancellationError()) }
-          if state.running < limit {
-            state.running += 1
-            return .success(())
-          }
+          if takeFreeSlot(&state) { return .success(()) }
           state.order.append(id)
           state.waiting[id] = continuation
           return nil
@@ -60,11 +57,14 @@ public final class ConcurrencyLimiter: Sendable {
   ///
   /// - Returns: Whether the caller now holds a slot.
   public func tryAcquire() -> Bool {
-    state.withLock { state in
-      guard state.running < limit else { return false }
-      state.running += 1
-      return true
-    }
+    state.withLock { takeFreeSlot(&$0) }
+  }
+
+  /// Counts one more running task if a slot is free.
+  private func takeFreeSlot(_ state: inout State) -> Bool {
+    guard state.running < limit else { return false }
+    state.running += 1
+    return true
   }
 
   /// Waits for a slot for at most `wait`, measured on `time`.
@@ -75,39 +75,16 @@ public final class ConcurrencyLimiter: Sendable {
   public func acquire(waitingAtMost wait: Duration, on time: any TimeSource) async throws -> Bool {
     if tryAcquire() { return true }
     guard wait > .zero else { return false }
-    enum Event: Sendable { case acquired, notAcquired, timeUp, timerStopped }
-    let (first, acquired) = await withTaskGroup(of: Event.self) { group -> (Event?, Bool) in
-      group.addTask {
-        do {
-          try await self.acquire()
-          return .acquired
-        } catch {
-          return .notAcquired
-        }
-      }
-      group.addTask {
-        do {
-          try await time.sleep(for: wait)
-          return .timeUp
-        } catch {
-          return .timerStopped
-        }
-      }
-      let first = await group.next()
-      group.cancelAll()
-      var acquired = first == .acquired
-      for await event in group where event == .acquired { acquired = true }
-      return (first, acquired)
+    let acquired = await TimeLimit.run(wait, on: time) {
+      (try? await self.acquire()) != nil
+    } late: { acquiredAtTheLimit in
+      // The slot came at the same moment as the limit: give it back.
+      if acquiredAtTheLimit { self.release() }
     }
-    switch first {
-    case .acquired: return true
-    case .timeUp:
-      // The slot may have come at the same moment as the deadline: give it back.
-      if acquired { release() }
-      return false
-    case .notAcquired, .timerStopped, nil:
-      if acquired { release() }
-      throw CancellationError()
+    switch acquired {
+    case true?: return true
+    case false?: throw CancellationError()
+    case nil: return false
     }
   }
 

@@ -81,13 +81,15 @@ public final class URLSessionTransport: TransportSession {
   public func send(_ request: HTTPRequest, options: SendOptions) async throws(TransportError)
     -> TransportResponse
   {
-    let outcome = await ExpiryRace.run(expiry: options.expiry, on: time) {
+    let outcome = await TimeLimit.run(options.expiry, on: time) {
+      () -> Result<TransportResponse, TransportError> in
       do throws(TransportError) {
         return .success(try await self.attempts(request, options: options))
       } catch {
         return .failure(error)
       }
     }
+    guard let outcome else { throw .expired(after: options.expiry) }
     return try outcome.get()
   }
 

@@ -8,13 +8,20 @@ import Transport
 
 @Suite("LimitedTransport", .tags(.transport), .courier(timeBudget: .seconds(5)))
 struct LimitedTransportTests {
+  let clock = ManualTimeSource()
+  let fake: FakeBackend
+  /// The fake, one request at a time, waits measured on the test clock.
+  let transport: LimitedTransport
+
+  init() {
+    fake = FakeBackend(time: clock)
+    fake.insertSelfUser()
+    transport = fake.transport.limited(to: 1, time: clock)
+  }
+
   @Test("A request that waits for a slot past its expiry is refused as expired and never sent")
   func expiryWhileQueued() async throws {
     // given
-    let clock = ManualTimeSource()
-    let fake = FakeBackend(time: clock)
-    fake.insertSelfUser()
-    let transport = fake.transport.limited(to: 1, time: clock)
     fake.addFault(.once(RequestMatcher("GET", "/self"), .park))
     let first = Task { try await transport.send(try HTTPRequest(.get, "/self")) }
     await fake.waitForParkedRequests(1)
@@ -38,12 +45,6 @@ struct LimitedTransportTests {
 
   @Test("A request that gets a slot in time is sent, and its wait starts no timer when one is free")
   func slotInTime() async throws {
-    // given
-    let clock = ManualTimeSource()
-    let fake = FakeBackend(time: clock)
-    fake.insertSelfUser()
-    let transport = fake.transport.limited(to: 1, time: clock)
-
     // when
     let response = try await transport.send(try HTTPRequest(.get, "/self"), expiry: .seconds(3))
 

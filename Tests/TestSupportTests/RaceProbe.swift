@@ -1,4 +1,5 @@
 import Foundation
+import Seams
 import TestSupport
 import Testing
 
@@ -21,12 +22,17 @@ struct RaceProbe {
   func unguardedCounter() async throws {
     // given
     let counter = UnguardedCounter()
+    // Both threads must be running at once: one that finished before the other started would
+    // be ordered before it, and TSan reports no race between ordered accesses.
+    let arrived = Locked(0)
 
     // when
     try await withThrowingTaskGroup(of: Void.self) { group in
       for _ in 0..<2 {
         group.addTask {
           try await DedicatedThread.perform {
+            arrived.withLock { $0 += 1 }
+            while arrived.withLock({ $0 }) < 2 {}
             for _ in 0..<10_000 { counter.value += 1 }
           }
         }

@@ -17,30 +17,30 @@ struct RequestHead: Sendable, Hashable {
 
   /// Reads the head from `bytes` (without the blank line that ends it), or says which answer
   /// refuses it.
+  ///
+  /// It works on bytes, not characters: in a `String` a combining mark joins the character
+  /// before it, and would hide a colon or a space from a search by character.
   static func parse(_ bytes: some Collection<UInt8>, methods: Set<String>) -> Result<
     RequestHead, Rejection
   > {
-    guard !bytes.contains(where: { $0 == 0 }) else {
+    let bytes = Array(bytes)
+    guard !bytes.contains(0) else {
       return .failure(Rejection(400, "the request holds a NUL byte"))
     }
-    let text = String(decoding: bytes, as: UTF8.self)
-    let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
-    guard let requestLine = lines.first else {
-      return .failure(Rejection(400, "the request line is missing"))
+    let lines = splitLines(bytes)
+    if let stray = lines.first(where: { $0.contains(cr) || $0.contains(lf) }) {
+      return .failure(Rejection(400, "a line ends without CRLF: \(text(stray.prefix(40)))"))
     }
-    if let stray = lines.first(where: { $0.contains("\n") || $0.contains("\r") }) {
-      return .failure(Rejection(400, "a line ends without CRLF: \(stray.prefix(40))"))
-    }
-    let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
+    let parts = lines[0].split(separator: space, omittingEmptySubsequences: false)
     guard parts.count == 3, !parts.contains(where: \.isEmpty) else {
       return .failure(Rejection(400, "the request line is not `METHOD target HTTP/1.1`"))
     }
-    let method = String(parts[0])
-    guard method.utf8.allSatisfy(isTokenByte) else {
+    guard parts[0].allSatisfy(isTokenByte) else {
       return .failure(Rejection(400, "the method is not a token"))
     }
-    guard let version = HTTPVersion(rawValue: String(parts[2])) else {
-      if parts[2].hasPrefix("HTTP/") {
+    let method = text(parts[0])
+    guard let version = HTTPVersion(rawValue: text(parts[2])) else {
+      if parts[2].starts(with: "HTTP/".utf8) {
         return .failure(Rejection(505, "only HTTP/1.0 and HTTP/1.1 are served"))
       }
       return .failure(Rejection(400, "the request line does not end with an HTTP version"))
@@ -65,10 +65,39 @@ struct RequestHead: Sendable, Hashable {
     return .success(head)
   }
 
+  private static let cr = UInt8(ascii: "\r")
+  private static let lf = UInt8(ascii: "\n")
+  private static let space = UInt8(ascii: " ")
+  private static let tab = UInt8(ascii: "\t")
+
+  /// The lines of `bytes`, split at each CRLF; there is always at least one.
+  private static func splitLines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    var lines: [ArraySlice<UInt8>] = []
+    var lineStart = 0
+    var index = 0
+    while index + 1 < bytes.count {
+      if bytes[index] == cr && bytes[index + 1] == lf {
+        lines.append(bytes[lineStart..<index])
+        index += 2
+        lineStart = index
+      } else {
+        index += 1
+      }
+    }
+    lines.append(bytes[lineStart...])
+    return lines
+  }
+
+  /// `bytes` as text, any invalid UTF-8 replaced.
+  private static func text(_ bytes: ArraySlice<UInt8>) -> String {
+    String(decoding: bytes, as: UTF8.self)
+  }
+
   /// The path and query of `target`: as sent for a path, or taken from an absolute URL.
-  private static func originForm(_ target: Substring) -> String? {
-    guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
-    if target.hasPrefix("/") { return String(target) }
+  private static func originForm(_ target: ArraySlice<UInt8>) -> String? {
+    guard target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+    let target = text(target)
+    if target.hasPrefix("/") { return target }
     for scheme in ["http://", "https://"] where target.lowercased().hasPrefix(scheme) {
       let rest = target.dropFirst(scheme.count)
       guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
@@ -79,22 +108,24 @@ struct RequestHead: Sendable, Hashable {
   }
 
   /// One header line as a field, or why it is refused.
-  private static func field(_ line: Substring) -> Result<HeaderField, Rejection> {
-    if line.first == " " || line.first == "\t" {
+  private static func field(_ line: ArraySlice<UInt8>) -> Result<HeaderField, Rejection> {
+    if line.first == space || line.first == tab {
       return .failure(Rejection(400, "a header line is folded onto the one before"))
     }
-    guard let colon = line.firstIndex(of: ":") else {
-      return .failure(Rejection(400, "a header line has no colon: \(line.prefix(40))"))
+    guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+      return .failure(Rejection(400, "a header line has no colon: \(text(line.prefix(40)))"))
     }
     let name = line[..<colon]
-    guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
-      return .failure(Rejection(400, "a header name is not a token: \(name.prefix(40))"))
+    guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
+      return .failure(Rejection(400, "a header name is not a token: \(text(name.prefix(40)))"))
     }
-    let value = line[line.index(after: colon)...].trimming { $0 == " " || $0 == "\t" }
-    guard value.utf8.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
-      return .failure(Rejection(400, "the value of \(name) holds a control character"))
+    var value = line[line.index(after: colon)...]
+    while let first = value.first, first == space || first == tab { value = value.dropFirst() }
+    while let last = value.last, last == space || last == tab { value = value.dropLast() }
+    guard value.allSatisfy({ $0 == tab || ($0 >= 0x20 && $0 != 0x7F) }) else {
+      return .failure(Rejection(400, "the value of \(text(name)) holds a control character"))
     }
-    return .success(HeaderField(String(name), String(value)))
+    return .success(HeaderField(text(name), text(value)))
   }
 
   /// Whether `byte` may appear in a method or a header name (RFC 9110's `tchar`).
@@ -105,26 +136,5 @@ struct RequestHead: Sendable, Hashable {
       true
     default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
     }
-  }
-}
-
-/// An answer the server gives on its own, refusing a request it cannot serve.
-struct Rejection: Error, Sendable, Hashable {
-  let status: Int
-  let message: String
-
-  init(_ status: Int, _ message: String) {
-    self.status = status
-    self.message = message
-  }
-}
-
-extension Substring {
-  /// The substring without the leading and trailing characters that match `predicate`.
-  fileprivate func trimming(_ predicate: (Character) -> Bool) -> Substring {
-    var result = self
-    while let first = result.first, predicate(first) { result = result.dropFirst() }
-    while let last = result.last, predicate(last) { result = result.dropLast() }
-    return result
   }
 }

@@ -49,7 +49,6 @@ struct RequestReader<Source: ByteSource> {
   /// for `Expect: 100-continue`, and returns whether the interim answer went out.
   mutating func next(sendContinue: () -> Bool) -> Outcome {
     compact()
-    skipEmptyLines()
     let headEnd: Int
     switch readHead() {
     case .success(let end): headEnd = end
@@ -75,6 +74,8 @@ struct RequestReader<Source: ByteSource> {
 
   // MARK: - The head
 
+  /// Skips the empty lines a client may send before a request (RFC 9112, section 2.2); a lone
+  /// CR at the end of what arrived waits for the next read, which may bring its LF.
   private mutating func skipEmptyLines() {
     while buffered >= 2, buffer[start] == 13, buffer[start + 1] == 10 { start += 2 }
   }
@@ -83,6 +84,16 @@ struct RequestReader<Source: ByteSource> {
   private mutating func readHead() -> Result<Int, Interruption> {
     var searched = start
     while true {
+      // Empty lines are skipped as they arrive, so how the bytes were split into reads does
+      // not matter.
+      skipEmptyLines()
+      if buffered <= 1 && start > 0 {
+        // Nothing of a request yet: drop the skipped lines, so endless empty lines take no
+        // memory.
+        compact()
+        searched = 0
+      }
+      searched = max(searched, start)
       if let end = blankLineIndex(in: buffer, from: searched) {
         guard end - start <= limits.maxHeaderBytes else {
           return .failure(
@@ -90,7 +101,8 @@ struct RequestReader<Source: ByteSource> {
         }
         return .success(end)
       }
-      guard buffered <= limits.maxHeaderBytes else {
+      // A head of the largest size is whole once its blank line, four bytes more, is in.
+      guard buffered - 4 < limits.maxHeaderBytes else {
         return .failure(
           .rejected(Rejection(431, "the header fields exceed \(limits.maxHeaderBytes) bytes")))
       }
@@ -182,22 +194,24 @@ struct RequestReader<Source: ByteSource> {
     }
   }
 
-  /// The next line without its CRLF, at most a kilobyte for a chunk size line.
+  /// The next line of a chunked body without its CRLF; one longer than the header limit is
+  /// refused, however much of the body has arrived.
   private mutating func readLine() -> Result<[UInt8], Interruption> {
+    let tooLong = Interruption.rejected(Rejection(400, "a line of the chunked body is too long"))
     var searched = start
     while true {
       var position = searched
       while position + 1 < buffer.count {
         if buffer[position] == 13 && buffer[position + 1] == 10 {
+          guard position - start <= limits.maxHeaderBytes else { return .failure(tooLong) }
           let line = Array(buffer[start..<position])
           start = position + 2
           return .success(line)
         }
         position += 1
       }
-      guard buffered <= limits.maxHeaderBytes else {
-        return .failure(.rejected(Rejection(400, "a line of the chunked body is too long")))
-      }
+      // The longest line is whole once its CRLF, two bytes more, is in.
+      guard buffered - 2 < limits.maxHeaderBytes else { return .failure(tooLong) }
       searched = max(start, buffer.count - 1)
       setTimeout(limits.stallTimeout)
       switch fill() {

@@ -72,8 +72,8 @@ let modules: [Module] = [
     "FuzzProperties",
     dependsOn: [
       "JSON", "HTTPRequest", "ParsingCore", "ConnectionParsing", "UserParsing",
-      "ConversationParsing", "EventParsing",
-    ], published: false),
+      "ConversationParsing", "EventParsing", "LoopbackServer",
+    ], testDependencies: ["LoopbackServer"], published: false),
   Module(
     "Transport", dependsOn: ["HTTPRequest", "JSON", "Seams"], testDependencies: ["FakeBackend"]),
   Module("LoopbackServer", dependsOn: ["Seams"]),

@@ -17,5 +17,5 @@ public struct FuzzProperty: Sendable {
   }
 
   /// Every property that has a fuzz target.
-  public static let all: [FuzzProperty] = [.json, .payloads, .percentEncoding]
+  public static let all: [FuzzProperty] = [.json, .payloads, .percentEncoding, .requests]
 }

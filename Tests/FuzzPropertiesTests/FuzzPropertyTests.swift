@@ -1,6 +1,7 @@
 import Foundation
 import FuzzProperties
 import JSON
+import LoopbackServer
 import ParsingCore
 import TestSupport
 import Testing
@@ -66,6 +67,36 @@ struct FuzzPropertyTests {
     // then
     #expect(slash?.contains("unescaped '/'") == true)
     #expect(space != nil)
+    #expect(held == nil)
+  }
+
+  @Test("The request property fails for a writer that drops a header and for a reader that splits")
+  func requestsCanFail() {
+    // given
+    let input = Array("GET /a HTTP/1.1\r\nHost: x\r\nAccept: */*\r\n\r\n".utf8)
+    let forgetful: (ServerRequest) -> [UInt8] = { request in
+      FuzzProperty.writeRequest(
+        ServerRequest(
+          method: request.method, target: request.target, version: request.version,
+          headers: request.headers.dropLast(), body: request.body))
+    }
+    // A reader that sees only its first read: what it gives depends on how the bytes are split.
+    let firstReadOnly: ([UInt8], Int, ServerLimits) -> RequestParser.Result = {
+      bytes, readSize, limits in
+      RequestParser(limits: limits).parse(Array(bytes.prefix(readSize)))
+    }
+
+    // when
+    let dropped = FuzzProperty.requestsRoundTrip(
+      input, limits: ServerLimits(), parse: FuzzProperty.parseRequests, write: forgetful)
+    let split = FuzzProperty.requestsRoundTrip(
+      input, limits: ServerLimits(), parse: firstReadOnly, write: FuzzProperty.writeRequest)
+    let held = FuzzProperty.requests.check(input)
+
+    // then
+    #expect(
+      dropped?.contains("wrote them out and read back") == true, "\(String(describing: dropped))")
+    #expect(split?.contains("at a time") == true, "\(String(describing: split))")
     #expect(held == nil)
   }
 

@@ -9,8 +9,8 @@ public struct DisabledTestScanner: Sendable {
     public enum Kind: String, Sendable, Hashable {
       /// `.disabled(…)`.
       case disabled
-      /// `.enabled(if:…)`, `.disabled(if:…)` or a condition trait such as
-      /// `.onlyWhenSlowTestsEnabled`.
+      /// `.enabled(if:…)`, `.disabled(if:…)`, `.disabled(under:…)` or a condition trait such
+      /// as `.onlyWhenSlowTestsEnabled`.
       case conditional
     }
 
@@ -109,7 +109,10 @@ public struct DisabledTestScanner: Sendable {
       .min(by: { $0.lowerBound < $1.lowerBound })
     {
       let arguments = balancedArguments(after: range.upperBound, in: rest)
-      let conditional = rest[range].hasPrefix(".enabled") || arguments.hasPrefix("if:")
+      // `.disabled(under: sanitizer, …)` (TestSupport) skips a test only in a sanitized build.
+      let label = arguments.drop { $0 == " " || $0 == "\n" }
+      let conditional =
+        rest[range].hasPrefix(".enabled") || label.hasPrefix("if:") || label.hasPrefix("under:")
       found.append((conditional ? .conditional : .disabled, reason(in: arguments)))
       rest = rest[range.upperBound...]
     }

@@ -172,20 +172,28 @@ struct DisabledTestScannerTests {
       decoding: try Fixtures.data(named: "DisabledSample.swift.txt", in: .module), as: UTF8.self)
   }
 
-  @Test("It finds every disabled and conditional test with its line, name and reason")
+  @Test(
+    "It finds every disabled and conditional test with its line, name and reason; one skipped under a sanitizer is conditional"
+  )
   func findings() throws {
     // when
     let findings = DisabledTestScanner().scan(try Self.source(), file: "X.swift")
 
     // then
-    #expect(findings.map(\.line) == [1, 3, 6, 9, 18])
-    #expect(findings.map(\.name) == ["Outer", "It waits", "noReason", "It is huge", "probe"])
+    #expect(findings.map(\.line) == [1, 3, 6, 9, 18, 22])
     #expect(
-      findings.map(\.kind) == [.disabled, .conditional, .disabled, .conditional, .conditional])
+      findings.map(\.name) == [
+        "Outer", "It waits", "noReason", "It is huge", "probe", "It is slow under TSan",
+      ])
+    #expect(
+      findings.map(\.kind) == [
+        .disabled, .conditional, .disabled, .conditional, .conditional, .conditional,
+      ])
     #expect(
       findings.map(\.reason) == [
         "the backend is down; re-enable when staging is back", "needs a network", nil,
         "runs only when COURIER_SLOW_TESTS=1", "a fixture for benchmarks",
+        "a child process takes minutes there",
       ])
     #expect(findings[2].description == "X.swift:6: noReason — disabled: NO REASON GIVEN")
   }

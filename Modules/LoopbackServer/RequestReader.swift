@@ -36,6 +36,8 @@ struct RequestReader<Source: ByteSource> {
   private(set) var source: Source
   private let limits: ServerLimits
   private var buffer: [UInt8] = []
+  /// Where each read lands before its bytes join `buffer`.
+  private var scratch: [UInt8] = []
   private var start = 0
   /// The receive timeout last set, so that it is set again only when it changes.
   private var timeout: Duration?
@@ -248,19 +250,17 @@ struct RequestReader<Source: ByteSource> {
 
   /// Reads what the source has into the buffer, up to 64 KiB at a time; indices into the
   /// buffer stay valid.
+  ///
+  /// A read lands in `scratch`, allocated once, so a read that brings a few bytes costs those
+  /// bytes, not the size of the read it asked for.
   private mutating func fill(atLeast wanted: Int = 0) -> Socket.ReadResult {
     let size = min(max(wanted, 16 * 1024), 64 * 1024)
-    let old = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: size))
-    let result = buffer.withUnsafeMutableBytes { raw -> Socket.ReadResult in
+    if scratch.count < size { scratch = [UInt8](repeating: 0, count: size) }
+    let result = scratch.withUnsafeMutableBytes { raw -> Socket.ReadResult in
       guard let base = raw.baseAddress else { return .closed }
-      return source.read(into: base + old, count: size)
+      return source.read(into: base, count: size)
     }
-    if case .bytes(let count) = result {
-      buffer.removeLast(size - count)
-    } else {
-      buffer.removeLast(size)
-    }
+    if case .bytes(let count) = result { buffer.append(contentsOf: scratch[0..<count]) }
     return result
   }
 

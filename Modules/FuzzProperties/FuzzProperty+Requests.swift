@@ -92,7 +92,7 @@ extension FuzzProperty {
         return "\(request) has a header value with a control character: \(header)"
       }
       if let first = value.first, let last = value.last,
-        [0x20, 0x09].contains(first) || [0x20, 0x09].contains(last)
+        first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
       {
         return
           "\(request) has a header value with whitespace around it: \(header.value.debugDescription)"
@@ -112,13 +112,12 @@ extension FuzzProperty {
     return nil
   }
 
+  /// The bytes RFC 9110's `tchar` allows besides letters and digits.
+  static let tokenPunctuation = Set("!#$%&'*+-.^_`|~".utf8)
+
   /// Whether `byte` may appear in a method or a header name (RFC 9110's `tchar`).
   static func isTokenByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"):
-      true
-    default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-    }
+    (byte < 0x80 && Character(Unicode.Scalar(byte)).isLetter) || (0x30...0x39).contains(byte)
+      || tokenPunctuation.contains(byte)
   }
 }

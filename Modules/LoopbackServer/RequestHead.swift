@@ -134,7 +134,12 @@ struct RequestHead: Sendable, Hashable {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
       UInt8(ascii: "0")...UInt8(ascii: "9"):
       true
-    default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
+      UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+      UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+      UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+      true
+    default: false
     }
   }
 }

@@ -21,25 +21,15 @@ struct LimitedTransportTests {
 
   @Test("A request that waits for a slot past its expiry is refused as expired and never sent")
   func expiryWhileQueued() async throws {
-    // given
-    fake.addFault(.once(RequestMatcher("GET", "/self"), .park))
-    let first = Task { try await transport.send(try HTTPRequest(.get, "/self")) }
-    await fake.waitForParkedRequests(1)
-    let queued = Task {
-      try await transport.send(try HTTPRequest(.get, "/users/\(UUID(1))"), expiry: .seconds(3))
-    }
-    await clock.waitForSleepers(1)
-
     // when
-    clock.advance(by: .seconds(3))
-    let outcome = await queued.result
-    let loadAfterExpiry = transport.load
-    fake.releaseAllParkedRequests()
+    let run = await QueuedExpiry.run(
+      on: transport, load: { transport.load }, fake: fake, clock: clock, expiry: .seconds(3),
+      sleepers: 1)
 
     // then
-    #expect(throws: TransportError.expired(after: .seconds(3))) { try outcome.get() }
-    #expect(loadAfterExpiry == (inFlight: 1, queued: 0))
-    #expect(try await first.value.status == 200)
+    #expect(throws: TransportError.expired(after: .seconds(3))) { try run.outcome.get() }
+    #expect(run.loadAfterExpiry == (inFlight: 1, queued: 0))
+    #expect(run.firstStatus == 200)
     #expect(fake.requests("GET", "/users/*").isEmpty)
   }
 

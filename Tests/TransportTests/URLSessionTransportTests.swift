@@ -244,24 +244,17 @@ struct URLSessionTransportTests {
   func expiryWhileQueued() async throws {
     // given
     let transport = transport(maxConcurrent: 1)
-    fake.addFault(.once(RequestMatcher("GET", "/self"), .park))
-    let first = Task { try await transport.send(try HTTPRequest(.get, "/self")) }
-    await fake.waitForParkedRequests(1)
-    let queued = Task {
-      try await transport.send(try HTTPRequest(.get, "/users/\(UUID(1))"), expiry: .seconds(2))
-    }
-    await clock.waitForSleepers(2)
 
     // when
-    clock.advance(by: .seconds(2))
-    let outcome = await queued.result
-    let loadAfterExpiry = transport.load
-    fake.releaseAllParkedRequests()
+    // The expiry timer and the wait for a slot each sleep on the clock.
+    let run = await QueuedExpiry.run(
+      on: transport, load: { transport.load }, fake: fake, clock: clock, expiry: .seconds(2),
+      sleepers: 2)
 
     // then
-    #expect(throws: TransportError.expired(after: .seconds(2))) { try outcome.get() }
-    #expect(loadAfterExpiry == (inFlight: 1, queued: 0))
-    #expect(try await first.value.status == 200)
+    #expect(throws: TransportError.expired(after: .seconds(2))) { try run.outcome.get() }
+    #expect(run.loadAfterExpiry == (inFlight: 1, queued: 0))
+    #expect(run.firstStatus == 200)
     #expect(fake.requests("GET", "/users/*").isEmpty)
   }
 

@@ -81,12 +81,18 @@ struct UpstreamModelTests {
     return shortest
   }
 
+  /// The one seed to replay, from `COURIER_SEED`, if set.
+  static let replay = ProcessInfo.processInfo.environment["COURIER_SEED"].flatMap(UInt64.init)
+
   /// The seeds this run checks: `COURIER_SEED` alone when set, else group `group` of all.
   static func seeds(ofGroup group: UInt64) -> [UInt64] {
-    if let replay = ProcessInfo.processInfo.environment["COURIER_SEED"].flatMap(UInt64.init) {
-      return group == 0 ? [replay] : []
-    }
+    if let replay { return group == 0 ? [replay] : [] }
     return Array(stride(from: group + 1, through: seeds, by: Int(groups)))
+  }
+
+  /// Whether group `group` has no seed to check: every group but the first when replaying.
+  static func isEmpty(group: UInt64) -> Bool {
+    replay == nil ? group >= seeds : group != 0
   }
 
   @Test(
@@ -123,7 +129,7 @@ struct UpstreamModelTests {
         \(shortest.trace.map { "  \($0)" }.joined(separator: "\n"))
         """)
     }
-    #expect(seeds.isEmpty == (group >= Self.seeds))
+    #expect(seeds.isEmpty == Self.isEmpty(group: group))
   }
 
   @Test("Each rule of the promise catches a strategy that breaks it", arguments: BrokenClient.all)

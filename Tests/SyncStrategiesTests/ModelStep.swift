@@ -10,6 +10,7 @@ enum ModelStep: Sendable, CustomStringConvertible {
   case createGroup(members: [Int])
   case handOut
   case answer(Int, AnswerKind)
+  case deliver(Int)
   case remoteRename(group: Int, String)
   case remoteMessage(conversation: Int)
   case advance(Duration)
@@ -33,6 +34,8 @@ enum ModelStep: Sendable, CustomStringConvertible {
     case .createGroup(let members): "create a group with users \(members)"
     case .handOut: "hand out the next request"
     case .answer(let index, let kind): "answer in-flight request \(index): \(kind)"
+    case .deliver(let index):
+      "the server applies in-flight request \(index); its answer is still on the way"
     case .remoteRename(let group, let name): "another user renames group \(group) to \(name)"
     case .remoteMessage(let conversation): "another user writes in conversation \(conversation)"
     case .advance(let duration): "advance the clock by \(duration)"

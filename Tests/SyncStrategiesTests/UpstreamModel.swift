@@ -25,6 +25,8 @@ final class UpstreamModel {
   private(set) var groups: [UUID] = []
   private(set) var conversations: [UUID] = []
   private(set) var inFlight: [UpstreamRequest] = []
+  /// What the server answered to requests it applied before their answers reached the client.
+  private var delivered: [RequestToken: Result<EndpointResponse, APIError>] = [:]
   private(set) var written: [UUID: [UUID]] = [:]
   /// Messages seen on the server; the model deletes none, so they need no further checking.
   var confirmed: Set<UUID> = []
@@ -40,10 +42,11 @@ final class UpstreamModel {
   enum TraceEntry: CustomStringConvertible {
     case handedOut(Endpoint)
     case answered(Endpoint, ModelStep.AnswerKind)
+    case delivered(Endpoint)
 
     var endpoint: Endpoint {
       switch self {
-      case .handedOut(let endpoint), .answered(let endpoint, _): endpoint
+      case .handedOut(let endpoint), .answered(let endpoint, _), .delivered(let endpoint): endpoint
       }
     }
 
@@ -51,6 +54,7 @@ final class UpstreamModel {
       switch self {
       case .handedOut(let endpoint): "handed out \(endpoint)"
       case .answered(let endpoint, let kind): "answered \(endpoint): \(kind)"
+      case .delivered(let endpoint): "applied by the server \(endpoint)"
       }
     }
   }
@@ -111,7 +115,8 @@ final class UpstreamModel {
     case 36..<48:
       return .write(conversation: Int.random(in: 0..<8, using: &random), text: "m\(counter)")
     case 48..<50: return .createGroup(members: [Int.random(in: 0..<3, using: &random)])
-    case 50..<68: return .handOut
+    case 50..<64: return .handOut
+    case 64..<68: return .deliver(Int.random(in: 0..<8, using: &random))
     case 68..<88:
       let kind: ModelStep.AnswerKind =
         switch Int.random(in: 0..<20, using: &random) {
@@ -182,6 +187,12 @@ final class UpstreamModel {
       guard !inFlight.isEmpty else { return false }
       let request = inFlight.remove(at: index % inFlight.count)
       try answer(request, kind)
+    case .deliver(let index):
+      let waiting = inFlight.filter { delivered[$0.token] == nil }
+      guard !waiting.isEmpty else { return false }
+      let request = waiting[index % waiting.count]
+      delivered[request.token] = fake.answer(request.endpoint)
+      trace.append(.delivered(request.endpoint))
     case .remoteRename(let index, let name):
       let group = groups[index % groups.count]
       guard let author = fake.members(of: group).first(where: { $0 != me }) else { return false }
@@ -216,7 +227,7 @@ final class UpstreamModel {
     let outcome: UpstreamOutcome
     switch kind {
     case .success, .lostResponse:
-      let answer = fake.answer(request.endpoint)
+      let answer = delivered.removeValue(forKey: request.token) ?? fake.answer(request.endpoint)
       if kind == .lostResponse {
         outcome = .temporary(
           BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
@@ -228,6 +239,13 @@ final class UpstreamModel {
             BackendFailure(responseClass: .permanent, status: error.code, error: error))
         }
       }
+    // The server already applied a delivered request: it cannot answer 503 or 400 any more, so
+    // a temporary failure is the answer lost on the way, and a permanent one its real answer.
+    case .temporary where delivered.removeValue(forKey: request.token) != nil:
+      outcome = .temporary(
+        BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
+    case .permanent where delivered[request.token] != nil:
+      return try answer(request, .success)
     case .temporary:
       outcome = .temporary(BackendFailure(responseClass: .temporary, status: 503))
     case .permanent:

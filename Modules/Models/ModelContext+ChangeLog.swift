@@ -41,10 +41,17 @@ extension ModelContext {
   /// Applies a change the server made to the last synchronised value of the object `id`, for
   /// keys with a local change not yet pushed: the local values stay as they are, and the next
   /// request is worked out against what the server now holds.
+  ///
+  /// An object whose insert is not acknowledged yet gets a last synchronised value here, starting
+  /// from its local one: a change the server made proves that the server has it.
   public func updateLastSynchronised<Object: ModelObject>(
     _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
   ) {
-    guard let before = log[type].originals[id] else { return }
+    let changes = log[type]
+    guard
+      let before = changes.originals[id]
+        ?? (changes.inserted.contains(id) ? object(type, id: id) : nil)
+    else { return }
     var original = before
     change(&original)
     guard original != before else { return }

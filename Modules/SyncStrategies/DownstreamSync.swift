@@ -132,9 +132,15 @@ public struct DownstreamSync: Sendable {
         unknownUsers.insert(update.id)
         return true
       }
-      if let name = update.name { user.name = name }
-      if let accent = update.accentID { user.accentID = accent }
-      if let handle = update.handle { user.handle = handle }
+      func server(_ user: inout User) {
+        if let name = update.name { user.name = name }
+        if let accent = update.accentID { user.accentID = accent }
+        if let handle = update.handle { user.handle = handle }
+      }
+      server(&user)
+      // Keys with a change of ours in flight keep their local value; what the server now holds
+      // is still recorded, so the answer to that change is not taken as the last word.
+      context.updateLastSynchronised(User.self, id: update.id, server)
       context.applyRemote(user)
     case .connection(let payload):
       need([payload.to])
@@ -158,6 +164,10 @@ public struct DownstreamSync: Sendable {
       }
       conversation.name = event.data
       conversation.lastEventTime = event.time
+      context.updateLastSynchronised(Conversation.self, id: event.conversation) { original in
+        original.name = event.data
+        original.lastEventTime = event.time
+      }
       context.applyRemote(conversation)
     case .memberJoin(let change), .memberLeave(let change):
       return applyMembership(event, change, in: context, need: need)

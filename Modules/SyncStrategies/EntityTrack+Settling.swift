@@ -19,11 +19,18 @@ extension EntityTrack {
       // The answer replaces what the request wrote ahead; the strategy sees only what other
       // requests left uncertain.
       withdraw(flight, in: context)
-      let acknowledgement =
+      let news = serverNews(during: flight, in: context)
+      var acknowledgement =
         strategy.acknowledgement(of: sent, response: response, in: context)
         ?? flight.asSent
+      if flight.kind == .update, let news, let held = acknowledgement?.value,
+        let sentValue = flight.sent, let possible = news.possible(besides: held, sent: sentValue)
+      {
+        acknowledgement?.alsoPossible.append(possible)
+      }
       settle(flight, holding: acknowledgement, in: context)
       strategy.didSucceed(sent, response: response, in: context)
+      if flight.kind == .insert, let news { adopt(news, after: flight, in: context) }
       return .settled(reference)
     case .temporary(let failure):
       // An update's values were recorded as possibly applied before it went; they stay so
@@ -53,6 +60,30 @@ extension EntityTrack {
         return .settled(reference)
       }
     }
+  }
+
+  /// What the server was heard to hold for `flight`'s keys while it was in flight, where that
+  /// differs from what it held when the request went (for an insert, from what it created):
+  /// notifications pulled before the answer came.
+  private func serverNews(during flight: Flight, in context: ModelContext) -> ServerNews<Object>? {
+    guard let now = context.localChanges(of: Object.self).originals[flight.id],
+      let before = flight.lastKnown ?? flight.sent
+    else { return nil }
+    let moved = flight.keys.intersection(pushableKeys).filter { key in
+      !now.hasSameValue(at: key, as: before)
+    }
+    return moved.isEmpty ? nil : ServerNews(value: now, keys: moved)
+  }
+
+  /// Takes what the server was heard to hold for an acknowledged insert's keys, except where the
+  /// object changed here since (those changes are still to be sent).
+  ///
+  /// Only a server that has the object can report a change of it, so the change came after the
+  /// insert; any later one is still to come through the notifications.
+  private func adopt(_ news: ServerNews<Object>, after flight: Flight, in context: ModelContext) {
+    guard var current = context.object(Object.self, id: flight.id) else { return }
+    for key in news.keys { current.copyValue(at: key, from: news.value) }
+    context.applyRemote(current)
   }
 
   /// Withdraws the values `flight` recorded as possibly on the backend: it was not applied.

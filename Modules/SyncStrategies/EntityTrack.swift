@@ -46,7 +46,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   let position: Int
   /// Every key of the entity, and those the strategy pushes, worked out once.
   private let allKeys: Set<Object.Key>
-  private let pushableKeys: Set<Object.Key>
+  let pushableKeys: Set<Object.Key>
   var flights: [RequestToken: Flight] = [:]
   /// For each object, which request carries each of its keys in flight.
   var keyHolders: [UUID: [Object.Key: RequestToken]] = [:]

@@ -1,0 +1,116 @@
+import ConversationParsing
+import CourierAPI
+import Foundation
+import Models
+import SyncStrategies
+import SyncTestSupport
+import TestSupport
+import Testing
+
+extension UpstreamObjectSyncTests {
+  @Suite("Answers that come after notifications about the same keys")
+  @MainActor
+  struct ServerNews {
+    @Test(
+      "A rename answered after another member's rename was pulled is sent again, so the backend and the group agree"
+    )
+    func renameAnsweredAfterRemoteRename() async throws {
+      // given: the backend applied "Mine", then Ann's "Theirs", and the client heard of "Theirs"
+      // before the answer to "Mine" arrived
+      let harness = TrackerHarness()
+      let (id, ann) = try await seedGroupWithAnn(in: harness)
+      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
+      let rename = try #require(await harness.next())
+      let answer = await harness.respond(to: rename)
+      harness.fake.renameRemotely(id, to: "Theirs", by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await harness.complete(rename, answer)
+      await harness.answerAll(at: .seconds(60))
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      let here = harness.ui.object(Conversation.self, id: id)?.name
+      #expect(here == harness.fake.conversation(id)?.name)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "A group renamed by another member after the backend created it, heard of before the answer, takes that name"
+    )
+    func insertAnsweredAfterRemoteRename() async throws {
+      // given
+      let harness = TrackerHarness()
+      let ann = harness.fake.insertUser(name: "Ann")
+      try await harness.seedRemote([User(id: ann, name: "Ann")])
+      var group = harness.make.conversation(name: "Mine", creator: harness.me)
+      group.participantIDs.insert(ann)
+      try harness.insert([group])
+      let post = try #require(await harness.next())
+      let answer = await harness.respond(to: post)
+      harness.fake.renameRemotely(group.id, to: "Theirs", by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await harness.complete(post, answer)
+      await harness.answerAll(at: .seconds(60))
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.name == "Theirs")
+      #expect(harness.fake.conversation(group.id)?.name == "Theirs")
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test("A rename whose own notification was pulled before its answer is sent once")
+    func ownNotificationIsNotNews() async throws {
+      // given
+      let harness = TrackerHarness()
+      let (id, _) = try await seedGroupWithAnn(in: harness)
+      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
+      let rename = try #require(await harness.next())
+      let answer = await harness.respond(to: rename)
+      try await pullNotifications(into: harness)
+
+      // when
+      await harness.complete(rename, answer)
+      let more = await harness.answerAll(at: .seconds(60))
+
+      // then
+      #expect(more.isEmpty)
+      #expect(harness.fake.conversation(id)?.name == "Mine")
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+  }
+}
+
+/// A group named "G" of the self user and Ann, on the backend and synchronised here.
+@MainActor
+private func seedGroupWithAnn(in harness: TrackerHarness) async throws -> (group: UUID, ann: UUID) {
+  let ann = harness.fake.insertUser(name: "Ann")
+  let id = harness.fake.createGroupRemotely(name: "G", by: harness.me.id, members: [ann])
+  try await harness.seedRemote([
+    User(id: ann, name: "Ann"),
+    Conversation(
+      id: id, kind: .group, name: "G", creatorID: harness.me.id,
+      participantIDs: [harness.me.id, ann], lastEventTime: harness.make.now),
+  ])
+  return (id, ann)
+}
+
+/// Applies every notification the fake has for the self user to the sync context, and saves.
+@MainActor
+private func pullNotifications(into harness: TrackerHarness) async throws {
+  guard
+    case .success(.notifications(let page)) = harness.fake.answer(
+      .getNotifications(since: nil, size: 500))
+  else {
+    Issue.record("The fake did not answer with notifications")
+    return
+  }
+  try await harness.stack.sync.perform { context in
+    _ = DownstreamSync().apply(page, since: nil, in: context)
+    try context.save()
+  }
+}

@@ -132,15 +132,15 @@ public struct DownstreamSync: Sendable {
         unknownUsers.insert(update.id)
         return true
       }
-      func server(_ user: inout User) {
+      func applyUpdate(to user: inout User) {
         if let name = update.name { user.name = name }
         if let accent = update.accentID { user.accentID = accent }
         if let handle = update.handle { user.handle = handle }
       }
-      server(&user)
-      // Keys with a change of ours in flight keep their local value; what the server now holds
+      applyUpdate(to: &user)
+      // Keys with a change of ours pending keep their local value; what the server now holds
       // is still recorded, so the answer to that change is not taken as the last word.
-      context.updateLastSynchronised(User.self, id: update.id, server)
+      context.updateLastSynchronised(User.self, id: update.id, applyUpdate)
       context.applyRemote(user)
     case .connection(let payload):
       need([payload.to])
@@ -162,12 +162,12 @@ public struct DownstreamSync: Sendable {
       guard var conversation = context.object(Conversation.self, id: event.conversation) else {
         return false
       }
-      conversation.name = event.data
-      conversation.lastEventTime = event.time
-      context.updateLastSynchronised(Conversation.self, id: event.conversation) { original in
-        original.name = event.data
-        original.lastEventTime = event.time
+      func applyRename(to conversation: inout Conversation) {
+        conversation.name = event.data
+        conversation.lastEventTime = event.time
       }
+      applyRename(to: &conversation)
+      context.updateLastSynchronised(Conversation.self, id: event.conversation, applyRename)
       context.applyRemote(conversation)
     case .memberJoin(let change), .memberLeave(let change):
       return applyMembership(event, change, in: context, need: need)

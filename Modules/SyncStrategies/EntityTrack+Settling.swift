@@ -65,13 +65,15 @@ extension EntityTrack {
   /// What the server was heard to hold for `flight`'s keys while it was in flight, where that
   /// differs from what it held when the request went (for an insert, from what it created):
   /// notifications pulled before the answer came.
+  ///
+  /// Only keys the strategy pushes count; an answer that carried none of them (a message) costs
+  /// no lookup.
   private func serverNews(during flight: Flight, in context: ModelContext) -> ServerNews<Object>? {
-    guard let now = context.localChanges(of: Object.self).originals[flight.id],
-      let before = flight.lastKnown ?? flight.sent
+    let pushed = flight.keys.intersection(pushableKeys)
+    guard !pushed.isEmpty, let before = flight.lastKnown ?? flight.sent,
+      let now = context.localChanges(of: Object.self).originals[flight.id]
     else { return nil }
-    let moved = flight.keys.intersection(pushableKeys).filter { key in
-      !now.hasSameValue(at: key, as: before)
-    }
+    let moved = pushed.filter { !now.hasSameValue(at: $0, as: before) }
     return moved.isEmpty ? nil : ServerNews(value: now, keys: moved)
   }
 

@@ -85,6 +85,19 @@ struct RunReportTests {
     #expect(report.failingCases.isEmpty)
   }
 
+  @Test("In one run it names each failed case once, a parameterized one with its arguments")
+  func failedCasesOfOneRun() throws {
+    // given
+    let stream = (Self.header + Self.run(plainFails: true, caseBFails: true)).joined(
+      separator: "\n")
+
+    // when
+    let report = try RunReport(eventStream: stream)
+
+    // then
+    #expect(report.failingCases.map(\.description) == ["T.S/plain()", "T.S/table(_:) [b]"])
+  }
+
   @Test("Skipped tests are counted apart")
   func skipped() throws {
     // given

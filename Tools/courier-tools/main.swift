@@ -67,7 +67,7 @@ let usage = """
                                               the summary, exiting by the retry policy
     list LIST                                 print every test with its tags
     list-tags LIST                            print each tag with its number of tests
-    report EVENTS [--flaky]                   print the summary line (and varying cases)
+    report EVENTS [--flaky]                   print failed cases and the summary (or varying cases)
     new-module NAME [--depends-on A,B] [--root DIR]
     disabled-tests [--root DIR]               list disabled and conditional tests
     affected --root DIR [--dry-run] PATH…     print the modules whose suites the changed PATHs
@@ -214,6 +214,8 @@ case "report":
       }
       for id in report.failingCases { print("FAILS  \(id)  every run") }
       if report.flakyCases.isEmpty { print("no test changed outcome between runs") }
+    } else {
+      for id in report.failingCases { print("FAILED  \(id)") }
     }
     print(report.summary)
   } catch {

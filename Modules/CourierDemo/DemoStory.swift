@@ -248,9 +248,14 @@ public struct DemoStory: Sendable {
   }
 
   /// Waits until the engine has nothing left to do, and returns the queue.
+  ///
+  /// Against a real server a request in flight is waiting for its answer, however long the
+  /// server takes, never parked: only the step's timeout ends the wait, not a quiet spell.
   @discardableResult
   private func settle(_ engine: SyncEngine) async -> SyncQueueSnapshot {
-    await engine.settle(timeout: .seconds(20))
+    let timeout = Duration.seconds(20)
+    return await engine.settle(
+      timeout: timeout, quietPeriod: options.server == nil ? .milliseconds(100) : timeout)
   }
 
   private func onMain<Result: Sendable>(_ body: @MainActor @Sendable () -> Result) async -> Result {

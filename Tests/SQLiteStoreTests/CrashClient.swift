@@ -88,7 +88,8 @@ enum CrashClient {
         report.append("saved \(text)")
       }
     }
-    let queue = await engine.settle(timeout: .seconds(10))
+    // Over real HTTP a slow answer is still coming: only the timeout ends the wait.
+    let queue = await engine.settle(timeout: .seconds(10), quietPeriod: .seconds(10))
     guard case .never = plan else {
       killer.kill(phase: "after the run's work")
       return false

@@ -130,6 +130,7 @@ final class Killer: Sendable {
   private let report: Report
   private let plan: CrashClient.KillPlan
   private let counts = Locked((commits: 0, answers: 0, inCommit: false))
+  private let dying = Locked(())
 
   init(report: Report, plan: CrashClient.KillPlan) {
     self.report = report
@@ -181,9 +182,14 @@ final class Killer: Sendable {
     }
   }
 
+  /// Writes one kill line and kills the process. Two paths may get here at once (the timer and
+  /// the end of the run's work); the lock lets only the first write, and the process dies with
+  /// the second still waiting for it, so a run never reports two kills.
   func kill(phase: String) {
-    report.append("kill \(plan) \(phase)")
-    _ = Foundation.kill(getpid(), SIGKILL)
+    dying.withLock { _ in
+      report.append("kill \(plan) \(phase)")
+      _ = Foundation.kill(getpid(), SIGKILL)
+    }
   }
 }
 

@@ -182,9 +182,11 @@ final class Killer: Sendable {
     }
   }
 
-  /// Writes one kill line and kills the process. Two paths may get here at once (the timer and
-  /// the end of the run's work); the lock lets only the first write, and the process dies with
-  /// the second still waiting for it, so a run never reports two kills.
+  /// Writes one kill line and kills the process.
+  ///
+  /// Two paths may get here at once (the timer and the end of the run's work); the lock lets
+  /// only the first write, and the process dies with the second still waiting for it, so a run
+  /// never reports two kills.
   func kill(phase: String) {
     dying.withLock { _ in
       report.append("kill \(plan) \(phase)")

@@ -89,6 +89,14 @@ extension FakeBackend {
     }
   }
 
+  /// A remote user adds `users` to a conversation.
+  ///
+  /// - Returns: Whether anyone was added.
+  @discardableResult
+  public func addMembersRemotely(_ users: [UUID], to conversation: UUID, by user: UUID) -> Bool {
+    state.withLock { !$0.addMembers(users, to: conversation, by: user).isEmpty }
+  }
+
   /// A remote user removes `users` from a conversation.
   ///
   /// - Returns: Whether anyone was removed.

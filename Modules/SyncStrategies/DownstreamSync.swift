@@ -204,6 +204,21 @@ public struct DownstreamSync: Sendable {
     }
     let users = Set(change.data)
     let changes = context.localChanges(of: Conversation.self)
+    if changes.inserted.contains(conversation.id) {
+      // The backend has the group but has not answered its creation yet: what it now holds is
+      // recorded, and the group here changes the same way, so that a later local change of
+      // members is worked out against the backend's members.
+      func applyChange(to conversation: inout Conversation) {
+        if joined {
+          conversation.participantIDs.formUnion(users)
+        } else {
+          conversation.participantIDs.subtract(users)
+        }
+      }
+      context.updateLastSynchronised(Conversation.self, id: conversation.id, applyChange)
+      _ = try? context.update(Conversation.self, id: conversation.id, applyChange)
+      return true
+    }
     if changes.keys(of: conversation.id).contains(.participantIDs),
       let synchronised = changes.originals[conversation.id]?.participantIDs
     {

@@ -97,6 +97,24 @@ extension FakeBackendTests {
     }
 
     @Test(
+      "A remote user adds members once, with a member-join event; adding them again changes nothing"
+    )
+    func addMembersRemotely() async throws {
+      // given
+      let (fake, _, ann, bob, group) = try await Self.group()
+
+      // when
+      let first = fake.addMembersRemotely([bob], to: group, by: ann)
+      let again = fake.addMembersRemotely([bob], to: group, by: ann)
+
+      // then
+      #expect(first)
+      #expect(!again)
+      #expect(fake.members(of: group).last == bob)
+      #expect(fake.notifications.last?.events.first?.typeName == "conversation.member-join")
+    }
+
+    @Test(
       "Conversation endpoints answer 404 for an unknown conversation and 403 when self is not in it",
       arguments: [true, false])
     func unknownOrForeign(unknown: Bool) async throws {

@@ -12,6 +12,7 @@ enum ModelStep: Sendable, CustomStringConvertible {
   case answer(Int, AnswerKind)
   case deliver(Int)
   case remoteRename(group: Int, String)
+  case remoteMember(group: Int, user: Int)
   case remoteMessage(conversation: Int)
   case advance(Duration)
   case retryFailed
@@ -37,6 +38,8 @@ enum ModelStep: Sendable, CustomStringConvertible {
     case .deliver(let index):
       "the server applies in-flight request \(index); its answer is still on the way"
     case .remoteRename(let group, let name): "another user renames group \(group) to \(name)"
+    case .remoteMember(let group, let user):
+      "another member adds or removes user \(user) in group \(group)"
     case .remoteMessage(let conversation): "another user writes in conversation \(conversation)"
     case .advance(let duration): "advance the clock by \(duration)"
     case .retryFailed: "retry every refused change"

@@ -126,7 +126,10 @@ final class UpstreamModel {
         default: .lostResponse
         }
       return .answer(Int.random(in: 0..<8, using: &random), kind)
-    case 88..<91: return .remoteRename(group: Int.random(in: 0..<8, using: &random), "r\(counter)")
+    case 88..<90: return .remoteRename(group: Int.random(in: 0..<8, using: &random), "r\(counter)")
+    case 90..<91:
+      return .remoteMember(
+        group: Int.random(in: 0..<8, using: &random), user: Int.random(in: 0..<3, using: &random))
     case 91..<94: return .remoteMessage(conversation: Int.random(in: 0..<8, using: &random))
     case 94..<99: return .advance(.milliseconds(Int.random(in: 0...4_000, using: &random)))
     default: return .retryFailed
@@ -197,6 +200,18 @@ final class UpstreamModel {
       let group = groups[index % groups.count]
       guard let author = fake.members(of: group).first(where: { $0 != me }) else { return false }
       fake.renameRemotely(group, to: name, by: author)
+      try pull()
+    case .remoteMember(let index, let user):
+      let group = groups[index % groups.count]
+      let member = users[user]
+      guard let author = fake.members(of: group).first(where: { $0 != me && $0 != member }) else {
+        return false
+      }
+      if fake.members(of: group).contains(member) {
+        fake.removeMembersRemotely([member], from: group, by: author)
+      } else {
+        fake.addMembersRemotely([member], to: group, by: author)
+      }
       try pull()
     case .remoteMessage(let index):
       let conversation = conversations[index % conversations.count]

@@ -63,6 +63,40 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
 
+    @Test(
+      "A member another member added or removed after the backend created the group, heard of before the answer, is added or removed here too",
+      arguments: [true, false])
+    func insertAnsweredAfterRemoteMemberChange(joined: Bool) async throws {
+      // given: the backend created the group with Ann (and Bob, unless he joins later), then Ann
+      // added or removed Bob, and the client heard of it before the answer to its creation came
+      let harness = TrackerHarness()
+      let ann = harness.fake.insertUser(name: "Ann")
+      let bob = harness.fake.insertUser(name: "Bob")
+      try await harness.seedRemote([User(id: ann, name: "Ann"), User(id: bob, name: "Bob")])
+      var group = harness.make.conversation(name: "Mine", creator: harness.me)
+      group.participantIDs.formUnion(joined ? [ann] : [ann, bob])
+      try harness.insert([group])
+      let post = try #require(await harness.next())
+      let answer = await harness.respond(to: post)
+      if joined {
+        harness.fake.addMembersRemotely([bob], to: group.id, by: ann)
+      } else {
+        harness.fake.removeMembersRemotely([bob], from: group.id, by: ann)
+      }
+      try await pullNotifications(into: harness)
+
+      // when
+      await harness.complete(post, answer)
+      await harness.answerAll(at: .seconds(60))
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      let expected: Set<UUID> = joined ? [harness.me.id, ann, bob] : [harness.me.id, ann]
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: group.id)) == expected)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
     @Test("A rename whose own notification was pulled before its answer is sent once")
     func ownNotificationIsNotNews() async throws {
       // given

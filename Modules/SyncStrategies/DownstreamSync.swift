@@ -208,15 +208,9 @@ public struct DownstreamSync: Sendable {
       // The backend has the group but has not answered its creation yet: what it now holds is
       // recorded, and the group here changes the same way, so that a later local change of
       // members is worked out against the backend's members.
-      func applyChange(to conversation: inout Conversation) {
-        if joined {
-          conversation.participantIDs.formUnion(users)
-        } else {
-          conversation.participantIDs.subtract(users)
-        }
-      }
-      context.updateLastSynchronised(Conversation.self, id: conversation.id, applyChange)
-      _ = try? context.update(Conversation.self, id: conversation.id, applyChange)
+      mergeMembership(
+        of: conversation.id, joined: joined, users: users,
+        synchronised: conversation.participantIDs, in: context)
       return true
     }
     if changes.keys(of: conversation.id).contains(.participantIDs),
@@ -225,38 +219,40 @@ public struct DownstreamSync: Sendable {
       mergeMembership(
         of: conversation.id, joined: joined, users: users, synchronised: synchronised,
         in: context)
-    } else if joined {
-      conversation.participantIDs.formUnion(users)
     } else {
-      conversation.participantIDs.subtract(users)
+      Self.change(&conversation.participantIDs, joined: joined, users: users)
     }
     conversation.lastEventTime = change.time
     context.applyRemote(conversation)
     return true
   }
 
-  /// Members joined or left on the server while a local member change waits to be pushed: the
-  /// server's list is updated, and so is the local one, except for members the local change
-  /// itself added or removed (that change wins, and is still sent).
+  /// Members joined or left on the server while a local member change may wait to be pushed:
+  /// the server's list is updated, and so is the local one, except for members the local
+  /// change itself added or removed relative to `synchronised` (that change wins, and is still
+  /// sent).
   private func mergeMembership(
     of id: UUID, joined: Bool, users: Set<UUID>, synchronised: Set<UUID>,
     in context: ModelContext
   ) {
     context.updateLastSynchronised(Conversation.self, id: id) { original in
-      if joined {
-        original.participantIDs.formUnion(users)
-      } else {
-        original.participantIDs.subtract(users)
-      }
+      Self.change(&original.participantIDs, joined: joined, users: users)
     }
     _ = try? context.update(Conversation.self, id: id) { conversation in
       let locallyAdded = conversation.participantIDs.subtracting(synchronised)
       let locallyRemoved = synchronised.subtracting(conversation.participantIDs)
-      if joined {
-        conversation.participantIDs.formUnion(users.subtracting(locallyRemoved))
-      } else {
-        conversation.participantIDs.subtract(users.subtracting(locallyAdded))
-      }
+      Self.change(
+        &conversation.participantIDs, joined: joined,
+        users: users.subtracting(joined ? locallyRemoved : locallyAdded))
+    }
+  }
+
+  /// Adds `users` to `participants` when they joined, or takes them out when they left.
+  private static func change(_ participants: inout Set<UUID>, joined: Bool, users: Set<UUID>) {
+    if joined {
+      participants.formUnion(users)
+    } else {
+      participants.subtract(users)
     }
   }
 

@@ -204,10 +204,9 @@ final class UpstreamModel {
     case .remoteMember(let index, let user):
       let group = groups[index % groups.count]
       let member = users[user]
-      guard let author = fake.members(of: group).first(where: { $0 != me && $0 != member }) else {
-        return false
-      }
-      if fake.members(of: group).contains(member) {
+      let members = fake.members(of: group)
+      guard let author = members.first(where: { $0 != me && $0 != member }) else { return false }
+      if members.contains(member) {
         fake.removeMembersRemotely([member], from: group, by: author)
       } else {
         fake.addMembersRemotely([member], to: group, by: author)

@@ -36,6 +36,15 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// The keys of `id` changed locally and not yet synchronised; empty if none.
   public func keys(of id: UUID) -> Set<Object.Key> { updatedKeys[id] ?? [] }
 
+  /// What the backend is known to hold for the object `id`: its last synchronised value, or for
+  /// a new object, what the first creation that may have reached the backend sent.
+  ///
+  /// A creation the backend applied twice keeps its first version, so the first record counts.
+  /// `nil` when the backend cannot have the object yet, or nothing was recorded for it.
+  public func backendValue(of id: UUID) -> Object? {
+    originals[id] ?? (inserted.contains(id) ? unconfirmed[id]?.first?.value : nil)
+  }
+
   /// Records what a UI save changed; `committed` holds the values before the save, for the
   /// originals of objects changed for the first time.
   mutating func recordSave(_ changes: EntityChanges<Object>, committed: Tables) {

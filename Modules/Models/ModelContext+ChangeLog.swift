@@ -42,21 +42,33 @@ extension ModelContext {
   /// keys with a local change not yet pushed: the local values stay as they are, and the next
   /// request is worked out against what the server now holds.
   ///
-  /// An object whose insert is not acknowledged yet gets a last synchronised value here, starting
-  /// from its local one: a change the server made proves that the server has it.
+  /// An object whose insert is not acknowledged yet gets a last synchronised value here: a change
+  /// the server made proves that the server has it. It starts from what the creation sent
+  /// (``LocalChanges/backendValue(of:)``), not from the local value, which may hold changes the
+  /// server has not seen. Each version of the object that a creation may have left on the
+  /// backend (``LocalChanges/unconfirmed``) changes the same way, since which one the backend
+  /// kept is not known until the creation is answered.
   public func updateLastSynchronised<Object: ModelObject>(
     _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
   ) {
     let changes = log[type]
-    guard
-      let before = changes.originals[id]
-        ?? (changes.inserted.contains(id) ? object(type, id: id) : nil)
+    let isInserted = changes.inserted.contains(id)
+    guard let before = changes.backendValue(of: id) ?? (isInserted ? object(type, id: id) : nil)
     else { return }
     var original = before
     change(&original)
-    guard original != before else { return }
+    let versions = isInserted ? changes.unconfirmed[id] ?? [] : []
+    let changedVersions = versions.map { version in
+      var value = version.value
+      change(&value)
+      return UnconfirmedValue(keys: version.keys, value: value)
+    }
+    guard original != before || changedVersions != versions else { return }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
-      log.modify(type) { [original] in $0.originals[id] = original }
+      log.modify(type) { [original] changes in
+        if original != before { changes.originals[id] = original }
+        if !changedVersions.isEmpty { changes.unconfirmed[id] = changedVersions }
+      }
     }
   }
 

@@ -166,6 +166,17 @@ public struct DownstreamSync: Sendable {
         conversation.name = event.data
         conversation.lastEventTime = event.time
       }
+      let changes = context.localChanges(of: Conversation.self)
+      if changes.inserted.contains(conversation.id) {
+        // The backend has the group but has not answered its creation yet: the group here takes
+        // the name too, unless it was renamed here since the creation went.
+        let sentName = changes.backendValue(of: conversation.id)?.name ?? conversation.name
+        context.updateLastSynchronised(Conversation.self, id: event.conversation, applyRename)
+        if conversation.name == sentName {
+          _ = try? context.update(Conversation.self, id: conversation.id, applyRename)
+        }
+        return true
+      }
       applyRename(to: &conversation)
       context.updateLastSynchronised(Conversation.self, id: event.conversation, applyRename)
       context.applyRemote(conversation)
@@ -206,11 +217,13 @@ public struct DownstreamSync: Sendable {
     let changes = context.localChanges(of: Conversation.self)
     if changes.inserted.contains(conversation.id) {
       // The backend has the group but has not answered its creation yet: what it now holds is
-      // recorded, and the group here changes the same way, so that a later local change of
-      // members is worked out against the backend's members.
+      // recorded, and the group here changes the same way except where its members changed
+      // here since the creation went, so that a later local change of members is worked out
+      // against the backend's members.
+      let sent = changes.backendValue(of: conversation.id) ?? conversation
       mergeMembership(
-        of: conversation.id, joined: joined, users: users,
-        synchronised: conversation.participantIDs, in: context)
+        of: conversation.id, joined: joined, users: users, synchronised: sent.participantIDs,
+        in: context)
       return true
     }
     if changes.keys(of: conversation.id).contains(.participantIDs),

@@ -28,6 +28,15 @@ extension EntityTrack {
       {
         acknowledgement?.alsoPossible.append(possible)
       }
+      // The backend made the object as the answer says, then changed it as the news say: a key
+      // the news moved holds the news' value now, which the object here may differ from.
+      if flight.kind == .insert, let news, let held = acknowledgement {
+        let versions = context.localChanges(of: Object.self).unconfirmed[flight.id] ?? []
+        var changed = news.acknowledgementOfInsert(
+          held: held.value, versions: versions.map(\.value))
+        changed.alsoPossible += held.alsoPossible
+        acknowledgement = changed
+      }
       settle(flight, holding: acknowledgement, in: context)
       strategy.didSucceed(sent, response: response, in: context)
       if flight.kind == .insert, let news { adopt(news, after: flight, in: context) }

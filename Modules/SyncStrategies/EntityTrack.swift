@@ -36,10 +36,11 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
 
     /// Whether what the request carries is written ahead in the change log before it goes.
     ///
-    /// Only updates: an insert that an app killed before the answer sends again is answered
-    /// with what the backend holds, so nothing needs remembering, and a drain of many inserts
-    /// does not pay for records it never reads.
-    var isWrittenAhead: Bool { kind == .update }
+    /// Updates, and inserts of objects that can change after they are made: news about such an
+    /// object that come before its creation is answered are merged against what the creation
+    /// sent, not against the local value. Messages are not: a drain of many of them does not pay
+    /// for records it never reads.
+    let isWrittenAhead: Bool
   }
 
   let strategy: Strategy
@@ -197,7 +198,8 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       }
       let flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object,
-        alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint)
+        alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint,
+        isWrittenAhead: kind == .update || (kind == .insert && !pushableKeys.isEmpty))
       flights[token] = flight
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).

@@ -28,4 +28,22 @@ struct ServerNews<Object: ModelObject> {
     for key in contradicted { possible.copyValue(at: key, from: value) }
     return possible
   }
+
+  /// What the backend holds after a creation answered with `held`, when the news came after it:
+  /// the keys the news moved take the news' values.
+  ///
+  /// Each of `versions` (what the creations sent, with the news applied) may be the one the
+  /// backend kept; those that end differently for the moved keys are possible too, so a later
+  /// change of members accounts for each of them.
+  func acknowledgementOfInsert(held: Object, versions: [Object]) -> Acknowledgement<Object> {
+    var value = held
+    for key in keys { value.copyValue(at: key, from: self.value) }
+    var possible: [Object] = []
+    for version in versions {
+      var candidate = value
+      for key in keys { candidate.copyValue(at: key, from: version) }
+      if candidate != value && !possible.contains(candidate) { possible.append(candidate) }
+    }
+    return Acknowledgement(value, alsoPossible: possible)
+  }
 }

@@ -201,4 +201,49 @@ struct LocalChangesTests {
     #expect(original?.participantIDs == [me.id])
     #expect(original?.name == group.name)
   }
+
+  @Test(
+    "A server change to a group whose creation is unanswered applies to what the creation sent, not to members added here since"
+  )
+  func serverChangeBeforeCreationIsAnswered() async throws {
+    // given: the creation went with Ann and Bo, then Cy was added here
+    let me = make.selfUser()
+    let (ann, bo, cy) = (make.user(name: "Ann"), make.user(name: "Bo"), make.user(name: "Cy"))
+    let stack = ModelStack.forTesting([me, ann, bo, cy])
+    let group = make.conversation(creator: me, participants: [ann, bo])
+    try await saveInUI(stack) { try $0.insert(group) }
+    await stack.sync.perform { $0.recordInFlight(group, keys: Set(Conversation.Key.allCases)) }
+    try await saveInUI(stack) {
+      try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(cy.id) }
+    }
+
+    // when: the backend says Bo left
+    let changes = await stack.sync.perform { context in
+      context.updateLastSynchronised(Conversation.self, id: group.id) {
+        $0.participantIDs.remove(bo.id)
+      }
+      return context.localChanges(of: Conversation.self)
+    }
+
+    // then
+    #expect(changes.originals[group.id]?.participantIDs == [me.id, ann.id])
+    #expect(changes.unconfirmed[group.id]?.map(\.value.participantIDs) == [[me.id, ann.id]])
+    #expect(changes.backendValue(of: group.id)?.participantIDs == [me.id, ann.id])
+  }
+
+  @Test("What the backend holds is unknown for a new object no creation carried yet")
+  func noBackendValueBeforeCreationGoes() async throws {
+    // given
+    let me = make.selfUser()
+    let stack = ModelStack.forTesting([me])
+    let group = make.conversation(creator: me)
+
+    // when
+    try await saveInUI(stack) { try $0.insert(group) }
+
+    // then
+    let changes = await stack.sync.perform { $0.localChanges(of: Conversation.self) }
+    #expect(changes.inserted == [group.id])
+    #expect(changes.backendValue(of: group.id) == nil)
+  }
 }

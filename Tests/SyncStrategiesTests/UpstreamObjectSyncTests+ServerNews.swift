@@ -97,6 +97,120 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
 
+    @Test(
+      "A member another member removed while the group's creation was unanswered, added back here before the answer, reaches the backend"
+    )
+    func memberAddedBackBeforeInsertAnswered() async throws {
+      // given: the backend created the group with Ann and Bob, Ann removed Bob, the client
+      // heard of it, and the user added Bob back, all before the answer to the creation came
+      let harness = TrackerHarness()
+      let ann = harness.fake.insertUser(name: "Ann")
+      let bob = harness.fake.insertUser(name: "Bob")
+      try await harness.seedRemote([User(id: ann, name: "Ann"), User(id: bob, name: "Bob")])
+      var group = harness.make.conversation(name: "Mine", creator: harness.me)
+      group.participantIDs.formUnion([ann, bob])
+      try harness.insert([group])
+      let post = try #require(await harness.next())
+      let answer = await harness.respond(to: post)
+      harness.fake.removeMembersRemotely([bob], from: group.id, by: ann)
+      try await pullNotifications(into: harness)
+      await Quiescence.expectIdle(harness.stack.tracker)
+      #expect(
+        harness.ui.object(Conversation.self, id: group.id)?.participantIDs.contains(bob) == false)
+      try harness.save {
+        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
+      }
+
+      // when
+      await harness.complete(post, answer)
+      await harness.answerAll(at: .seconds(60))
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      let expected: Set<UUID> = [harness.me.id, ann, bob]
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: group.id)) == expected)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "A member added here after a group's creation went is still sent when another member removes someone before the answer"
+    )
+    func memberAddedAfterInsertWentSurvivesRemoteRemoval() async throws {
+      // given: the creation went with Ann and Bob, the user added Cat, then Ann removed Bob and
+      // the client heard of it before the answer came
+      let harness = TrackerHarness()
+      let (ann, bob, cat) = (
+        harness.fake.insertUser(name: "Ann"), harness.fake.insertUser(name: "Bob"),
+        harness.fake.insertUser(name: "Cat")
+      )
+      try await harness.seedRemote([
+        User(id: ann, name: "Ann"), User(id: bob, name: "Bob"), User(id: cat, name: "Cat"),
+      ])
+      var group = harness.make.conversation(name: "Mine", creator: harness.me)
+      group.participantIDs.formUnion([ann, bob])
+      try harness.insert([group])
+      let post = try #require(await harness.next())
+      let answer = await harness.respond(to: post)
+      try harness.save {
+        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(cat) }
+      }
+      await Quiescence.expectIdle(harness.stack.tracker)
+      harness.fake.removeMembersRemotely([bob], from: group.id, by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await harness.complete(post, answer)
+      await harness.answerAll(at: .seconds(60))
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      let expected: Set<UUID> = [harness.me.id, ann, cat]
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: group.id)) == expected)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "When two versions of a group's creation may have reached the backend, a member change heard of before the answer is applied to both"
+    )
+    func newsAfterEitherOfTwoCreations() async throws {
+      // given: a first creation with Ann may have been applied (a 503); the second, with Ann and
+      // Bob, was. The user removed Bob, and Ann left, before the second was answered.
+      let harness = TrackerHarness()
+      let ann = harness.fake.insertUser(name: "Ann")
+      let bob = harness.fake.insertUser(name: "Bob")
+      try await harness.seedRemote([User(id: ann, name: "Ann"), User(id: bob, name: "Bob")])
+      var group = harness.make.conversation(name: "Mine", creator: harness.me)
+      group.participantIDs.insert(ann)
+      try harness.insert([group])
+      let first = try #require(await harness.next())
+      await harness.complete(
+        first, .temporary(BackendFailure(responseClass: .temporary, status: 503)))
+      try harness.save {
+        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
+      }
+      let second = try #require(await harness.next(at: .seconds(60)))
+      let answer = await harness.respond(to: second)
+      try harness.save {
+        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.remove(bob) }
+      }
+      await Quiescence.expectIdle(harness.stack.tracker)
+      harness.fake.removeMembersRemotely([ann], from: group.id, by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await harness.complete(second, answer)
+      await harness.answerAll(at: .seconds(120))
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      let expected: Set<UUID> = [harness.me.id]
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: group.id)) == expected)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
     @Test("A rename whose own notification was pulled before its answer is sent once")
     func ownNotificationIsNotNews() async throws {
       // given

@@ -36,11 +36,12 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// The keys of `id` changed locally and not yet synchronised; empty if none.
   public func keys(of id: UUID) -> Set<Object.Key> { updatedKeys[id] ?? [] }
 
-  /// What the backend is known to hold for the object `id`: its last synchronised value, or for
-  /// a new object, what the first creation that may have reached the backend sent.
+  /// What the backend is known to hold for the changed object `id`: its last synchronised value,
+  /// or for a new object, what the first creation that may have reached the backend sent.
   ///
   /// A creation the backend applied twice keeps its first version, so the first record counts.
-  /// `nil` when the backend cannot have the object yet, or nothing was recorded for it.
+  /// `nil` for an object with no local change (the backend holds it as it is here), and for a new
+  /// object no creation has carried yet (the backend cannot have it).
   public func backendValue(of id: UUID) -> Object? {
     originals[id] ?? (inserted.contains(id) ? unconfirmed[id]?.first?.value : nil)
   }

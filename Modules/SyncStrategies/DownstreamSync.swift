@@ -167,18 +167,17 @@ public struct DownstreamSync: Sendable {
         conversation.lastEventTime = event.time
       }
       let changes = context.localChanges(of: Conversation.self)
+      context.updateLastSynchronised(Conversation.self, id: event.conversation, applyRename)
       if changes.inserted.contains(conversation.id) {
         // The backend has the group but has not answered its creation yet: the group here takes
         // the name too, unless it was renamed here since the creation went.
         let sentName = changes.backendValue(of: conversation.id)?.name ?? conversation.name
-        context.updateLastSynchronised(Conversation.self, id: event.conversation, applyRename)
         if conversation.name == sentName {
           _ = try? context.update(Conversation.self, id: conversation.id, applyRename)
         }
         return true
       }
       applyRename(to: &conversation)
-      context.updateLastSynchronised(Conversation.self, id: event.conversation, applyRename)
       context.applyRemote(conversation)
     case .memberJoin(let change), .memberLeave(let change):
       return applyMembership(event, change, in: context, need: need)

@@ -64,12 +64,40 @@ extension ModelContext {
       return UnconfirmedValue(keys: version.keys, value: value)
     }
     guard original != before || changedVersions != versions else { return }
+    if original != before, !serverTrails.isEmpty {
+      serverTrails.modify(ServerTrails<Object>.self) { $0.hear(original, of: id) }
+    }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { [original] changes in
         if original != before { changes.originals[id] = original }
         if !changedVersions.isEmpty { changes.unconfirmed[id] = changedVersions }
       }
     }
+  }
+
+  /// Starts keeping, in order, each last synchronised value the server is heard to hold for
+  /// the object `id`; returns the mark to read them from.
+  ///
+  /// A request in flight listens so that its answer can tell whether the server changed the
+  /// keys it carries meanwhile, even where the server ended where it began (a member added and
+  /// removed again). Every mark must be ended with ``endServerTrail(of:id:from:)``; the values
+  /// are kept in memory only, for as long as some mark is open.
+  public func startServerTrail<Object: ModelObject>(of type: Object.Type, id: UUID)
+    -> ServerTrailMark
+  {
+    serverTrails.modify(ServerTrails<Object>.self) { $0.start(id) }
+  }
+
+  /// The values the server was heard to hold for the object `id` since `mark`, oldest first
+  /// (the last is the object's last synchronised value); ends that mark.
+  public func endServerTrail<Object: ModelObject>(
+    of type: Object.Type, id: UUID, from mark: ServerTrailMark
+  ) -> [Object] {
+    let heard = serverTrails.modify(ServerTrails<Object>.self) { $0.end(id, from: mark) }
+    if serverTrails[ServerTrails<Object>.self].isEmpty {
+      serverTrails.remove(ServerTrails<Object>.self)
+    }
+    return heard
   }
 
   /// Deletes the object the server deleted, whatever its local changes.

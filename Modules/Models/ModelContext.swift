@@ -30,6 +30,8 @@ public final class ModelContext: ModelLookup {
   var edits = PendingEdits()
   /// Objects whose unsaved edits came from the server, so transition rules do not apply to them.
   var remoteEdits: Set<ObjectReference> = []
+  /// What the server was heard to hold for objects some caller listens to; never saved.
+  var serverTrails = EntityMap()
   /// The local changes still to push; only the sync context records any.
   private(set) var log: LocalChangeLog
   /// Objects whose change-log record changed since the last save; the next save writes them.

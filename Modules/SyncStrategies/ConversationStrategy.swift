@@ -126,8 +126,9 @@ public struct ConversationStrategy: UpstreamStrategy {
   ///
   /// Another user may have added or removed members since the request went: those changes are
   /// in the last synchronised value and stay. Where another user changed one of the very
-  /// members this request changed, the order on the backend is unknown, so both outcomes are
-  /// possible, and the next request makes the backend match the group here whichever it was.
+  /// members this request changed, even if only to change them back, the order on the backend
+  /// is unknown, so both outcomes are possible, and the next request makes the backend match the
+  /// group here whichever it was.
   private func membersChanged(
     _ sent: SentChange<Conversation>, adding added: Set<UUID> = [],
     removing removed: Set<UUID> = [], in context: ModelContext
@@ -139,8 +140,11 @@ public struct ConversationStrategy: UpstreamStrategy {
       + (changes.unconfirmed[sent.id] ?? []).filter { $0.keys.contains(.participantIDs) }
       .map(\.value)
     let before = sent.lastKnown?.participantIDs ?? now.participantIDs
-    let contested = added.union(removed).intersection(
-      before.symmetricDifference(now.participantIDs))
+    let path = sent.heard.map(\.participantIDs) + [now.participantIDs]
+    let touched = zip(path, path.dropFirst()).reduce(
+      before.symmetricDifference(now.participantIDs)
+    ) { $0.union($1.0.symmetricDifference($1.1)) }
+    let contested = added.union(removed).intersection(touched)
     var results: [Set<UUID>] = []
     for value in possible {
       let applied = value.participantIDs.union(added).subtracting(removed)

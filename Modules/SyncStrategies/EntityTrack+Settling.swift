@@ -10,16 +10,18 @@ extension EntityTrack {
   {
     guard let flight = flights.removeValue(forKey: token) else { return .unknownToken(token) }
     release(token, of: flight)
+    let heard =
+      flight.trail.map { context.endServerTrail(of: Object.self, id: flight.id, from: $0) } ?? []
     let reference = reference(flight.id)
     let sent = SentChange(
       kind: flight.kind, id: flight.id, keys: flight.keys, sent: flight.sent,
-      lastKnown: flight.lastKnown, endpoint: flight.endpoint)
+      lastKnown: flight.lastKnown, endpoint: flight.endpoint, heard: heard)
     switch outcome {
     case .success(let response):
       // The answer replaces what the request wrote ahead; the strategy sees only what other
       // requests left uncertain.
       withdraw(flight, in: context)
-      let news = serverNews(during: flight, in: context)
+      let news = serverNews(during: flight, heard: heard, in: context)
       var acknowledgement =
         strategy.acknowledgement(of: sent, response: response, in: context)
         ?? flight.asSent
@@ -71,18 +73,25 @@ extension EntityTrack {
     }
   }
 
-  /// What the server was heard to hold for `flight`'s keys while it was in flight, where that
-  /// differs from what it held when the request went (for an insert, from what it created):
-  /// notifications pulled before the answer came.
+  /// What the server was heard to hold for `flight`'s keys while it was in flight, where
+  /// notifications pulled before the answer came changed them: from what it held when the
+  /// request went (for an insert, from what it created), or along the way (`heard`, oldest
+  /// first), even if they changed back.
   ///
   /// Only keys the strategy pushes count; an answer that carried none of them (a message) costs
   /// no lookup.
-  private func serverNews(during flight: Flight, in context: ModelContext) -> ServerNews<Object>? {
+  private func serverNews(during flight: Flight, heard: [Object], in context: ModelContext)
+    -> ServerNews<Object>?
+  {
     let pushed = flight.keys.intersection(pushableKeys)
     guard !pushed.isEmpty, let before = flight.lastKnown ?? flight.sent,
       let now = context.localChanges(of: Object.self).originals[flight.id]
     else { return nil }
-    let moved = pushed.filter { !now.hasSameValue(at: $0, as: before) }
+    let path = heard + [now]
+    let moved = pushed.filter { key in
+      !now.hasSameValue(at: key, as: before)
+        || zip(path, path.dropFirst()).contains { !$0.hasSameValue(at: key, as: $1) }
+    }
     return moved.isEmpty ? nil : ServerNews(value: now, keys: moved)
   }
 

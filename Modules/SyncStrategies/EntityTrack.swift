@@ -41,6 +41,9 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// sent, not against the local value. Messages are not: a drain of many of them does not pay
     /// for records it never reads.
     let isWrittenAhead: Bool
+    /// Where the request started listening to what notifications say the backend holds for the
+    /// object; set for the requests that are written ahead.
+    let trail: ServerTrailMark?
   }
 
   let strategy: Strategy
@@ -196,10 +199,12 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         markFailed(id, reason: "cannot build the request: \(error)", in: context)
         return .failed
       }
+      let isWrittenAhead = kind == .update || (kind == .insert && !pushableKeys.isEmpty)
       let flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object,
         alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint,
-        isWrittenAhead: kind == .update || (kind == .insert && !pushableKeys.isEmpty))
+        isWrittenAhead: isWrittenAhead,
+        trail: isWrittenAhead ? context.startServerTrail(of: Object.self, id: id) : nil)
       flights[token] = flight
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).

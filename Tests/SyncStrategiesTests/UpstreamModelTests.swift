@@ -11,6 +11,10 @@ struct UpstreamModelTests {
   /// How many seeded sequences run: `COURIER_MODEL_SEEDS`, or 500 in the normal suite.
   static let seeds: UInt64 =
     ProcessInfo.processInfo.environment["COURIER_MODEL_SEEDS"].flatMap(UInt64.init) ?? 500
+  /// The first seed: `COURIER_MODEL_FIRST_SEED`, or 1, so that a search can go on past the
+  /// seeds one run has time for.
+  static let firstSeed: UInt64 =
+    ProcessInfo.processInfo.environment["COURIER_MODEL_FIRST_SEED"].flatMap(UInt64.init) ?? 1
   /// How many steps each sequence takes before draining.
   static let steps = 200
   /// The seeds go in this many groups, each on a dedicated thread: one per core of CI.
@@ -87,7 +91,7 @@ struct UpstreamModelTests {
   /// The seeds this run checks: `COURIER_SEED` alone when set, else group `group` of all.
   static func seeds(ofGroup group: UInt64) -> [UInt64] {
     if let replay { return group == 0 ? [replay] : [] }
-    return Array(stride(from: group + 1, through: seeds, by: Int(groups)))
+    return Array(stride(from: firstSeed + group, to: firstSeed + seeds, by: Int(groups)))
   }
 
   /// Whether group `group` has no seed to check: every group but the first when replaying.

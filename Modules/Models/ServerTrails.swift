@@ -1,0 +1,66 @@
+import Foundation
+
+/// Where a caller started listening to what the server is heard to hold for one object: pass
+/// it back to ``ModelContext/endServerTrail(of:id:from:)`` to read what was heard since.
+public struct ServerTrailMark: Sendable, Hashable {
+  /// How many values had been heard for the object, since its trail began, when the mark was
+  /// taken.
+  let position: Int
+}
+
+/// The values the server was heard to hold for objects of one entity, in the order heard, kept
+/// only while some caller listens.
+///
+/// The last synchronised value alone says where the server ended, not how it got there: a
+/// member added and removed again leaves it as it was. A request in flight needs the way, to
+/// tell whether the server changed the keys it carries.
+struct ServerTrails<Object: ModelObject>: EntitySlot {
+  /// One object's trail.
+  struct Trail: Sendable {
+    /// The position of the first value kept.
+    var start = 0
+    var values: [Object] = []
+    /// The marks of the callers listening, one entry per caller.
+    var marks: [Int] = []
+
+    /// The position the next value heard takes.
+    var end: Int { start + values.count }
+  }
+
+  private var trails: [UUID: Trail] = [:]
+
+  /// Whether no caller listens to any object of the entity.
+  var isEmpty: Bool { trails.isEmpty }
+
+  /// Starts a listener of `id`; returns its mark.
+  mutating func start(_ id: UUID) -> ServerTrailMark {
+    var trail = trails[id] ?? Trail()
+    trail.marks.append(trail.end)
+    trails[id] = trail
+    return ServerTrailMark(position: trail.end)
+  }
+
+  /// Records that the server was heard to hold `value` for `id`, if some caller listens.
+  mutating func hear(_ value: Object, of id: UUID) {
+    trails[id]?.values.append(value)
+  }
+
+  /// Ends the listener of `id` that started at `mark`; returns what was heard since.
+  ///
+  /// The values come oldest first; those no remaining listener needs are dropped.
+  mutating func end(_ id: UUID, from mark: ServerTrailMark) -> [Object] {
+    guard var trail = trails[id], let index = trail.marks.firstIndex(of: mark.position) else {
+      return []
+    }
+    let heard = Array(trail.values[max(mark.position - trail.start, 0)...])
+    trail.marks.remove(at: index)
+    guard let earliest = trail.marks.min() else {
+      trails[id] = nil
+      return heard
+    }
+    trail.values.removeFirst(earliest - trail.start)
+    trail.start = earliest
+    trails[id] = trail
+    return heard
+  }
+}

@@ -241,14 +241,13 @@ extension ModelContext {
   /// carried them surely did not reach it.
   public func withdrawUnconfirmed<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
     let entry = UnconfirmedValue(keys: keys, value: object)
-    guard log[Object.self].unconfirmed[object.id]?.contains(entry) == true else { return }
+    // A request's own record is usually the last one written, so the search starts there; equal
+    // records stand for the same possibility, so which of them goes does not matter.
+    guard let index = log[Object.self].unconfirmed[object.id]?.lastIndex(of: entry) else { return }
     modifyLog(touching: object.reference) { log in
       log.modify(Object.self) { changes in
-        guard var entries = changes.unconfirmed[object.id],
-          let index = entries.firstIndex(of: entry)
-        else { return }
-        entries.remove(at: index)
-        changes.unconfirmed[object.id] = entries.isEmpty ? nil : entries
+        changes.unconfirmed[object.id]?.remove(at: index)
+        if changes.unconfirmed[object.id]?.isEmpty == true { changes.unconfirmed[object.id] = nil }
       }
     }
   }

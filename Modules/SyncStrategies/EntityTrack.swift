@@ -42,7 +42,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// for records it never reads.
     let isWrittenAhead: Bool
     /// Where the request started listening to what notifications say the backend holds for the
-    /// object; set for the requests that are written ahead.
+    /// object; set for updates.
+    ///
+    /// An insert needs no trail: the news about it came after it, so where the keys ended is all
+    /// that matters.
     let trail: ServerTrailMark?
   }
 
@@ -204,7 +207,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         id: id, kind: kind, keys: carried, sent: sent ?? change.object,
         alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint,
         isWrittenAhead: isWrittenAhead,
-        trail: isWrittenAhead ? context.startServerTrail(of: Object.self, id: id) : nil)
+        trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
       flights[token] = flight
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).

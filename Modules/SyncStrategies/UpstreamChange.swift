@@ -76,7 +76,7 @@ public struct SentChange<Object: ModelObject>: Sendable {
   public let endpoint: Endpoint
   /// The values the backend was heard to hold for the object while the request was in flight,
   /// oldest first, from notifications pulled before the answer came: empty if none changed it,
-  /// and always empty for a message or a deletion.
+  /// and always empty for an insert or a deletion.
   ///
   /// The last synchronised value says where the backend ended; this says how it got there, so
   /// a key changed and changed back (a member added and removed again) is seen as changed.

@@ -42,13 +42,8 @@ extension UpstreamObjectSyncTests {
     func insertAnsweredAfterRemoteRename() async throws {
       // given
       let harness = TrackerHarness()
-      let ann = harness.fake.insertUser(name: "Ann")
-      try await harness.seedRemote([User(id: ann, name: "Ann")])
-      var group = harness.make.conversation(name: "Mine", creator: harness.me)
-      group.participantIDs.insert(ann)
-      try harness.insert([group])
-      let post = try #require(await harness.next())
-      let answer = await harness.respond(to: post)
+      let ann = try await knownUsers(["Ann"], in: harness)[0]
+      let (group, post, answer) = try await createdGroup(with: [ann], in: harness)
       harness.fake.renameRemotely(group.id, to: "Theirs", by: ann)
       try await pullNotifications(into: harness)
 
@@ -70,14 +65,10 @@ extension UpstreamObjectSyncTests {
       // given: the backend created the group with Ann (and Bob, unless he joins later), then Ann
       // added or removed Bob, and the client heard of it before the answer to its creation came
       let harness = TrackerHarness()
-      let ann = harness.fake.insertUser(name: "Ann")
-      let bob = harness.fake.insertUser(name: "Bob")
-      try await harness.seedRemote([User(id: ann, name: "Ann"), User(id: bob, name: "Bob")])
-      var group = harness.make.conversation(name: "Mine", creator: harness.me)
-      group.participantIDs.formUnion(joined ? [ann] : [ann, bob])
-      try harness.insert([group])
-      let post = try #require(await harness.next())
-      let answer = await harness.respond(to: post)
+      let users = try await knownUsers(["Ann", "Bob"], in: harness)
+      let (ann, bob) = (users[0], users[1])
+      let (group, post, answer) = try await createdGroup(
+        with: joined ? [ann] : [ann, bob], in: harness)
       if joined {
         harness.fake.addMembersRemotely([bob], to: group.id, by: ann)
       } else {
@@ -104,14 +95,9 @@ extension UpstreamObjectSyncTests {
       // given: the backend created the group with Ann and Bob, Ann removed Bob, the client
       // heard of it, and the user added Bob back, all before the answer to the creation came
       let harness = TrackerHarness()
-      let ann = harness.fake.insertUser(name: "Ann")
-      let bob = harness.fake.insertUser(name: "Bob")
-      try await harness.seedRemote([User(id: ann, name: "Ann"), User(id: bob, name: "Bob")])
-      var group = harness.make.conversation(name: "Mine", creator: harness.me)
-      group.participantIDs.formUnion([ann, bob])
-      try harness.insert([group])
-      let post = try #require(await harness.next())
-      let answer = await harness.respond(to: post)
+      let users = try await knownUsers(["Ann", "Bob"], in: harness)
+      let (ann, bob) = (users[0], users[1])
+      let (group, post, answer) = try await createdGroup(with: [ann, bob], in: harness)
       harness.fake.removeMembersRemotely([bob], from: group.id, by: ann)
       try await pullNotifications(into: harness)
       await Quiescence.expectIdle(harness.stack.tracker)
@@ -140,18 +126,9 @@ extension UpstreamObjectSyncTests {
       // given: the creation went with Ann and Bob, the user added Cat, then Ann removed Bob and
       // the client heard of it before the answer came
       let harness = TrackerHarness()
-      let (ann, bob, cat) = (
-        harness.fake.insertUser(name: "Ann"), harness.fake.insertUser(name: "Bob"),
-        harness.fake.insertUser(name: "Cat")
-      )
-      try await harness.seedRemote([
-        User(id: ann, name: "Ann"), User(id: bob, name: "Bob"), User(id: cat, name: "Cat"),
-      ])
-      var group = harness.make.conversation(name: "Mine", creator: harness.me)
-      group.participantIDs.formUnion([ann, bob])
-      try harness.insert([group])
-      let post = try #require(await harness.next())
-      let answer = await harness.respond(to: post)
+      let users = try await knownUsers(["Ann", "Bob", "Cat"], in: harness)
+      let (ann, bob, cat) = (users[0], users[1], users[2])
+      let (group, post, answer) = try await createdGroup(with: [ann, bob], in: harness)
       try harness.save {
         try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(cat) }
       }
@@ -178,9 +155,8 @@ extension UpstreamObjectSyncTests {
       // given: a first creation with Ann may have been applied (a 503); the second, with Ann and
       // Bob, was. The user removed Bob, and Ann left, before the second was answered.
       let harness = TrackerHarness()
-      let ann = harness.fake.insertUser(name: "Ann")
-      let bob = harness.fake.insertUser(name: "Bob")
-      try await harness.seedRemote([User(id: ann, name: "Ann"), User(id: bob, name: "Bob")])
+      let users = try await knownUsers(["Ann", "Bob"], in: harness)
+      let (ann, bob) = (users[0], users[1])
       var group = harness.make.conversation(name: "Mine", creator: harness.me)
       group.participantIDs.insert(ann)
       try harness.insert([group])
@@ -219,8 +195,7 @@ extension UpstreamObjectSyncTests {
       // of both before the answer to the addition came
       let harness = TrackerHarness()
       let (id, ann) = try await seedGroupWithAnn(in: harness)
-      let bob = harness.fake.insertUser(name: "Bob")
-      try await harness.seedRemote([User(id: bob, name: "Bob")])
+      let bob = try await knownUsers(["Bob"], in: harness)[0]
       try harness.save {
         try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
       }
@@ -264,6 +239,27 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
   }
+}
+
+/// Users named `names`, on the backend and synchronised here, in the same order.
+@MainActor
+private func knownUsers(_ names: [String], in harness: TrackerHarness) async throws -> [UUID] {
+  let ids = names.map { harness.fake.insertUser(name: $0) }
+  try await harness.seedRemote(zip(ids, names).map { User(id: $0, name: $1) })
+  return ids
+}
+
+/// A new group "Mine" of the self user and `members`, made here; the tracker handed out its
+/// creation and the backend applied it, but the answer has not reached the tracker yet.
+@MainActor
+private func createdGroup(with members: Set<UUID>, in harness: TrackerHarness) async throws
+  -> (group: Conversation, post: UpstreamRequest, answer: UpstreamOutcome)
+{
+  var group = harness.make.conversation(name: "Mine", creator: harness.me)
+  group.participantIDs.formUnion(members)
+  try harness.insert([group])
+  let post = try #require(await harness.next())
+  return (group, post, await harness.respond(to: post))
 }
 
 /// A group named "G" of the self user and Ann, on the backend and synchronised here.

@@ -26,9 +26,7 @@ extension UpstreamObjectSyncTests {
       try await pullNotifications(into: harness)
 
       // when
-      await harness.complete(rename, answer)
-      await harness.answerAll(at: .seconds(60))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await settle(rename, with: answer, thenAllAt: .seconds(60), in: harness)
 
       // then
       #expect(harness.ui.object(Conversation.self, id: id)?.name == "Mine")
@@ -48,9 +46,7 @@ extension UpstreamObjectSyncTests {
       try await pullNotifications(into: harness)
 
       // when
-      await harness.complete(post, answer)
-      await harness.answerAll(at: .seconds(60))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await settle(post, with: answer, thenAllAt: .seconds(60), in: harness)
 
       // then
       #expect(harness.ui.object(Conversation.self, id: group.id)?.name == "Theirs")
@@ -77,9 +73,7 @@ extension UpstreamObjectSyncTests {
       try await pullNotifications(into: harness)
 
       // when
-      await harness.complete(post, answer)
-      await harness.answerAll(at: .seconds(60))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await settle(post, with: answer, thenAllAt: .seconds(60), in: harness)
 
       // then
       let expected: Set<UUID> = joined ? [harness.me.id, ann, bob] : [harness.me.id, ann]
@@ -108,9 +102,7 @@ extension UpstreamObjectSyncTests {
       }
 
       // when
-      await harness.complete(post, answer)
-      await harness.answerAll(at: .seconds(60))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await settle(post, with: answer, thenAllAt: .seconds(60), in: harness)
 
       // then
       let expected: Set<UUID> = [harness.me.id, ann, bob]
@@ -137,9 +129,7 @@ extension UpstreamObjectSyncTests {
       try await pullNotifications(into: harness)
 
       // when
-      await harness.complete(post, answer)
-      await harness.answerAll(at: .seconds(60))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await settle(post, with: answer, thenAllAt: .seconds(60), in: harness)
 
       // then
       let expected: Set<UUID> = [harness.me.id, ann, cat]
@@ -176,9 +166,7 @@ extension UpstreamObjectSyncTests {
       try await pullNotifications(into: harness)
 
       // when
-      await harness.complete(second, answer)
-      await harness.answerAll(at: .seconds(120))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await settle(second, with: answer, thenAllAt: .seconds(120), in: harness)
 
       // then
       let expected: Set<UUID> = [harness.me.id]
@@ -260,6 +248,18 @@ private func createdGroup(with members: Set<UUID>, in harness: TrackerHarness) a
   try harness.insert([group])
   let post = try #require(await harness.next())
   return (group, post, await harness.respond(to: post))
+}
+
+/// Gives `request` its `answer`, then answers every request that follows with success at
+/// `time`, and waits until the tracker is idle.
+@MainActor
+private func settle(
+  _ request: UpstreamRequest, with answer: UpstreamOutcome, thenAllAt time: Duration,
+  in harness: TrackerHarness
+) async {
+  await harness.complete(request, answer)
+  await harness.answerAll(at: time)
+  await Quiescence.expectIdle(harness.stack.tracker)
 }
 
 /// A group named "G" of the self user and Ann, on the backend and synchronised here.

@@ -63,13 +63,14 @@ extension ModelContext {
       change(&value)
       return UnconfirmedValue(keys: version.keys, value: value)
     }
-    guard original != before || changedVersions != versions else { return }
-    if original != before, !serverTrails.isEmpty {
+    let serverChanged = original != before
+    guard serverChanged || changedVersions != versions else { return }
+    if serverChanged, !serverTrails.isEmpty {
       serverTrails.modify(ServerTrails<Object>.self) { $0.hear(original, of: id) }
     }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { [original] changes in
-        if original != before { changes.originals[id] = original }
+        if serverChanged { changes.originals[id] = original }
         if !changedVersions.isEmpty { changes.unconfirmed[id] = changedVersions }
       }
     }
@@ -93,10 +94,11 @@ extension ModelContext {
   public func endServerTrail<Object: ModelObject>(
     of type: Object.Type, id: UUID, from mark: ServerTrailMark
   ) -> [Object] {
-    let heard = serverTrails.modify(ServerTrails<Object>.self) { $0.end(id, from: mark) }
-    if serverTrails[ServerTrails<Object>.self].isEmpty {
-      serverTrails.remove(ServerTrails<Object>.self)
+    let (heard, nobodyListens) = serverTrails.modify(ServerTrails<Object>.self) {
+      ($0.end(id, from: mark), $0.isEmpty)
     }
+    // An empty map keeps `updateLastSynchronised` from looking for listeners at all.
+    if nobodyListens { serverTrails.remove(ServerTrails<Object>.self) }
     return heard
   }
 

@@ -140,10 +140,10 @@ public struct ConversationStrategy: UpstreamStrategy {
       + (changes.unconfirmed[sent.id] ?? []).filter { $0.keys.contains(.participantIDs) }
       .map(\.value)
     let before = sent.lastKnown?.participantIDs ?? now.participantIDs
-    let path = sent.heard.map(\.participantIDs) + [now.participantIDs]
-    let touched = zip(path, path.dropFirst()).reduce(
-      before.symmetricDifference(now.participantIDs)
-    ) { $0.union($1.0.symmetricDifference($1.1)) }
+    let path = [before] + sent.heard.map(\.participantIDs) + [now.participantIDs]
+    let touched = zip(path, path.dropFirst()).reduce(Set<UUID>()) {
+      $0.union($1.0.symmetricDifference($1.1))
+    }
     let contested = added.union(removed).intersection(touched)
     var results: [Set<UUID>] = []
     for value in possible {

@@ -87,10 +87,9 @@ extension EntityTrack {
     guard !pushed.isEmpty, let before = flight.lastKnown ?? flight.sent,
       let now = context.localChanges(of: Object.self).originals[flight.id]
     else { return nil }
-    let path = heard + [now]
+    let path = [before] + heard + [now]
     let moved = pushed.filter { key in
-      !now.hasSameValue(at: key, as: before)
-        || zip(path, path.dropFirst()).contains { !$0.hasSameValue(at: key, as: $1) }
+      zip(path, path.dropFirst()).contains { !$0.hasSameValue(at: key, as: $1) }
     }
     return moved.isEmpty ? nil : ServerNews(value: now, keys: moved)
   }

@@ -145,6 +145,9 @@ public struct DownstreamSync: Sendable {
     case .connection(let payload):
       need([payload.to])
       let connection = PayloadMapping.connection(payload)
+      // As for a user: a status changed here and not yet answered keeps its local value, but
+      // the server's is recorded, so the answer is not taken as the last word.
+      context.updateLastSynchronised(Connection.self, id: connection.id) { $0 = connection }
       context.applyRemote(connection)
       // An accepted request turns its connection conversation into a one-to-one.
       if connection.status == .accepted, let id = connection.conversationID,

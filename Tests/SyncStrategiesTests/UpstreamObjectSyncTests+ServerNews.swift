@@ -1,3 +1,4 @@
+import ConnectionParsing
 import ConversationParsing
 import CourierAPI
 import Foundation
@@ -32,6 +33,29 @@ extension UpstreamObjectSyncTests {
       #expect(harness.ui.object(Conversation.self, id: id)?.name == "Mine")
       #expect(harness.fake.conversation(id)?.name == "Mine")
       #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "A change of a connection answered after another device of the self user changed it back is sent again, so the backend and this device agree"
+    )
+    func connectionChangeAnsweredAfterOtherDeviceChange() async throws {
+      // given: the backend blocked Ann for this device, then another device of the self user
+      // unblocked her, and the client heard of both before the answer to the block arrived
+      let harness = TrackerHarness()
+      let ann = try await connectedUser("Ann", in: harness)
+      try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .blocked } }
+      let block = try #require(await harness.next())
+      let answer = await harness.respond(to: block)
+      _ = harness.fake.answer(.updateConnection(user: ann, ConnectionUpdate(status: .accepted)))
+      try await pullNotifications(into: harness)
+
+      // when
+      await settle(block, with: answer, thenAllAt: .seconds(60), in: harness)
+
+      // then
+      #expect(harness.ui.object(Connection.self, id: ann)?.status == .blocked)
+      #expect(harness.fake.connection(from: harness.me.id, to: ann)?.status == .blocked)
+      #expect(await harness.localChanges(Connection.self).isEmpty)
     }
 
     @Test(
@@ -260,6 +284,22 @@ private func settle(
   await harness.complete(request, answer)
   await harness.answerAll(at: time)
   await Quiescence.expectIdle(harness.stack.tracker)
+}
+
+/// A user named `name` who asked the self user to connect and was accepted, on the backend and
+/// synchronised here.
+@MainActor
+private func connectedUser(_ name: String, in harness: TrackerHarness) async throws -> UUID {
+  let user = harness.fake.insertUser(name: name)
+  let conversation = try #require(harness.fake.requestConnectionRemotely(from: user))
+  _ = harness.fake.answer(.updateConnection(user: user, ConnectionUpdate(status: .accepted)))
+  try await harness.seedRemote([
+    User(id: user, name: name),
+    Connection(
+      from: harness.me.id, to: user, status: .accepted, conversationID: conversation,
+      lastUpdate: harness.make.now),
+  ])
+  return user
 }
 
 /// A group named "G" of the self user and Ann, on the backend and synchronised here.

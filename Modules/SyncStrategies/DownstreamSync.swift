@@ -160,6 +160,14 @@ public struct DownstreamSync: Sendable {
     case .conversationCreate(let event):
       let conversation = PayloadMapping.conversation(event.data)
       need(conversation.participantIDs)
+      if context.localChanges(of: Conversation.self).inserted.contains(conversation.id) {
+        // This device's creation, not answered yet: the event says which of the versions it
+        // sent the backend kept, so later events are applied to that one. The group here keeps
+        // what the user changed since.
+        context.updateLastSynchronised(Conversation.self, id: conversation.id) {
+          $0 = conversation
+        }
+      }
       context.applyRemote(conversation)
     case .conversationRename(let event):
       guard var conversation = context.object(Conversation.self, id: event.conversation) else {

@@ -107,6 +107,40 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A member another member removed after the backend applied a second try of a group's creation, heard of before its answer, is removed here too"
+    )
+    func memberRemovedAfterRetriedInsert() async throws {
+      // given: the first creation went with Ann and was answered 503, the user added Bob, the
+      // second went with both and the backend applied it; then Ann removed Bob, and the client
+      // heard of it before the answer to the second creation came
+      let harness = TrackerHarness()
+      let users = try await knownUsers(["Ann", "Bob"], in: harness)
+      let (ann, bob) = (users[0], users[1])
+      var group = harness.make.conversation(name: "Mine", creator: harness.me)
+      group.participantIDs.insert(ann)
+      try harness.insert([group])
+      let first = try #require(await harness.next())
+      await harness.complete(
+        first, .temporary(BackendFailure(responseClass: .temporary, status: 503)))
+      try harness.save {
+        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
+      }
+      let second = try #require(await harness.next(at: .seconds(60)))
+      let answer = await harness.respond(to: second)
+      harness.fake.removeMembersRemotely([bob], from: group.id, by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await settle(second, with: answer, thenAllAt: .seconds(120), in: harness)
+
+      // then
+      let expected: Set<UUID> = [harness.me.id, ann]
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: group.id)) == expected)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A member another member removed while the group's creation was unanswered, added back here before the answer, reaches the backend"
     )
     func memberAddedBackBeforeInsertAnswered() async throws {

@@ -14,6 +14,8 @@ enum ModelStep: Sendable, CustomStringConvertible {
   case remoteRename(group: Int, String)
   case remoteMember(group: Int, user: Int)
   case remoteMessage(conversation: Int)
+  case toggleBlock(user: Int)
+  case remoteToggleBlock(user: Int)
   case advance(Duration)
   case retryFailed
 
@@ -41,6 +43,9 @@ enum ModelStep: Sendable, CustomStringConvertible {
     case .remoteMember(let group, let user):
       "another member adds or removes user \(user) in group \(group)"
     case .remoteMessage(let conversation): "another user writes in conversation \(conversation)"
+    case .toggleBlock(let user): "block user \(user), or unblock them if blocked"
+    case .remoteToggleBlock(let user):
+      "on another device, the self user blocks user \(user), or unblocks them if blocked"
     case .advance(let duration): "advance the clock by \(duration)"
     case .retryFailed: "retry every refused change"
     }

@@ -12,14 +12,14 @@ import Transport
 import UserParsing
 
 extension UpstreamModel {
-  /// Checks the rules that hold after every step.
-  func checkStep(_ step: Int) throws {
-    try checkInFlight(step)
-    let server = fake.snapshot
-    if let problem = unacknowledged(server: server).first {
-      throw ModelViolation(step: step, rule: problem)
+  /// Checks the rules that hold after every step; the in-flight rule only after `step` handed
+  /// out a request, since nothing else adds one.
+  func checkStep(_ index: Int, after step: ModelStep) throws {
+    if case .handOut = step { try checkInFlight(index) }
+    try learnServerMessages(index)
+    if let problem = unacknowledged().first {
+      throw ModelViolation(step: index, rule: problem)
     }
-    try checkServerMessages(step, server)
   }
 
   /// Never two requests in flight that carry the same key of one object; an insert or a
@@ -41,17 +41,38 @@ extension UpstreamModel {
     }
   }
 
+  /// Reads the messages the server accepted since the last check, and fails if one of them is
+  /// a message it already holds: no message is on the server twice.
+  ///
+  /// The model deletes no message, so each conversation's list on the server only grows; if it
+  /// ever shrank, it is read again from the start.
+  func learnServerMessages(_ step: Int) throws {
+    for conversation in conversations {
+      let messages = fake.messages(in: conversation)
+      var known = serverMessages[conversation] ?? ServerMessages()
+      if messages.count < known.count { known = ServerMessages() }
+      guard messages.count > known.count else { continue }
+      for message in messages[known.count...] {
+        guard known.nonces.insert(message.nonce).inserted else {
+          throw ModelViolation(
+            step: step, rule: "message \(message.nonce) is on the server twice in \(conversation)")
+        }
+        confirmed.insert(message.nonce)
+      }
+      known.count = messages.count
+      serverMessages[conversation] = known
+    }
+  }
+
   /// Every key the backend keeps either holds, on the backend, the value the sync context has,
   /// or is still pending in the change log: checked for the self user, every group and every
-  /// message the model wrote.
-  func unacknowledged(server: ServerSnapshot) -> [String] {
-    var confirmed = self.confirmed
-    defer { self.confirmed = confirmed }
+  /// message the model wrote that the server does not hold.
+  func unacknowledged() -> [String] {
     let context = stack.sync
     var problems: [String] = []
     func name(_ id: UUID) -> String { context.object(User.self, id: id)?.name ?? "\(id)" }
     let users = context.localChanges(of: User.self)
-    if let mine = context.object(User.self, id: me), let theirs = server.users[me] {
+    if let mine = context.object(User.self, id: me), let theirs = fake.user(me) {
       let pending = users.keys(of: me).union(
         users.failure(of: me) != nil ? [.name, .accentID] : [])
       if theirs.name != mine.name && !pending.contains(.name) {
@@ -63,12 +84,25 @@ extension UpstreamModel {
           "accent is \(mine.accentID) here, \(theirs.accentID) on the server, and not pending")
       }
     }
+    let connections = context.localChanges(of: Connection.self)
+    for user in self.users {
+      guard let mine = context.object(Connection.self, id: user),
+        let theirs = fake.connection(from: me, to: user), connections.failure(of: user) == nil
+      else { continue }
+      if theirs.status.rawValue != mine.status.rawValue
+        && !connections.keys(of: user).contains(.status)
+      {
+        problems.append(
+          "the connection with \(user) (\(name(user))) is \(mine.status.rawValue) here, \(theirs.status.rawValue) on the server, and not pending"
+        )
+      }
+    }
     let changes = context.localChanges(of: Conversation.self)
     for id in groups {
       guard let conversation = context.object(Conversation.self, id: id),
         !changes.inserted.contains(id), changes.failure(of: id) == nil
       else { continue }
-      guard let theirs = server.conversations[id] else {
+      guard let theirs = fake.conversation(id) else {
         problems.append("group \(id) exists here but not on the server, and is not pending")
         continue
       }
@@ -78,22 +112,17 @@ extension UpstreamModel {
           "group \(id) is named \(conversation.name ?? "nil") here, \(theirs.name ?? "nil") on the server, and not pending"
         )
       }
-      if theirs.members != conversation.participantIDs && !keys.contains(.participantIDs) {
+      let members = Set(fake.members(of: id))
+      if members != conversation.participantIDs && !keys.contains(.participantIDs) {
         let here = conversation.participantIDs.map(name).sorted()
-        let there = theirs.members.map(name).sorted()
+        let there = members.map(name).sorted()
         problems.append(
           "group \(id) has members \(here) here, \(there) on the server, and not pending")
       }
     }
     let messages = context.localChanges(of: Message.self)
-    for (conversation, nonces) in written {
-      var onServer: Set<UUID>?
+    for nonces in written.values {
       for nonce in nonces where !confirmed.contains(nonce) {
-        if onServer == nil { onServer = Set(server.messages[conversation] ?? []) }
-        if onServer?.contains(nonce) == true {
-          confirmed.insert(nonce)
-          continue
-        }
         guard !messages.inserted.contains(nonce), messages.failure(of: nonce) == nil,
           let message = context.object(Message.self, id: nonce)
         else { continue }
@@ -103,16 +132,6 @@ extension UpstreamModel {
     return problems
   }
 
-  /// No message is on the server twice.
-  func checkServerMessages(_ step: Int, _ server: ServerSnapshot) throws {
-    for (conversation, nonces) in server.messages {
-      if Set(nonces).count != nonces.count {
-        throw ModelViolation(
-          step: step, rule: "a message is on the server twice in \(conversation)")
-      }
-    }
-  }
-
   /// After draining: nothing pending, the UI and the server agree, and each conversation's
   /// messages are on the server in the order they were written.
   func checkDrained(_ step: Int) throws {
@@ -120,8 +139,8 @@ extension UpstreamModel {
     guard queue.isEmpty else {
       throw ModelViolation(step: step, rule: "after draining, the queue is \(queue)")
     }
-    let server = fake.snapshot
-    if let problem = unacknowledged(server: server).first {
+    try learnServerMessages(step)
+    if let problem = unacknowledged().first {
       throw ModelViolation(step: step, rule: "after draining: \(problem)")
     }
     if let mine = ui.object(User.self, id: me), let server = fake.user(me),
@@ -129,6 +148,14 @@ extension UpstreamModel {
     {
       throw ModelViolation(
         step: step, rule: "after draining, the UI's self user differs from the server's")
+    }
+    for user in users
+    where ui.object(Connection.self, id: user)?.status.rawValue
+      != fake.connection(from: me, to: user)?.status.rawValue
+    {
+      throw ModelViolation(
+        step: step,
+        rule: "after draining, the UI's connection with \(user) differs from the server's")
     }
     for group in groups
     where ui.object(Conversation.self, id: group)?.name != fake.conversation(group)?.name {

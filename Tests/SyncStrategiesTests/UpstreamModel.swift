@@ -30,6 +30,9 @@ final class UpstreamModel {
   private(set) var written: [UUID: [UUID]] = [:]
   /// Messages seen on the server; the model deletes none, so they need no further checking.
   var confirmed: Set<UUID> = []
+  /// How many of each conversation's messages on the server the checks have read, and their
+  /// nonces.
+  var serverMessages: [UUID: ServerMessages] = [:]
   private(set) var everRefused: Set<UUID> = []
   private var lastNotification: UUID?
   private var now: Duration = .zero
@@ -37,6 +40,12 @@ final class UpstreamModel {
   private let downstream = DownstreamSync()
   /// Each request handed out and how it was answered, in order, for failure reports.
   private(set) var trace: [TraceEntry] = []
+
+  /// What the checks have read of one conversation's messages on the server.
+  struct ServerMessages {
+    var count = 0
+    var nonces: Set<UUID> = []
+  }
 
   /// A request handed out, or answered; formatted only when a run fails.
   enum TraceEntry: CustomStringConvertible {
@@ -130,8 +139,10 @@ final class UpstreamModel {
     case 90..<91:
       return .remoteMember(
         group: Int.random(in: 0..<8, using: &random), user: Int.random(in: 0..<3, using: &random))
-    case 91..<94: return .remoteMessage(conversation: Int.random(in: 0..<8, using: &random))
-    case 94..<99: return .advance(.milliseconds(Int.random(in: 0...4_000, using: &random)))
+    case 91..<93: return .remoteMessage(conversation: Int.random(in: 0..<8, using: &random))
+    case 93..<94: return .remoteToggleBlock(user: Int.random(in: 0..<3, using: &random))
+    case 94..<96: return .toggleBlock(user: Int.random(in: 0..<3, using: &random))
+    case 96..<99: return .advance(.milliseconds(Int.random(in: 0...4_000, using: &random)))
     default: return .retryFailed
     }
   }
@@ -218,6 +229,18 @@ final class UpstreamModel {
         return false
       }
       fake.postMessageRemotely(in: conversation, from: author, text: "remote")
+      try pull()
+    case .toggleBlock(let index):
+      try saveUI { context in
+        try context.update(Connection.self, id: self.users[index]) { connection in
+          connection.status = connection.status == .blocked ? .accepted : .blocked
+        }
+      }
+    case .remoteToggleBlock(let index):
+      let user = users[index]
+      guard let current = fake.connection(from: me, to: user)?.status else { return false }
+      let next: ConnectionStatus = current == .blocked ? .accepted : .blocked
+      _ = fake.answer(.updateConnection(user: user, ConnectionUpdate(status: next)))
       try pull()
     case .advance(let duration):
       now += duration

@@ -48,7 +48,7 @@ struct UpstreamModelTests {
         for index in 0..<steps {
           let step = model.nextStep(&random)
           ran.append(step)
-          if try model.run(step) { try model.checkStep(index) }
+          if try model.run(step) { try model.checkStep(index, after: step) }
         }
         try model.drain()
         try model.checkDrained(steps)

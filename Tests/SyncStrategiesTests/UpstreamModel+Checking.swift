@@ -71,10 +71,10 @@ extension UpstreamModel {
     let context = stack.sync
     var problems: [String] = []
     func name(_ id: UUID) -> String { context.object(User.self, id: id)?.name ?? "\(id)" }
-    let users = context.localChanges(of: User.self)
+    let userChanges = context.localChanges(of: User.self)
     if let mine = context.object(User.self, id: me), let theirs = fake.user(me) {
-      let pending = users.keys(of: me).union(
-        users.failure(of: me) != nil ? [.name, .accentID] : [])
+      let pending = userChanges.keys(of: me).union(
+        userChanges.failure(of: me) != nil ? [.name, .accentID] : [])
       if theirs.name != mine.name && !pending.contains(.name) {
         problems.append(
           "self name is \(mine.name) here, \(theirs.name) on the server, and not pending")
@@ -85,7 +85,7 @@ extension UpstreamModel {
       }
     }
     let connections = context.localChanges(of: Connection.self)
-    for user in self.users {
+    for user in users {
       guard let mine = context.object(Connection.self, id: user),
         let theirs = fake.connection(from: me, to: user), connections.failure(of: user) == nil
       else { continue }

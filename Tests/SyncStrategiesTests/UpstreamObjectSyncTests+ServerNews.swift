@@ -116,17 +116,7 @@ extension UpstreamObjectSyncTests {
       let harness = TrackerHarness()
       let users = try await knownUsers(["Ann", "Bob"], in: harness)
       let (ann, bob) = (users[0], users[1])
-      var group = harness.make.conversation(name: "Mine", creator: harness.me)
-      group.participantIDs.insert(ann)
-      try harness.insert([group])
-      let first = try #require(await harness.next())
-      await harness.complete(
-        first, .temporary(BackendFailure(responseClass: .temporary, status: 503)))
-      try harness.save {
-        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
-      }
-      let second = try #require(await harness.next(at: .seconds(60)))
-      let answer = await harness.respond(to: second)
+      let (group, second, answer) = try await retriedGroup(with: ann, adding: bob, in: harness)
       harness.fake.removeMembersRemotely([bob], from: group.id, by: ann)
       try await pullNotifications(into: harness)
 
@@ -205,17 +195,7 @@ extension UpstreamObjectSyncTests {
       let harness = TrackerHarness()
       let users = try await knownUsers(["Ann", "Bob"], in: harness)
       let (ann, bob) = (users[0], users[1])
-      var group = harness.make.conversation(name: "Mine", creator: harness.me)
-      group.participantIDs.insert(ann)
-      try harness.insert([group])
-      let first = try #require(await harness.next())
-      await harness.complete(
-        first, .temporary(BackendFailure(responseClass: .temporary, status: 503)))
-      try harness.save {
-        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
-      }
-      let second = try #require(await harness.next(at: .seconds(60)))
-      let answer = await harness.respond(to: second)
+      let (group, second, answer) = try await retriedGroup(with: ann, adding: bob, in: harness)
       try harness.save {
         try $0.update(Conversation.self, id: group.id) { $0.participantIDs.remove(bob) }
       }
@@ -306,6 +286,25 @@ private func createdGroup(with members: Set<UUID>, in harness: TrackerHarness) a
   try harness.insert([group])
   let post = try #require(await harness.next())
   return (group, post, await harness.respond(to: post))
+}
+
+/// A new group "Mine" of the self user and `member`, made here: its first creation was answered
+/// 503 (so it may have reached the backend), the user then added `added`, and the backend applied
+/// the second creation, with both, at 60 s, whose answer has not reached the tracker yet.
+@MainActor
+private func retriedGroup(with member: UUID, adding added: UUID, in harness: TrackerHarness)
+  async throws -> (group: Conversation, second: UpstreamRequest, answer: UpstreamOutcome)
+{
+  var group = harness.make.conversation(name: "Mine", creator: harness.me)
+  group.participantIDs.insert(member)
+  try harness.insert([group])
+  let first = try #require(await harness.next())
+  await harness.complete(first, .temporary(BackendFailure(responseClass: .temporary, status: 503)))
+  try harness.save {
+    try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(added) }
+  }
+  let second = try #require(await harness.next(at: .seconds(60)))
+  return (group, second, await harness.respond(to: second))
 }
 
 /// Gives `request` its `answer`, then answers every request that follows with success at

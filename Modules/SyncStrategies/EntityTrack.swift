@@ -202,11 +202,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         markFailed(id, reason: "cannot build the request: \(error)", in: context)
         return .failed
       }
-      let isWrittenAhead = kind == .update || (kind == .insert && !pushableKeys.isEmpty)
       let flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object,
         alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint,
-        isWrittenAhead: isWrittenAhead,
+        isWrittenAhead: kind == .update || (kind == .insert && !pushableKeys.isEmpty),
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
       flights[token] = flight
       // Written ahead: if the app dies before the answer, the next one knows the backend may

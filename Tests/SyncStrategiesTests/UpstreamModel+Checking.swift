@@ -57,7 +57,6 @@ extension UpstreamModel {
           throw ModelViolation(
             step: step, rule: "message \(message.nonce) is on the server twice in \(conversation)")
         }
-        confirmed.insert(message.nonce)
       }
       known.count = messages.count
       serverMessages[conversation] = known
@@ -121,8 +120,9 @@ extension UpstreamModel {
       }
     }
     let messages = context.localChanges(of: Message.self)
-    for nonces in written.values {
-      for nonce in nonces where !confirmed.contains(nonce) {
+    for (conversation, nonces) in written {
+      let onServer = serverMessages[conversation]?.nonces ?? []
+      for nonce in nonces where !onServer.contains(nonce) {
         guard !messages.inserted.contains(nonce), messages.failure(of: nonce) == nil,
           let message = context.object(Message.self, id: nonce)
         else { continue }

@@ -28,10 +28,8 @@ final class UpstreamModel {
   /// What the server answered to requests it applied before their answers reached the client.
   private var delivered: [RequestToken: Result<EndpointResponse, APIError>] = [:]
   private(set) var written: [UUID: [UUID]] = [:]
-  /// Messages seen on the server; the model deletes none, so they need no further checking.
-  var confirmed: Set<UUID> = []
   /// How many of each conversation's messages on the server the checks have read, and their
-  /// nonces.
+  /// nonces; the model deletes no message, so one seen there needs no further checking.
   var serverMessages: [UUID: ServerMessages] = [:]
   private(set) var everRefused: Set<UUID> = []
   private var lastNotification: UUID?

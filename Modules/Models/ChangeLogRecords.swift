@@ -41,15 +41,22 @@ public struct ChangeLogRecords: Sendable, Equatable {
 
   /// These records with `newer` written over them, record by record, an empty one removing the
   /// object's record: what a store holds after a save that wrote `newer`.
-  ///
-  /// It costs as much as `newer` has records, however many these hold, so a store that keeps
-  /// many pending changes does not pay for all of them at every save.
   public func overlaid(with newer: ChangeLogRecords) -> ChangeLogRecords {
     var result = self
-    for slot in newer.entities.slots.values {
-      (slot as? any RecordCounting)?.write(over: &result)
-    }
+    result.overlay(with: newer)
     return result
+  }
+
+  /// Writes `newer` over these records in place, record by record, an empty one removing the
+  /// object's record.
+  ///
+  /// It costs as much as `newer` has records, however many these hold, so a store that keeps
+  /// many pending changes does not pay for all of them at every save. (``overlaid(with:)`` on a
+  /// value that is kept as well copies it first.)
+  public mutating func overlay(with newer: ChangeLogRecords) {
+    for slot in newer.entities.slots.values {
+      (slot as? any RecordCounting)?.write(over: &self)
+    }
   }
 
   /// Changes the records of `type` in place, with one lookup of the entity.

@@ -52,6 +52,9 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
   /// The context whose save produced the changes.
   public internal(set) var origin: ContextRole
   private var entities = EntityMap()
+  /// The changes of every entity that has some, in entity-name order, kept current by
+  /// ``modify(_:_:)``: a save and its merges go through them many times.
+  private(set) var entityChanges: [any AnyEntityChanges] = []
 
   /// Creates an empty change set from `origin`.
   public init(origin: ContextRole) {
@@ -67,15 +70,15 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
   mutating func modify<Object: ModelObject, Result>(
     _ type: Object.Type, _ body: (inout EntityChanges<Object>) -> Result
   ) -> Result {
-    entities.modify(EntityChanges<Object>.self, body)
-  }
-
-  /// The changes of every entity the save touched, in entity-name order; open each with a generic
-  /// function to work on it typed.
-  var entityChanges: [any AnyEntityChanges] {
-    entities.slots.values.compactMap { $0 as? any AnyEntityChanges }
-      .filter { Self.count(of: $0) > 0 }
-      .sorted { Self.name(of: $0) < Self.name(of: $1) }
+    let result = entities.modify(EntityChanges<Object>.self, body)
+    let changes = entities[EntityChanges<Object>.self]
+    let name = Object.entityName
+    entityChanges.removeAll { Self.name(of: $0) == name }
+    if !changes.isEmpty {
+      let place = entityChanges.firstIndex { Self.name(of: $0) > name } ?? entityChanges.endIndex
+      entityChanges.insert(changes, at: place)
+    }
+    return result
   }
 
   /// Every object the save touched, as references.
@@ -89,7 +92,7 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Whether the save changed nothing.
-  public var isEmpty: Bool { count == 0 }
+  public var isEmpty: Bool { entityChanges.isEmpty }
 
   /// How many objects changed, across entities.
   public var count: Int { entityChanges.reduce(0) { $0 + Self.count(of: $1) } }
@@ -117,12 +120,12 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
       && left.allSatisfy { same($0, in: rhs) }
   }
 
-  private static func count<Changes: AnyEntityChanges>(of changes: Changes) -> Int {
-    changes.typed.count
-  }
-
   private static func name<Changes: AnyEntityChanges>(of changes: Changes) -> EntityName {
     Changes.Object.entityName
+  }
+
+  private static func count<Changes: AnyEntityChanges>(of changes: Changes) -> Int {
+    changes.typed.count
   }
 }
 

@@ -35,7 +35,7 @@ public struct StoredState: Sendable, Equatable {
   /// metadata if it has any.
   public mutating func apply(_ save: StoreSave) {
     tables.apply(save.changes)
-    changeLog = changeLog.overlaid(with: save.changeLog)
+    changeLog.overlay(with: save.changeLog)
     if let metadata = save.metadata { self.metadata = metadata }
   }
 }

@@ -33,21 +33,32 @@ struct InverseIndex: Sendable, Equatable {
     entries[relationship]?[target] ?? []
   }
 
-  /// Moves `id`'s entries from what `old` referred to over to what `new` refers to.
+  /// Moves `id`'s entries from what `old` referred to over to what `new` refers to; targets
+  /// both refer to keep their entries untouched, so re-saving an object costs no index writes.
   mutating func reindex<Object: ModelObject>(
     _ id: UUID, _ relationships: [Relationship<Object>], removing old: Object?, adding new: Object?
   ) {
     for relationship in relationships {
-      if let old {
-        for target in relationship.targets(old) {
-          entries[relationship.name]?[target]?.remove(id)
-        }
-      }
-      if let new {
-        for target in relationship.targets(new) {
-          entries[relationship.name, default: [:]][target, default: []].insert(id)
-        }
+      let before = old.map(relationship.targets) ?? []
+      let after = new.map(relationship.targets) ?? []
+      guard before != after else { continue }
+      let (removed, added) = Self.difference(from: before, to: after)
+      for target in removed { entries[relationship.name]?[target]?.remove(id) }
+      for target in added {
+        entries[relationship.name, default: [:]][target, default: []].insert(id)
       }
     }
+  }
+
+  /// The ids only `before` holds and those only `after` holds; short lists are compared
+  /// directly, long ones (a big group's participants) through sets.
+  static func difference(from before: [UUID], to after: [UUID]) -> (
+    removed: [UUID], added: [UUID]
+  ) {
+    guard before.count + after.count > 16 else {
+      return (before.filter { !after.contains($0) }, after.filter { !before.contains($0) })
+    }
+    let (old, new) = (Set(before), Set(after))
+    return (before.filter { !new.contains($0) }, after.filter { !old.contains($0) })
   }
 }

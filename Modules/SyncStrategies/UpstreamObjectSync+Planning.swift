@@ -2,59 +2,94 @@ import Foundation
 import Models
 
 extension UpstreamObjectSync {
-  /// The work that can go now, in line, and the queue as it stands.
-  struct Plan: Sendable {
-    var ready: [Work] = []
+  /// The queue as it stands: every piece of work sorted into ready, blocked, waiting on a
+  /// failure, or retrying, with what is in flight and the members of dependency cycles.
+  func makeQueue(_ state: State, in context: ModelContext, now: Duration) -> SyncQueueSnapshot {
+    var lineup = lineUp(state, in: context, now: now)
     var queue = SyncQueueSnapshot()
-  }
-
-  /// Surveys every entity's local changes, then sorts each piece of work into ready, blocked,
-  /// waiting on a failure, or retrying; what only the queue shows (requests in flight, cycles)
-  /// is worked out only `forQueue`.
-  func makePlan(_ state: State, in context: ModelContext, now: Duration, forQueue: Bool) -> Plan {
-    var survey = Survey()
-    for track in tracks { track.survey(in: context, into: &survey) }
-    var plan = Plan()
-    if forQueue {
-      plan.queue.inFlight = tracks.flatMap(\.inFlightItems).sorted()
-      plan.queue.failed = survey.failed.sorted { $0.object < $1.object }
-    }
+    queue.inFlight = tracks.flatMap(\.inFlightItems).sorted()
+    queue.failed = lineup.survey.failed.sorted { $0.object < $1.object }
+    queue.retrying = lineup.retrying
     var waits: [ObjectReference: [ObjectReference]] = [:]
-    var waiting: [Work] = []
-    for work in survey.work.sorted(by: Self.inLine) {
-      if let backoff = state.retry[work.object], backoff.at > now {
-        plan.queue.retrying.append(
-          .init(item: work.item, failedAttempts: backoff.attempts, retryIn: backoff.at - now))
-      } else {
-        waiting.append(work)
+    while let evaluated = evaluateNextTrack(&lineup, in: context) {
+      for (work, wait) in evaluated {
+        switch wait {
+        case .none:
+          queue.pending.append(work.item)
+        case .blocked(let objects):
+          waits[work.object] = objects
+          queue.blocked.append(.init(item: work.item, waitingFor: objects, isCycle: false))
+        case .failure(let object, let failure):
+          queue.waitingOnFailure.append(
+            .init(item: work.item, failedObject: object, reason: failure.reason))
+        }
       }
     }
-    var dependencies: [[SyncDependency]] = Array(repeating: [], count: waiting.count)
-    for (position, track) in tracks.enumerated() {
-      let indexes = waiting.indices.filter { waiting[$0].track == position }
-      guard !indexes.isEmpty else { continue }
-      let found = track.dependencies(of: indexes.map { waiting[$0] }, in: context)
-      for (index, list) in zip(indexes, found) { dependencies[index] = list }
-    }
-    for (work, dependencies) in zip(waiting, dependencies) {
-      switch Self.wait(of: dependencies, for: work, in: survey) {
-      case .none:
-        plan.ready.append(work)
-        plan.queue.pending.append(work.item)
-      case .blocked(let objects):
-        waits[work.object] = objects
-        plan.queue.blocked.append(.init(item: work.item, waitingFor: objects, isCycle: false))
-      case .failure(let object, let failure):
-        plan.queue.waitingOnFailure.append(
-          .init(item: work.item, failedObject: object, reason: failure.reason))
-      }
-    }
-    guard forQueue else { return plan }
     let cycles = Self.cycleMembers(waits)
-    plan.queue.blocked = plan.queue.blocked.map {
+    queue.blocked = queue.blocked.map {
       .init(item: $0.item, waitingFor: $0.waitingFor, isCycle: cycles.contains($0.item.object))
     }
-    return plan
+    return queue
+  }
+
+  /// What one survey of the change log found, in line, with the entities whose dependencies
+  /// are still to be worked out.
+  ///
+  /// Handing out needs only the first entity with ready work: the dependencies of the others
+  /// (most often the many unsent messages, last in line) are worked out only once it runs dry.
+  struct Lineup: Sendable {
+    var survey = Survey()
+    /// The work not waiting out a backoff, per track, each in line.
+    var waiting: [[Work]] = []
+    /// The work waiting out a backoff, for the queue.
+    var retrying: [SyncQueueSnapshot.Retrying] = []
+    /// The next track whose dependencies are to be worked out.
+    var nextTrack = 0
+  }
+
+  /// Surveys every entity's local changes and puts the work in line, setting aside what waits
+  /// out a backoff.
+  func lineUp(_ state: State, in context: ModelContext, now: Duration) -> Lineup {
+    var lineup = Lineup(waiting: Array(repeating: [], count: tracks.count))
+    for track in tracks { track.survey(in: context, into: &lineup.survey) }
+    for work in lineup.survey.work.sorted(by: Self.inLine) {
+      if let backoff = state.retry[work.object], backoff.at > now {
+        lineup.retrying.append(
+          .init(item: work.item, failedAttempts: backoff.attempts, retryIn: backoff.at - now))
+      } else {
+        lineup.waiting[work.track].append(work)
+      }
+    }
+    return lineup
+  }
+
+  /// Works out the dependencies of the next track with waiting work, and what each of its
+  /// pieces of work waits for; `nil` once every track is done.
+  func evaluateNextTrack(_ lineup: inout Lineup, in context: ModelContext) -> [(Work, Wait)]? {
+    while lineup.nextTrack < tracks.count {
+      let position = lineup.nextTrack
+      lineup.nextTrack += 1
+      let works = lineup.waiting[position]
+      guard !works.isEmpty else { continue }
+      let found = tracks[position].dependencies(of: works, in: context)
+      return zip(works, found).map { work, dependencies in
+        (work, Self.wait(of: dependencies, for: work, in: lineup.survey))
+      }
+    }
+    return nil
+  }
+
+  /// The ready work of the next tracks in line, stopping at the first track that has some;
+  /// empty when no track has.
+  func nextReady(_ lineup: inout Lineup, in context: ModelContext) -> [Work] {
+    while let evaluated = evaluateNextTrack(&lineup, in: context) {
+      let ready = evaluated.compactMap { work, wait -> Work? in
+        guard case .none = wait else { return nil }
+        return work
+      }
+      if !ready.isEmpty { return ready }
+    }
+    return []
   }
 
   /// Why a piece of work cannot go yet, if it cannot.

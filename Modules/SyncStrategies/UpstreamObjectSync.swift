@@ -26,8 +26,10 @@ public final class UpstreamObjectSync: Sendable {
   struct State: Sendable {
     /// Changes whenever an outcome, a reconsideration or a retry could change the plan.
     var version = 0
-    /// The ready work of the last plan still to hand out (last first), and what it was made from.
+    /// The ready work of the last plan still to hand out (last first), the rest of its line
+    /// (entities not yet worked out), and what it was made from.
     var ready: [Work] = []
+    var lineup: Lineup?
     var planKey: (log: Int, state: Int)?
     var planValidUntil: Duration?
     var nextToken = 0
@@ -114,15 +116,21 @@ public final class UpstreamObjectSync: Sendable {
   /// Makes a new plan unless the last one still holds: nothing it was made from changed, and no
   /// backoff it counted on ended.
   ///
+  /// A plan that holds but has handed out its ready work goes on to the next entities in line.
   /// Handing out one plan's ready work one by one keeps a drain linear in size.
   private func refreshPlan(_ state: inout State, in context: ModelContext, now: Duration) {
     if let key = state.planKey, key.log == context.localChangeVersion, key.state == state.version,
       state.planValidUntil.map({ now < $0 }) ?? true
     {
+      if state.ready.isEmpty, var lineup = state.lineup {
+        state.ready = nextReady(&lineup, in: context).reversed()
+        state.lineup = lineup
+      }
       return
     }
-    let plan = makePlan(state, in: context, now: now, forQueue: false)
-    state.ready = plan.ready.reversed()
+    var lineup = lineUp(state, in: context, now: now)
+    state.ready = nextReady(&lineup, in: context).reversed()
+    state.lineup = lineup
     state.planKey = (context.localChangeVersion, state.version)
     state.planValidUntil = state.retry.values.map(\.at).filter { $0 > now }.min()
   }
@@ -221,6 +229,6 @@ public final class UpstreamObjectSync: Sendable {
 
   /// The queue as it stands.
   public func queue(in context: ModelContext, now: Duration) -> SyncQueueSnapshot {
-    state.withLock { state in makePlan(state, in: context, now: now, forQueue: true).queue }
+    state.withLock { state in makeQueue(state, in: context, now: now) }
   }
 }

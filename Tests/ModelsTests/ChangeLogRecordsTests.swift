@@ -14,10 +14,8 @@ struct ChangeLogRecordsTests {
     return record
   }
 
-  @Test(
-    "Overlaying writes the newer records, removes those a newer empty one clears, keeps the rest")
-  func overlaid() {
-    // given
+  /// Ann and Bob stored as inserted; newer records clear Bob and insert Cat.
+  func storedAndNewer() -> (ChangeLogRecords, ChangeLogRecords, [UUID]) {
     let (ann, bob, cat) = (make.user(name: "Ann"), make.user(name: "Bob"), make.user(name: "Cat"))
     var stored = ChangeLogRecords()
     stored.set(inserted(User.self), for: ann.id, of: User.self)
@@ -25,12 +23,36 @@ struct ChangeLogRecordsTests {
     var newer = ChangeLogRecords()
     newer.set(PendingChange<User>(), for: bob.id, of: User.self)
     newer.set(inserted(User.self), for: cat.id, of: User.self)
+    return (stored, newer, [ann.id, bob.id, cat.id])
+  }
+
+  @Test(
+    "Overlaying writes the newer records, removes those a newer empty one clears, keeps the rest")
+  func overlaid() {
+    // given
+    let (stored, newer, ids) = storedAndNewer()
 
     // when
     let result = stored.overlaid(with: newer)
 
     // then
-    #expect(Set(result[User.self].keys) == [ann.id, cat.id])
+    #expect(Set(result[User.self].keys) == [ids[0], ids[2]])
     #expect(result.count == 2)
+    #expect(Set(stored[User.self].keys) == [ids[0], ids[1]])
+  }
+
+  @Test("Overlaying in place gives what the overlaid copy holds")
+  func overlayInPlace() {
+    // given
+    let (original, newer, _) = storedAndNewer()
+    let expected = original.overlaid(with: newer)
+    var stored = original
+
+    // when
+    stored.overlay(with: newer)
+
+    // then
+    #expect(stored == expected)
+    #expect(stored.count == 2)
   }
 }

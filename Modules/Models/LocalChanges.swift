@@ -49,7 +49,7 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// Records what a UI save changed; `committed` holds the values before the save, for the
   /// originals of objects changed for the first time.
   mutating func recordSave(_ changes: EntityChanges<Object>, committed: Tables) {
-    let table = committed.table(Object.self).rows
+    let table = committed.rows(of: Object.self)
     for id in changes.updated.keys where originals[id] == nil && !inserted.contains(id) {
       if let original = table[id] { originals[id] = original }
     }

@@ -2,11 +2,21 @@ import Foundation
 
 extension ModelContext {
   /// The self user, if the store knows it.
+  ///
+  /// Strategies ask for it once per pending object while planning, so the answer is kept until
+  /// the context's edits or saved objects change.
   public var selfUser: User? {
-    if let edited = edits[User.self].edits.values.first(where: { $0?.isSelf == true }) {
+    if let cached = selfUserCache { return cached }
+    let found = findSelfUser()
+    selfUserCache = .some(found)
+    return found
+  }
+
+  private func findSelfUser() -> User? {
+    if let edited = edits.edits(of: User.self).values.first(where: { $0?.isSelf == true }) {
       return edited
     }
-    return committed.table(User.self).rows.values.first { user in
+    return committed.rows(of: User.self).values.first { user in
       user.isSelf && edits.edit(User.self, id: user.id) == nil
     }
   }

@@ -58,7 +58,7 @@ extension ModelContext {
     // Most merges meet no unsaved edit of the entity: nothing to reconcile.
     guard !edits.isEmpty(Object.self) else { return }
     let incomingWins = role == .sync
-    let table = committed.table(Object.self).rows
+    let table = committed.rows(of: Object.self)
     edits.modify(Object.self) { slot in
       for id in changes.deleted { slot.forget(id) }
       let incoming = changes.updated.mapValues { ($0.object, $0.keys) }
@@ -97,9 +97,9 @@ extension ModelContext {
   private func collect<Object: ModelObject>(
     _ type: Object.Type, into changes: inout ChangeSet, failures: inout [ValidationFailure]
   ) {
-    let pending = edits[type].edits
+    let pending = edits.edits(of: type)
     guard !pending.isEmpty else { return }
-    let table = committed.table(type).rows
+    let table = committed.rows(of: type)
     var collected = EntityChanges<Object>()
     for (id, edit) in pending {
       let previous = table[id]

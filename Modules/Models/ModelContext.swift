@@ -26,8 +26,15 @@ public final class ModelContext: ModelLookup {
   let broadcaster: ChangeBroadcaster
   let logger = Logger(category: "models")
   private let uuids: UUIDSource
-  private(set) var committed: Tables
-  var edits = PendingEdits()
+  private(set) var committed: Tables {
+    didSet { selfUserCache = nil }
+  }
+  var edits = PendingEdits() {
+    didSet { selfUserCache = nil }
+  }
+  /// The self user as last found, until the edits or the saved objects change; `nil` when not
+  /// looked up since.
+  var selfUserCache: User??
   /// Objects whose unsaved edits came from the server, so transition rules do not apply to them.
   var remoteEdits: Set<ObjectReference> = []
   /// What the server was heard to hold for objects some caller listens to; never saved.
@@ -71,15 +78,15 @@ public final class ModelContext: ModelLookup {
 
   /// Every object of `type` this context sees, ordered by id.
   public func objects<Object: ModelObject>(_ type: Object.Type) -> [Object] {
-    var rows = committed.table(type).rows
-    for (id, edit) in edits[type].edits { rows[id] = edit }
+    var rows = committed.rows(of: type)
+    for (id, edit) in edits.edits(of: type) { rows[id] = edit }
     return rows.values.sorted { $0.id < $1.id }
   }
 
   /// How many objects of `type` this context sees.
   public func count<Object: ModelObject>(of type: Object.Type) -> Int {
     var count = committed.count(of: type)
-    for (id, edit) in edits[type].edits {
+    for (id, edit) in edits.edits(of: type) {
       let saved = committed.object(type, id: id) != nil
       count += (edit != nil ? 1 : 0) - (saved ? 1 : 0)
     }

@@ -32,6 +32,11 @@ struct PendingEdits: Sendable {
     entities[EditSlot<Object>.self]
   }
 
+  /// The unsaved edits of `type` by id, without making an empty slot when there are none.
+  func edits<Object: ModelObject>(of type: Object.Type) -> [UUID: Object?] {
+    entities.slot(EditSlot<Object>.self)?.edits ?? [:]
+  }
+
   /// The unsaved edit of the object `id`: `nil` if there is none, `.some(nil)` for a deletion.
   func edit<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object?? {
     entities.slot(EditSlot<Object>.self)?.edits[id]

@@ -17,6 +17,11 @@ public struct Tables: Sendable, Equatable {
     tables[Table<Object>.self]
   }
 
+  /// The objects of `type` by id, without making an empty table when there are none.
+  func rows<Object: ModelObject>(of type: Object.Type) -> [UUID: Object] {
+    tables.slot(Table<Object>.self)?.rows ?? [:]
+  }
+
   /// The object of `type` with `id`, or `nil`.
   public func object<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
     tables.slot(Table<Object>.self)?.rows[id]

@@ -268,6 +268,31 @@ struct ModelContextTests {
       #expect(context.selfUser == me)
     }
 
+    @Test(
+      "The self user follows unsaved edits, a rollback, and saves merged from the other context")
+    func selfUserFollowsChanges() throws {
+      // given
+      let me = make.selfUser(name: "Me")
+      let stack = InlineModelStack(Tables([make.user(name: "Ann")]))
+      var seen: [String?] = [stack.ui.selfUser?.name]
+
+      // when
+      try stack.ui.insert(me)
+      seen.append(stack.ui.selfUser?.name)
+      stack.ui.rollback()
+      seen.append(stack.ui.selfUser?.name)
+      stack.sync.applyRemote(me)
+      try stack.sync.save()
+      seen += [stack.ui.selfUser?.name, stack.sync.selfUser?.name]
+      try stack.ui.update(User.self, id: me.id) { $0.name = "Renamed" }
+      seen.append(stack.ui.selfUser?.name)
+      try stack.ui.save()
+      seen.append(stack.sync.selfUser?.name)
+
+      // then
+      #expect(seen == [nil, "Me", nil, "Me", "Me", "Renamed", "Renamed"])
+    }
+
     @Test("A conversation's participants and a user's conversations resolve, unsaved ones too")
     func participantsBothWays() throws {
       // given

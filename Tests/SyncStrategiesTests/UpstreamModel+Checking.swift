@@ -42,7 +42,8 @@ extension UpstreamModel {
   }
 
   /// Reads the messages the server accepted since the last check, and fails if one of them is
-  /// a message it already holds: no message is on the server twice.
+  /// a message it already holds, or a message of the self user this device never wrote (a copy
+  /// sent under another nonce): no message is on the server twice.
   ///
   /// The model deletes no message, so each conversation's list on the server only grows; if it
   /// ever shrank, it is read again from the start.
@@ -56,6 +57,13 @@ extension UpstreamModel {
         guard known.nonces.insert(message.nonce).inserted else {
           throw ModelViolation(
             step: step, rule: "message \(message.nonce) is on the server twice in \(conversation)")
+        }
+        if message.from == me && written[conversation]?.contains(message.nonce) != true {
+          throw ModelViolation(
+            step: step,
+            rule:
+              "message \(message.nonce) (\(message.text)) of the self user is on the server in \(conversation) but was never written here"
+          )
         }
       }
       known.count = messages.count

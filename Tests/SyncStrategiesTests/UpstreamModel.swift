@@ -24,7 +24,7 @@ final class UpstreamModel {
   private(set) var users: [UUID] = []
   private(set) var groups: [UUID] = []
   private(set) var conversations: [UUID] = []
-  private(set) var inFlight: [UpstreamRequest] = []
+  var inFlight: [UpstreamRequest] = []
   /// What the server answered to requests it applied before their answers reached the client.
   private var delivered: [RequestToken: Result<EndpointResponse, APIError>] = [:]
   private(set) var written: [UUID: [UUID]] = [:]

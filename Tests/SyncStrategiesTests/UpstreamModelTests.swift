@@ -1,4 +1,6 @@
+import FakeBackend
 import Foundation
+import Models
 import Seams
 import SyncStrategies
 import TestSupport
@@ -150,5 +152,67 @@ struct UpstreamModelTests {
 
     // then
     #expect(violations.contains { $0.rule.contains(client.brokenRule) })
+  }
+}
+
+extension UpstreamModelTests {
+  /// The model's checks, each shown failing on a state that breaks its rule: a check that cannot
+  /// fail would let a broken client through.
+  @Suite("Its checks")
+  struct Checks {
+    /// A model on seed 1 after `steps`.
+    func model(after steps: [ModelStep]) throws -> UpstreamModel {
+      let model = try UUIDSource.$current.withValue(.seeded(1)) {
+        try UpstreamModel(uuids: .seeded(1))
+      }
+      for step in steps { try model.run(step) }
+      return model
+    }
+
+    @Test(
+      "The in-flight check fails when a request is held twice",
+      arguments: zip(
+        [
+          [ModelStep.renameSelf("Ada"), .handOut], [.write(conversation: 0, text: "hi"), .handOut],
+        ],
+        ["one key in two requests at once", "one of them not an update"]))
+    func inFlightTwice(steps: [ModelStep], rule: String) throws {
+      // given
+      let model = try model(after: steps)
+      let request = try #require(model.inFlight.first)
+      model.inFlight.append(request)
+
+      // when
+      let violation = #expect(throws: ModelViolation.self) { try model.checkInFlight(0) }
+
+      // then
+      #expect(violation?.rule.contains(rule) == true)
+    }
+
+    @Test("The message check fails on a message of the self user that was never written here")
+    func forgedMessage() throws {
+      // given
+      let model = try model(after: [])
+      _ = model.fake.postMessageRemotely(in: model.conversations[0], from: model.me, text: "copy")
+
+      // when
+      let violation = #expect(throws: ModelViolation.self) { try model.learnServerMessages(0) }
+
+      // then
+      #expect(violation?.rule.contains("never written here") == true)
+    }
+
+    @Test("The pending check fails on a message marked sent that the server does not hold")
+    func messageSentNowhere() throws {
+      // given
+      let model = try model(after: [.write(conversation: 0, text: "hi")])
+      let nonce = try #require(model.written[model.conversations[0]]?.last)
+
+      // when
+      model.stack.sync.clearLocalInsertion(Message.self, id: nonce)
+
+      // then
+      #expect(model.unacknowledged().contains { $0.contains("sent here but not on the server") })
+    }
   }
 }

@@ -83,8 +83,7 @@ public final class LoopbackServer: Sendable {
 struct Listener: Sendable {
   let socket: Socket
   let port: UInt16
-  let wakeRead: Int32
-  let wakeWrite: Int32
+  let wake: WakePipe
 
   static func open(port: UInt16) throws(ServerError) -> Listener {
     let descriptor = Socket.makeStreamDescriptor()
@@ -113,15 +112,11 @@ struct Listener: Sendable {
       }
     }
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-    var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else {
+    guard let wake = WakePipe.open() else {
       let code = errno
       socket.close()
       throw .cannotCreateSocket(code: code)
     }
-    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-    return Listener(
-      socket: socket, port: UInt16(bigEndian: actual.sin_port), wakeRead: ends[0],
-      wakeWrite: ends[1])
+    return Listener(socket: socket, port: UInt16(bigEndian: actual.sin_port), wake: wake)
   }
 }

@@ -66,12 +66,11 @@ final class ServerCore: Sendable {
   private func acceptLoop() {
     defer {
       listener.socket.close()
-      _ = close(listener.wakeRead)
-      _ = close(listener.wakeWrite)
+      listener.wake.close()
     }
     var waits = [
       pollfd(fd: listener.socket.descriptor, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: listener.wakeRead, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: listener.wake.readEnd, events: Int16(POLLIN), revents: 0),
     ]
     while !isStopping {
       let ready = poll(&waits, nfds_t(waits.count), -1)
@@ -154,9 +153,9 @@ final class ServerCore: Sendable {
       for task in state.handlers.values { task.cancel() }
       return true
     }
-    guard first else { return }
-    var byte: UInt8 = 1
-    _ = write(listener.wakeWrite, &byte, 1)
+    // The accepting thread may have seen `stopping` and closed the pipe already; then this
+    // writes nothing, rather than into a descriptor number reused since.
+    if first { listener.wake.wake() }
   }
 
   /// Returns once every thread of the server has ended.

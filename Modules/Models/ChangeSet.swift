@@ -120,12 +120,12 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
       && left.allSatisfy { same($0, in: rhs) }
   }
 
-  private static func name<Changes: AnyEntityChanges>(of changes: Changes) -> EntityName {
-    Changes.Object.entityName
-  }
-
   private static func count<Changes: AnyEntityChanges>(of changes: Changes) -> Int {
     changes.typed.count
+  }
+
+  private static func name<Changes: AnyEntityChanges>(of changes: Changes) -> EntityName {
+    Changes.Object.entityName
   }
 }
 

@@ -67,9 +67,4 @@ final class WakePipe: Sendable {
     }
   }
 
-  /// Whether the read end has a byte waiting, without waiting for one.
-  var isReadable: Bool {
-    var wait = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-    return isClosed.withLock { closed in !closed && poll(&wait, 1, 0) == 1 }
-  }
 }

@@ -32,6 +32,13 @@ struct WakePipeTests {
 
     // then
     #expect(woke == [.closed, .closed])
-    #expect(!pipe.isReadable)
+  }
+}
+
+extension WakePipe {
+  /// Whether the read end has a byte waiting, without waiting for one; for an open pipe only.
+  fileprivate var isReadable: Bool {
+    var wait = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+    return poll(&wait, 1, 0) == 1 && wait.revents & Int16(POLLIN) != 0
   }
 }

@@ -15,7 +15,9 @@ struct ChangeLogRecordsTests {
   }
 
   /// Ann and Bob stored as inserted; newer records clear Bob and insert Cat.
-  func storedAndNewer() -> (ChangeLogRecords, ChangeLogRecords, [UUID]) {
+  func storedAndNewer() -> (
+    stored: ChangeLogRecords, newer: ChangeLogRecords, ann: UUID, bob: UUID, cat: UUID
+  ) {
     let (ann, bob, cat) = (make.user(name: "Ann"), make.user(name: "Bob"), make.user(name: "Cat"))
     var stored = ChangeLogRecords()
     stored.set(inserted(User.self), for: ann.id, of: User.self)
@@ -23,33 +25,33 @@ struct ChangeLogRecordsTests {
     var newer = ChangeLogRecords()
     newer.set(PendingChange<User>(), for: bob.id, of: User.self)
     newer.set(inserted(User.self), for: cat.id, of: User.self)
-    return (stored, newer, [ann.id, bob.id, cat.id])
+    return (stored, newer, ann.id, bob.id, cat.id)
   }
 
   @Test(
     "Overlaying writes the newer records, removes those a newer empty one clears, keeps the rest")
   func overlaid() {
     // given
-    let (stored, newer, ids) = storedAndNewer()
+    let given = storedAndNewer()
 
     // when
-    let result = stored.overlaid(with: newer)
+    let result = given.stored.overlaid(with: given.newer)
 
     // then
-    #expect(Set(result[User.self].keys) == [ids[0], ids[2]])
+    #expect(Set(result[User.self].keys) == [given.ann, given.cat])
     #expect(result.count == 2)
-    #expect(Set(stored[User.self].keys) == [ids[0], ids[1]])
+    #expect(Set(given.stored[User.self].keys) == [given.ann, given.bob])
   }
 
   @Test("Overlaying in place gives what the overlaid copy holds")
   func overlayInPlace() {
     // given
-    let (original, newer, _) = storedAndNewer()
-    let expected = original.overlaid(with: newer)
-    var stored = original
+    let given = storedAndNewer()
+    let expected = given.stored.overlaid(with: given.newer)
+    var stored = given.stored
 
     // when
-    stored.overlay(with: newer)
+    stored.overlay(with: given.newer)
 
     // then
     #expect(stored == expected)

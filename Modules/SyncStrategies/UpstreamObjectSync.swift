@@ -119,20 +119,19 @@ public final class UpstreamObjectSync: Sendable {
   /// A plan that holds but has handed out its ready work goes on to the next entities in line.
   /// Handing out one plan's ready work one by one keeps a drain linear in size.
   private func refreshPlan(_ state: inout State, in context: ModelContext, now: Duration) {
-    if let key = state.planKey, key.log == context.localChangeVersion, key.state == state.version,
-      state.planValidUntil.map({ now < $0 }) ?? true
-    {
-      if state.ready.isEmpty, var lineup = state.lineup {
-        state.ready = nextReady(&lineup, in: context).reversed()
-        state.lineup = lineup
-      }
-      return
+    let holds =
+      state.planKey.map { $0.log == context.localChangeVersion && $0.state == state.version }
+      ?? false
+    if !holds || !(state.planValidUntil.map { now < $0 } ?? true) {
+      state.lineup = lineUp(state, in: context, now: now)
+      state.ready = []
+      state.planKey = (context.localChangeVersion, state.version)
+      state.planValidUntil = state.retry.values.map(\.at).filter { $0 > now }.min()
     }
-    var lineup = lineUp(state, in: context, now: now)
-    state.ready = nextReady(&lineup, in: context).reversed()
-    state.lineup = lineup
-    state.planKey = (context.localChangeVersion, state.version)
-    state.planValidUntil = state.retry.values.map(\.at).filter { $0 > now }.min()
+    if state.ready.isEmpty, var lineup = state.lineup {
+      state.ready = nextReady(&lineup, in: context).reversed()
+      state.lineup = lineup
+    }
   }
 
   /// Records how the request `token` ended and applies it to `context`; save the context after.

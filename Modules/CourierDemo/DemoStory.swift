@@ -24,10 +24,22 @@ public struct DemoStory: Sendable {
   public let options: DemoOptions
   private let write: @Sendable (String) -> Void
 
+  /// How long the embedded backend takes to answer, in real time; zero but in tests.
+  private let answerLatency: Duration
+
   /// Creates the story; every line of the transcript goes to `write`.
   public init(options: DemoOptions, write: @escaping @Sendable (String) -> Void) {
+    self.init(options: options, write: write, answerLatency: .zero)
+  }
+
+  /// Creates the story with an embedded backend that answers each request after
+  /// `answerLatency` of real time, as a busy machine can make it.
+  init(
+    options: DemoOptions, write: @escaping @Sendable (String) -> Void, answerLatency: Duration
+  ) {
     self.options = options
     self.write = write
+    self.answerLatency = answerLatency
   }
 
   /// Runs the story and returns the process exit code: 0 when the backend ended in the state
@@ -55,7 +67,10 @@ public struct DemoStory: Sendable {
         configuration: .init(baseURL: server, maxConcurrentRequests: 1),
         session: URLSession(configuration: .ephemeral), time: SystemTimeSource())
     } else {
-      transport = fake.transport.limited(to: 1, time: clock)
+      let embedded: any TransportSession =
+        answerLatency > .zero
+        ? DelayedTransport(base: fake.transport, latency: answerLatency) : fake.transport
+      transport = embedded.limited(to: 1, time: clock)
     }
     let events = EventLog()
     let stack: ModelStack
@@ -249,13 +264,13 @@ public struct DemoStory: Sendable {
 
   /// Waits until the engine has nothing left to do, and returns the queue.
   ///
-  /// Against a real server a request in flight is waiting for its answer, however long the
-  /// server takes, never parked: only the step's timeout ends the wait, not a quiet spell.
+  /// The story parks no request: one in flight is waiting for its answer, however long the
+  /// backend (a real server, or the embedded one on a busy machine) takes, so only the step's
+  /// timeout ends the wait, not a quiet spell.
   @discardableResult
   private func settle(_ engine: SyncEngine) async -> SyncQueueSnapshot {
     let timeout = Duration.seconds(20)
-    return await engine.settle(
-      timeout: timeout, quietPeriod: options.server == nil ? .milliseconds(100) : timeout)
+    return await engine.settle(timeout: timeout, quietPeriod: timeout)
   }
 
   private func onMain<Result: Sendable>(_ body: @MainActor @Sendable () -> Result) async -> Result {

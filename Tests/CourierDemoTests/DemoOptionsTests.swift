@@ -1,10 +1,11 @@
-import CourierDemo
 import FakeBackend
 import Foundation
 import LoopbackServer
 import Seams
 import TestSupport
 import Testing
+
+@testable import CourierDemo
 
 @Suite("DemoOptions", .tags(.tools), .timeBudget(.seconds(5)))
 struct DemoOptionsTests {
@@ -77,6 +78,23 @@ struct DemoStoryTests {
     // then
     #expect(code == 0, "\(transcript.joined(separator: "\n"))")
     #expect(!transcript.contains { $0.contains("INCOMPLETE") })
+  }
+
+  @Test(
+    "On the embedded backend, answers that take longer than a quiet spell are waited for and the story completes"
+  )
+  func slowEmbeddedBackend() async {
+    // given
+    let lines = Recorder<String>()
+    let story = DemoStory(
+      options: DemoOptions(), write: lines.record, answerLatency: .milliseconds(250))
+
+    // when
+    let code = await story.run()
+
+    // then
+    #expect(code == 0, "\(lines.elements.joined(separator: "\n"))")
+    #expect(lines.elements.contains("   story complete"))
   }
 
   @Test("A second run on the same store resumes: it sends nothing already acknowledged")

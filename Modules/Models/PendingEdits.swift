@@ -34,12 +34,17 @@ struct PendingEdits: Sendable {
 
   /// The unsaved edits of `type` by id, without making an empty slot when there are none.
   func edits<Object: ModelObject>(of type: Object.Type) -> [UUID: Object?] {
-    entities.slot(EditSlot<Object>.self)?.edits ?? [:]
+    guard !entities.isEmpty else { return [:] }
+    return entities.slot(EditSlot<Object>.self)?.edits ?? [:]
   }
 
   /// The unsaved edit of the object `id`: `nil` if there is none, `.some(nil)` for a deletion.
+  ///
+  /// Most reads come between saves, when no entity has a slot: they skip the slot lookup and
+  /// the generic metadata it costs.
   func edit<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object?? {
-    entities.slot(EditSlot<Object>.self)?.edits[id]
+    guard !entities.isEmpty else { return nil }
+    return entities.slot(EditSlot<Object>.self)?.edits[id]
   }
 
   /// Changes the unsaved edits of `type` in place.
@@ -56,7 +61,8 @@ struct PendingEdits: Sendable {
 
   /// Whether there is no unsaved edit of `type`.
   func isEmpty<Object: ModelObject>(_ type: Object.Type) -> Bool {
-    entities.slot(EditSlot<Object>.self)?.edits.isEmpty ?? true
+    guard !entities.isEmpty else { return true }
+    return entities.slot(EditSlot<Object>.self)?.edits.isEmpty ?? true
   }
 }
 

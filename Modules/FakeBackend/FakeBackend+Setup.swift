@@ -138,6 +138,16 @@ extension FakeBackend {
     }
   }
 
+  /// The name and members of a conversation as the server holds them, or `nil` for an unknown
+  /// one: cheaper than ``conversation(_:)`` for a check that reads them after every step.
+  public func conversationSummary(_ id: UUID) -> ServerSnapshot.Conversation? {
+    state.withLock { state in
+      state.conversations[id].map {
+        ServerSnapshot.Conversation(name: $0.name, members: Set($0.members))
+      }
+    }
+  }
+
   /// The members of a conversation, in the order they joined; empty for an unknown one.
   public func members(of conversation: UUID) -> [UUID] {
     state.withLock { $0.conversations[conversation]?.members ?? [] }

@@ -57,5 +57,25 @@ extension FakeBackendTests {
       #expect(snapshot.conversations[group]?.members == [me, ann])
       #expect(snapshot.messages[group] == [first, second])
     }
+
+    @Test("A conversation summary holds the name and members the server has now, nil if unknown")
+    func conversationSummary() {
+      // given
+      let fake = FakeBackend()
+      let me = fake.insertSelfUser(name: "Me")
+      let ann = fake.insertUser(name: "Ann")
+      let bob = fake.insertUser(name: "Bob")
+      let group = fake.createGroupRemotely(name: "Lunch", by: me, members: [ann])
+      fake.renameRemotely(group, to: "Dinner", by: ann)
+      fake.addMembersRemotely([bob], to: group, by: ann)
+
+      // when
+      let (known, unknown) = (fake.conversationSummary(group), fake.conversationSummary(UUID(404)))
+
+      // then
+      #expect(known?.name == "Dinner")
+      #expect(known?.members == [me, ann, bob])
+      #expect(unknown == nil)
+    }
   }
 }

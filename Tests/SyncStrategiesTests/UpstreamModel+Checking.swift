@@ -109,7 +109,7 @@ extension UpstreamModel {
       guard let conversation = context.object(Conversation.self, id: id),
         !changes.inserted.contains(id), changes.failure(of: id) == nil
       else { continue }
-      guard let theirs = fake.conversation(id) else {
+      guard let theirs = fake.conversationSummary(id) else {
         problems.append("group \(id) exists here but not on the server, and is not pending")
         continue
       }
@@ -119,10 +119,9 @@ extension UpstreamModel {
           "group \(id) is named \(conversation.name ?? "nil") here, \(theirs.name ?? "nil") on the server, and not pending"
         )
       }
-      let members = Set(fake.members(of: id))
-      if members != conversation.participantIDs && !keys.contains(.participantIDs) {
+      if theirs.members != conversation.participantIDs && !keys.contains(.participantIDs) {
         let here = conversation.participantIDs.map(name).sorted()
-        let there = members.map(name).sorted()
+        let there = theirs.members.map(name).sorted()
         problems.append(
           "group \(id) has members \(here) here, \(there) on the server, and not pending")
       }

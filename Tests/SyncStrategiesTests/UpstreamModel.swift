@@ -199,6 +199,7 @@ final class UpstreamModel {
       guard !inFlight.isEmpty else { return false }
       let request = inFlight.remove(at: index % inFlight.count)
       try answer(request, kind)
+      try stack.sync.save()
     case .deliver(let index):
       let waiting = inFlight.filter { delivered[$0.token] == nil }
       guard !waiting.isEmpty else { return false }
@@ -258,6 +259,7 @@ final class UpstreamModel {
     }
   }
 
+  /// Completes `request` as `kind` says in the sync context; save it after.
   private func answer(_ request: UpstreamRequest, _ kind: ModelStep.AnswerKind) throws {
     let outcome: UpstreamOutcome
     switch kind {
@@ -289,7 +291,6 @@ final class UpstreamModel {
     if case .permanent = outcome { everRefused.insert(request.item.object.id) }
     trace.append(.answered(request.endpoint, kind))
     upstream.complete(request.token, with: outcome, in: stack.sync, now: now)
-    try stack.sync.save()
   }
 
   private func retryFailed() throws {
@@ -315,7 +316,9 @@ final class UpstreamModel {
   func drain() throws {
     try retryFailed()
     for _ in 0..<10_000 {
+      // One save for all the answers, as the engine applies the answers that arrived together.
       for request in inFlight { try answer(request, .success) }
+      try stack.sync.save()
       inFlight = []
       now += .seconds(3_600)
       var next: [UpstreamRequest] = []

@@ -293,11 +293,21 @@ final class UpstreamModel {
     upstream.complete(request.token, with: outcome, in: stack.sync, now: now)
   }
 
+  /// Sends again every change the backend refused: the model knows every object that can have
+  /// one, so it asks their change-log records instead of working out the whole queue.
   private func retryFailed() throws {
-    for failure in upstream.queue(in: stack.sync, now: .zero).failed {
-      upstream.retryFailedChange(of: failure.object, in: stack.sync)
+    let context = stack.sync
+    func retry<Object: ModelObject>(_ type: Object.Type, _ ids: some Sequence<UUID>) {
+      let changes = context.localChanges(of: type)
+      for id in ids where changes.failure(of: id) != nil {
+        upstream.retryFailedChange(of: ObjectReference(Object.entityName, id), in: context)
+      }
     }
-    try stack.sync.save()
+    retry(User.self, [me])
+    retry(Connection.self, users)
+    retry(Conversation.self, groups)
+    retry(Message.self, written.values.joined())
+    try context.save()
   }
 
   /// Applies every notification the backend has for the self user since the last pull.

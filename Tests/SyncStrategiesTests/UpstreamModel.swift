@@ -198,7 +198,7 @@ final class UpstreamModel {
     case .answer(let index, let kind):
       guard !inFlight.isEmpty else { return false }
       let request = inFlight.remove(at: index % inFlight.count)
-      try answer(request, kind)
+      answer(request, kind)
       try stack.sync.save()
     case .deliver(let index):
       let waiting = inFlight.filter { delivered[$0.token] == nil }
@@ -260,7 +260,7 @@ final class UpstreamModel {
   }
 
   /// Completes `request` as `kind` says in the sync context; save it after.
-  private func answer(_ request: UpstreamRequest, _ kind: ModelStep.AnswerKind) throws {
+  private func answer(_ request: UpstreamRequest, _ kind: ModelStep.AnswerKind) {
     let outcome: UpstreamOutcome
     switch kind {
     case .success, .lostResponse:
@@ -282,7 +282,7 @@ final class UpstreamModel {
       outcome = .temporary(
         BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
     case .permanent where delivered[request.token] != nil:
-      return try answer(request, .success)
+      return answer(request, .success)
     case .temporary:
       outcome = .temporary(BackendFailure(responseClass: .temporary, status: 503))
     case .permanent:
@@ -327,7 +327,7 @@ final class UpstreamModel {
     try retryFailed()
     for _ in 0..<10_000 {
       // One save for all the answers, as the engine applies the answers that arrived together.
-      for request in inFlight { try answer(request, .success) }
+      for request in inFlight { answer(request, .success) }
       try stack.sync.save()
       inFlight = []
       now += .seconds(3_600)

@@ -20,11 +20,12 @@ public struct Table<Object: ModelObject>: Sendable, Equatable {
     inverse.reindex(object.id, relationships, removing: previous, adding: object)
   }
 
-  /// Removes the object `id`, if there is one.
+  /// Makes room for `count` rows, before a store loads that many.
   mutating func reserveCapacity(_ count: Int) {
     rows.reserveCapacity(count)
   }
 
+  /// Removes the object `id`, if there is one.
   mutating func remove(_ id: UUID) {
     guard let previous = rows.removeValue(forKey: id), !relationships.isEmpty else { return }
     inverse.reindex(id, relationships, removing: previous, adding: nil)

@@ -17,8 +17,10 @@ struct UpstreamModelTests {
   /// seeds one run has time for.
   static let firstSeed: UInt64 =
     ProcessInfo.processInfo.environment["COURIER_MODEL_FIRST_SEED"].flatMap(UInt64.init) ?? 1
-  /// How many steps each sequence takes before draining.
-  static let steps = 200
+  /// How many steps each sequence takes before draining: `COURIER_MODEL_STEPS`, or 200, so that
+  /// a search can try longer sequences than the normal suite has time for.
+  static let steps =
+    ProcessInfo.processInfo.environment["COURIER_MODEL_STEPS"].flatMap(Int.init) ?? 200
   /// The seeds go in this many groups, each on a dedicated thread: one per core of CI.
   static let groups: UInt64 = 2
 
@@ -96,6 +98,12 @@ struct UpstreamModelTests {
     return Array(stride(from: firstSeed + group, to: firstSeed + seeds, by: Int(groups)))
   }
 
+  /// The command that replays `seed`, with the sequence length when it is not the default.
+  static func replayCommand(seed: UInt64, steps: Int = steps) -> String {
+    let length = steps == 200 ? "" : "COURIER_MODEL_STEPS=\(steps) "
+    return "COURIER_SEED=\(seed) \(length)Tools/test SyncStrategies --filter seededSequences"
+  }
+
   /// Whether group `group` has no seed to check: every group but the first when replaying.
   static func isEmpty(group: UInt64) -> Bool {
     replay == nil ? group >= seeds : group != 0
@@ -128,7 +136,7 @@ struct UpstreamModelTests {
       Issue.record(
         """
         seed \(seed) broke the promise \(violation)
-        replay: COURIER_SEED=\(seed) Tools/test SyncStrategies --filter seededSequences
+        replay: \(Self.replayCommand(seed: seed))
         shortest failing prefix (\(shortest.steps.count) steps), which breaks it \(shortest.violation.map(\.description) ?? "?"):
         \(shortest.steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
         its requests for the objects named:
@@ -136,6 +144,25 @@ struct UpstreamModelTests {
         """)
     }
     #expect(seeds.isEmpty == Self.isEmpty(group: group))
+  }
+
+  @Test(
+    "A failure's replay command names the sequence length only when it is not the default",
+    arguments: zip(
+      [200, 1_000],
+      [
+        "COURIER_SEED=7 Tools/test SyncStrategies --filter seededSequences",
+        "COURIER_SEED=7 COURIER_MODEL_STEPS=1000 Tools/test SyncStrategies --filter seededSequences",
+      ]))
+  func replayCommand(steps: Int, expected: String) {
+    // given
+    let seed: UInt64 = 7
+
+    // when
+    let command = Self.replayCommand(seed: seed, steps: steps)
+
+    // then
+    #expect(command == expected)
   }
 
   @Test("Each rule of the promise catches a strategy that breaks it", arguments: BrokenClient.all)

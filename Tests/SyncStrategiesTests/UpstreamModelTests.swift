@@ -17,10 +17,13 @@ struct UpstreamModelTests {
   /// seeds one run has time for.
   static let firstSeed: UInt64 =
     ProcessInfo.processInfo.environment["COURIER_MODEL_FIRST_SEED"].flatMap(UInt64.init) ?? 1
-  /// How many steps each sequence takes before draining: `COURIER_MODEL_STEPS`, or 200, so that
-  /// a search can try longer sequences than the normal suite has time for.
+  /// How many steps a sequence of the normal suite takes before draining.
+  static let defaultSteps = 200
+  /// How many steps each sequence takes before draining: `COURIER_MODEL_STEPS`, or
+  /// ``defaultSteps``, so that a search can try longer sequences than the normal suite has time
+  /// for.
   static let steps =
-    ProcessInfo.processInfo.environment["COURIER_MODEL_STEPS"].flatMap(Int.init) ?? 200
+    ProcessInfo.processInfo.environment["COURIER_MODEL_STEPS"].flatMap(Int.init) ?? defaultSteps
   /// The seeds go in this many groups, each on a dedicated thread: one per core of CI.
   static let groups: UInt64 = 2
 
@@ -100,7 +103,7 @@ struct UpstreamModelTests {
 
   /// The command that replays `seed`, with the sequence length when it is not the default.
   static func replayCommand(seed: UInt64, steps: Int = steps) -> String {
-    let length = steps == 200 ? "" : "COURIER_MODEL_STEPS=\(steps) "
+    let length = steps == defaultSteps ? "" : "COURIER_MODEL_STEPS=\(steps) "
     return "COURIER_SEED=\(seed) \(length)Tools/test SyncStrategies --filter seededSequences"
   }
 
@@ -149,7 +152,7 @@ struct UpstreamModelTests {
   @Test(
     "A failure's replay command names the sequence length only when it is not the default",
     arguments: zip(
-      [200, 1_000],
+      [defaultSteps, 1_000],
       [
         "COURIER_SEED=7 Tools/test SyncStrategies --filter seededSequences",
         "COURIER_SEED=7 COURIER_MODEL_STEPS=1000 Tools/test SyncStrategies --filter seededSequences",

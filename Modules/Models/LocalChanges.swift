@@ -81,13 +81,17 @@ extension LocalChanges: EntitySlot {}
 public struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
   /// The keys the request carried.
   public let keys: Set<Object.Key>
-  /// The object as the request sent it.
+  /// The object as the request sent it, changed since as the server's news said.
   public let value: Object
+  /// The record's mark when a request wrote it ahead, before it went; `nil` for a value recorded
+  /// after its answer was lost.
+  public let mark: WriteAheadMark?
 
-  /// Creates an unconfirmed value.
-  public init(keys: Set<Object.Key>, value: Object) {
+  /// Creates an unconfirmed value, with the mark of the write-ahead record it is, if any.
+  public init(keys: Set<Object.Key>, value: Object, mark: WriteAheadMark? = nil) {
     self.keys = keys
     self.value = value
+    self.mark = mark
   }
 }
 
@@ -133,6 +137,18 @@ struct LocalChangeLog: Sendable {
       }
     }
     for type in entities.types { overlayOne(type) }
+  }
+
+  /// The largest serial of a write-ahead mark in the log, or 0 when it holds none.
+  func largestWriteAheadSerial(entities: EntityRegistry) -> Int {
+    var largest = 0
+    func scan<Object: ModelObject>(_ type: Object.Type) {
+      for values in self[type].unconfirmed.values {
+        for value in values { largest = max(largest, value.mark?.serial ?? 0) }
+      }
+    }
+    for type in entities.types { scan(type) }
+    return largest
   }
 
   /// The records of the objects `references` name, as a store keeps them: an empty record for

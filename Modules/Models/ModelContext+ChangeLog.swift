@@ -61,7 +61,7 @@ extension ModelContext {
     let changedVersions = versions.map { version in
       var value = version.value
       change(&value)
-      return UnconfirmedValue(keys: version.keys, value: value)
+      return UnconfirmedValue(keys: version.keys, value: value, mark: version.mark)
     }
     let serverChanged = original != before
     guard serverChanged || changedVersions != versions else { return }
@@ -201,7 +201,8 @@ extension ModelContext {
         }
         let open = (changes.unconfirmed[object.id] ?? []).compactMap { entry in
           let left = entry.keys.subtracting(keys)
-          return left.isEmpty ? nil : UnconfirmedValue(keys: left, value: entry.value)
+          return left.isEmpty
+            ? nil : UnconfirmedValue(keys: left, value: entry.value, mark: entry.mark)
         }
         changes.unconfirmed[object.id] = open.isEmpty ? nil : open
       }
@@ -214,7 +215,7 @@ extension ModelContext {
   /// behind. Strategies whose requests are changes relative to the backend's value (added and
   /// removed members) take these into account.
   public func recordUnconfirmed<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
-    appendUnconfirmed(object, keys: keys, changesPlan: true)
+    appendUnconfirmed(UnconfirmedValue(keys: keys, value: object), changesPlan: true)
   }
 
   /// Records, before a request goes out, that the backend may hold `object`'s values for `keys`
@@ -223,33 +224,41 @@ extension ModelContext {
   /// It is a write-ahead record: save the context before sending. It does not change which
   /// changes are ready, so ``localChangeVersion`` stays as it is. An answer settles it
   /// (``recordSynchronised(_:keys:)``); an answer that proves the request was not applied
-  /// withdraws it (``withdrawUnconfirmed(_:keys:)``).
-  public func recordInFlight<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
-    appendUnconfirmed(object, keys: keys, changesPlan: false)
+  /// withdraws it by the mark returned here (``withdrawInFlight(_:id:mark:)``).
+  @discardableResult
+  public func recordInFlight<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>)
+    -> WriteAheadMark
+  {
+    let mark = nextWriteAheadMark()
+    appendUnconfirmed(UnconfirmedValue(keys: keys, value: object, mark: mark), changesPlan: false)
+    return mark
   }
 
   private func appendUnconfirmed<Object: ModelObject>(
-    _ object: Object, keys: Set<Object.Key>, changesPlan: Bool
+    _ entry: UnconfirmedValue<Object>, changesPlan: Bool
   ) {
-    modifyLog(touching: object.reference, changesPlan: changesPlan) { log in
+    modifyLog(touching: entry.value.reference, changesPlan: changesPlan) { log in
       log.modify(Object.self) { changes in
-        changes.unconfirmed[object.id, default: []].append(
-          UnconfirmedValue(keys: keys, value: object))
+        changes.unconfirmed[entry.value.id, default: []].append(entry)
       }
     }
   }
 
-  /// Removes one record that the backend may hold `object`'s values for `keys`: the request that
-  /// carried them surely did not reach it.
-  public func withdrawUnconfirmed<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
-    let entry = UnconfirmedValue(keys: keys, value: object)
-    // A request's own record is usually the last one written, so the search starts there; equal
-    // records stand for the same possibility, so which of them goes does not matter.
-    guard let index = log[Object.self].unconfirmed[object.id]?.lastIndex(of: entry) else { return }
-    modifyLog(touching: object.reference) { log in
-      log.modify(Object.self) { changes in
-        changes.unconfirmed[object.id]?.remove(at: index)
-        if changes.unconfirmed[object.id]?.isEmpty == true { changes.unconfirmed[object.id] = nil }
+  /// Removes the write-ahead record `mark` of the object `id`: the request that wrote it surely
+  /// did not reach the backend.
+  ///
+  /// The record is found by its mark, so news that changed its values since still find it; a
+  /// record already settled by another answer is gone, and then nothing changes.
+  public func withdrawInFlight<Object: ModelObject>(
+    _ type: Object.Type, id: UUID, mark: WriteAheadMark
+  ) {
+    guard let index = log[type].unconfirmed[id]?.firstIndex(where: { $0.mark == mark }) else {
+      return
+    }
+    modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
+      log.modify(type) { changes in
+        changes.unconfirmed[id]?.remove(at: index)
+        if changes.unconfirmed[id]?.isEmpty == true { changes.unconfirmed[id] = nil }
       }
     }
   }

@@ -46,6 +46,9 @@ public final class ModelContext: ModelLookup {
   /// The sync layer's metadata, and whether it changed since the last save.
   private(set) var metadata: SyncMetadata
   private(set) var metadataChanged = false
+  /// The serial of the last write-ahead mark this context gave or loaded; only grows, so no two
+  /// records share a mark, not even one loaded and one written after.
+  private var lastWriteAheadSerial: Int
 
   /// A number that changes whenever the local changes of this context change, so the sync
   /// layer can tell when a plan made from them is out of date.
@@ -66,6 +69,7 @@ public final class ModelContext: ModelLookup {
       role == .sync
       ? LocalChangeLog(records: state.changeLog, entities: entities) : LocalChangeLog()
     self.metadata = state.metadata
+    self.lastWriteAheadSerial = log.largestWriteAheadSerial(entities: entities)
   }
 
   // MARK: - Reading
@@ -183,6 +187,12 @@ public final class ModelContext: ModelLookup {
     _ body: (inout LocalChangeLog) -> Result
   ) -> Result {
     modifyLog(touching: [reference], changesPlan: changesPlan, body)
+  }
+
+  /// A write-ahead mark no record of this context has had.
+  func nextWriteAheadMark() -> WriteAheadMark {
+    lastWriteAheadSerial += 1
+    return WriteAheadMark(serial: lastWriteAheadSerial)
   }
 
   /// Forgets which records and metadata changed: a save wrote them.

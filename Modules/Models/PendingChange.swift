@@ -59,22 +59,26 @@ public struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable {
 
 extension UnconfirmedValue: Codable {
   private enum CodingKeys: String, CodingKey {
-    case keys, value
+    case keys, value, mark
   }
 
   /// Reads an unconfirmed value; an unknown key name is an error naming it.
+  ///
+  /// A value written before marks existed reads as unmarked.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
       keys: try Object.Key.decodeSet(from: container, forKey: .keys),
-      value: try container.decode(Object.self, forKey: .value))
+      value: try container.decode(Object.self, forKey: .value),
+      mark: try container.decodeIfPresent(Int.self, forKey: .mark).map(WriteAheadMark.init))
   }
 
-  /// Writes the keys by name, comma-separated, and the value.
+  /// Writes the keys by name, comma-separated, the value, and the mark's serial if it has one.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(Object.Key.names(of: keys), forKey: .keys)
     try container.encode(value, forKey: .value)
+    try container.encodeIfPresent(mark?.serial, forKey: .mark)
   }
 }
 

@@ -107,9 +107,8 @@ extension EntityTrack {
 
   /// Withdraws the values `flight` recorded as possibly on the backend: it was not applied.
   private func withdraw(_ flight: Flight, in context: ModelContext) {
-    guard flight.isWrittenAhead else { return }
-    for possible in flight.possibleOnBackend {
-      context.withdrawUnconfirmed(possible, keys: flight.keys)
+    for mark in flight.writeAheadMarks {
+      context.withdrawInFlight(Object.self, id: flight.id, mark: mark)
     }
   }
 

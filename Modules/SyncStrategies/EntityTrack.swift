@@ -41,6 +41,9 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// sent, not against the local value. Messages are not: a drain of many of them does not pay
     /// for records it never reads.
     let isWrittenAhead: Bool
+    /// The marks of the records written ahead for the request, one per value in
+    /// ``possibleOnBackend``; what it withdraws if it surely was not applied.
+    var writeAheadMarks: [WriteAheadMark] = []
     /// Where the request started listening to what notifications say the backend holds for the
     /// object; set for updates.
     ///
@@ -202,19 +205,19 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         markFailed(id, reason: "cannot build the request: \(error)", in: context)
         return .failed
       }
-      let flight = Flight(
+      var flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object,
         alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint,
         isWrittenAhead: kind == .update || (kind == .insert && !pushableKeys.isEmpty),
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
-      flights[token] = flight
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).
       if flight.isWrittenAhead {
-        for possible in flight.possibleOnBackend {
+        flight.writeAheadMarks = flight.possibleOnBackend.map { possible in
           context.recordInFlight(possible, keys: flight.keys)
         }
       }
+      flights[token] = flight
       if kind == .update {
         for key in carried { keyHolders[id, default: [:]][key] = token }
       } else {

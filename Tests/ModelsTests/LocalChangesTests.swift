@@ -212,7 +212,7 @@ struct LocalChangesTests {
     let stack = ModelStack.forTesting([me, ann, bo, cy])
     let group = make.conversation(creator: me, participants: [ann, bo])
     try await saveInUI(stack) { try $0.insert(group) }
-    await stack.sync.perform { $0.recordInFlight(group, keys: Set(Conversation.Key.allCases)) }
+    _ = await stack.sync.perform { $0.recordInFlight(group, keys: Set(Conversation.Key.allCases)) }
     try await saveInUI(stack) {
       try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(cy.id) }
     }
@@ -229,6 +229,61 @@ struct LocalChangesTests {
     #expect(changes.originals[group.id]?.participantIDs == [me.id, ann.id])
     #expect(changes.unconfirmed[group.id]?.map(\.value.participantIDs) == [[me.id, ann.id]])
     #expect(changes.backendValue(of: group.id)?.participantIDs == [me.id, ann.id])
+  }
+
+  @Test(
+    "A write-ahead record is withdrawn by its mark even after the server's news changed it, and the other records stay"
+  )
+  func withdrawByMark() throws {
+    // given: two creations went, and the backend then said Ann left
+    let me = make.selfUser()
+    let ann = make.user(name: "Ann")
+    let stack = InlineModelStack(Tables([me, ann]))
+    let group = make.conversation(name: "First", creator: me, participants: [ann])
+    try stack.ui.insert(group)
+    try stack.ui.save()
+    var renamed = group
+    renamed.name = "Second"
+    let keys = Set(Conversation.Key.allCases)
+    let first = stack.sync.recordInFlight(group, keys: keys)
+    let second = stack.sync.recordInFlight(renamed, keys: keys)
+    stack.sync.updateLastSynchronised(Conversation.self, id: group.id) {
+      $0.participantIDs.remove(ann.id)
+    }
+
+    // when
+    stack.sync.withdrawInFlight(Conversation.self, id: group.id, mark: second)
+
+    // then
+    let left = stack.sync.localChanges(of: Conversation.self).unconfirmed[group.id] ?? []
+    #expect(left.map(\.mark) == [first])
+    #expect(left.map(\.value.name) == ["First"])
+    #expect(left.map(\.value.participantIDs) == [[me.id]])
+  }
+
+  @Test("A context opened on a store marks new write-ahead records above every mark it holds")
+  func marksGrowAcrossRestarts() throws {
+    // given: the app died with two records written ahead, and the first was withdrawn
+    let me = make.selfUser()
+    let group = make.conversation(creator: me)
+    let store = InMemoryStore(Tables([me]))
+    let before = try InlineModelStack(store: store)
+    try before.ui.insert(group)
+    try before.ui.save()
+    let first = before.sync.recordInFlight(group, keys: [.name])
+    let second = before.sync.recordInFlight(group, keys: [.name])
+    before.sync.withdrawInFlight(Conversation.self, id: group.id, mark: first)
+    try before.sync.save()
+    let after = try InlineModelStack(store: store)
+
+    // when
+    let next = after.sync.recordInFlight(group, keys: [.name])
+
+    // then
+    #expect(first.serial < second.serial)
+    #expect(next.serial > second.serial)
+    let marks = after.sync.localChanges(of: Conversation.self).unconfirmed[group.id]?.map(\.mark)
+    #expect(marks == [second, next])
   }
 
   @Test("What the backend holds is unknown for a new object no creation carried yet")

@@ -24,7 +24,11 @@ struct RecordCoderTests {
     record.keys = [.name, .participantIDs]
     record.original = group
     record.failure = PushFailure(reason: "no", status: 403, label: nil)
-    record.unconfirmed = [UnconfirmedValue(keys: [.participantIDs], value: group)]
+    record.unconfirmed = [
+      UnconfirmedValue(keys: [.participantIDs], value: group),
+      UnconfirmedValue(
+        keys: [.name, .participantIDs], value: group, mark: WriteAheadMark(serial: 7)),
+    ]
     return [
       me, ann, group, message, make.connection(from: me, to: ann, message: "Hi"), record,
       PendingChange<User>(), SyncMetadata(lastNotificationID: UUID(3)), SyncMetadata(),

@@ -351,7 +351,7 @@ private func seedGroupWithAnn(in harness: TrackerHarness) async throws -> (group
 
 /// Applies every notification the fake has for the self user to the sync context, and saves.
 @MainActor
-private func pullNotifications(into harness: TrackerHarness) async throws {
+func pullNotifications(into harness: TrackerHarness) async throws {
   guard
     case .success(.notifications(let page)) = harness.fake.answer(
       .getNotifications(since: nil, size: 500))

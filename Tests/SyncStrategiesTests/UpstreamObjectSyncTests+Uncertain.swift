@@ -158,6 +158,35 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A resent creation that surely never reached the backend withdraws its own record, even after a notification changed it"
+    )
+    func resentCreationWithdrawnAfterNews() async throws {
+      // given: the first creation was applied but its answer lost, and another member renamed
+      // the group while the resend was out
+      let harness = TrackerHarness()
+      let ann = harness.fake.insertUser(name: "Ann")
+      try await harness.seedRemote([User(id: ann, name: "Ann")])
+      var group = harness.make.conversation(name: "Mine", creator: harness.me)
+      group.participantIDs.insert(ann)
+      try harness.insert([group])
+      await harness.loseAnswer(to: try #require(await harness.next()))
+      let resend = try #require(await harness.next(at: .seconds(60)))
+      harness.fake.renameRemotely(group.id, to: "Theirs", by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await harness.complete(
+        resend,
+        .temporary(BackendFailure(responseClass: .temporary, transportError: .network(.offline))),
+        at: .seconds(60))
+
+      // then: only the first creation may be on the backend
+      let possible = await harness.localChanges(Conversation.self).unconfirmed[group.id] ?? []
+      #expect(possible.map(\.value.participantIDs) == [[harness.me.id, ann]])
+      #expect(possible.map(\.value.name) == ["Theirs"])
+    }
+
+    @Test(
       "After a removal settled an uncertain member list, removing another member still reaches the backend"
     )
     func uncertainThenRemoved() async throws {

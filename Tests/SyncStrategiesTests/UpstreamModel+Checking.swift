@@ -139,6 +139,24 @@ extension UpstreamModel {
     return problems
   }
 
+  /// The objects that still have values the backend may hold: after draining, every request was
+  /// answered, so each record written ahead or left by a lost answer was settled or withdrawn.
+  func uncertainAfterDraining() -> [String] {
+    let context = stack.sync
+    func uncertain<Object: ModelObject>(_ type: Object.Type, _ ids: some Sequence<UUID>)
+      -> [String]
+    {
+      let changes = context.localChanges(of: type)
+      return ids.compactMap { id in
+        changes.unconfirmed[id].map {
+          "\(Object.entityName) \(id) still has \($0.count) values the backend may hold"
+        }
+      }
+    }
+    return uncertain(User.self, [me]) + uncertain(Connection.self, users)
+      + uncertain(Conversation.self, groups) + uncertain(Message.self, written.values.joined())
+  }
+
   /// After draining: nothing pending, the UI and the server agree, and each conversation's
   /// messages are on the server in the order they were written.
   func checkDrained(_ step: Int) throws {
@@ -147,7 +165,7 @@ extension UpstreamModel {
       throw ModelViolation(step: step, rule: "after draining, the queue is \(queue)")
     }
     try learnServerMessages(step)
-    if let problem = unacknowledged().first {
+    if let problem = unacknowledged().first ?? uncertainAfterDraining().first {
       throw ModelViolation(step: step, rule: "after draining: \(problem)")
     }
     if let mine = ui.object(User.self, id: me), let server = fake.user(me),

@@ -232,6 +232,21 @@ extension UpstreamModelTests {
       #expect(violation?.rule.contains("never written here") == true)
     }
 
+    @Test("The drained check fails on a value still uncertain after every request was answered")
+    func uncertainAfterDraining() throws {
+      // given
+      let model = try model(after: [.renameGroup(0, "Lunch!"), .handOut])
+      try model.drain()
+      let group = try #require(model.stack.sync.object(Conversation.self, id: model.groups[0]))
+      model.stack.sync.recordInFlight(group, keys: [.name])
+
+      // when
+      let violation = #expect(throws: ModelViolation.self) { try model.checkDrained(2) }
+
+      // then
+      #expect(violation?.rule.contains("values the backend may hold") == true)
+    }
+
     @Test("The pending check fails on a message marked sent that the server does not hold")
     func messageSentNowhere() throws {
       // given

@@ -99,26 +99,40 @@ func traitsBenchmark() async throws -> [BenchmarkResult] {
   return [result]
 }
 
+/// How many tests run at once, as `Tools/test` runs them: `COURIER_TEST_WIDTH`, or 8 per core
+/// (`COURIER_JOBS` cores, or the machine's).
+func testWidthArguments() -> [String] {
+  let environment = ProcessInfo.processInfo.environment
+  let cores =
+    environment["COURIER_JOBS"].flatMap(Int.init)
+    ?? ProcessInfo.processInfo.activeProcessorCount
+  let width = environment["COURIER_TEST_WIDTH"].flatMap(Int.init) ?? 8 * cores
+  return ["--experimental-maximum-parallelization-width", "\(width)"]
+}
+
 /// `swift-test`: the whole suite after a build, against a run that selects nothing (the cost of
-/// starting the test process and discovering the tests).
+/// starting the test process and discovering the tests), with the width cap `Tools/test` uses.
 func swiftTestBenchmark() async throws -> [BenchmarkResult] {
   let swift = try swiftExecutable()
+  let width = testWidthArguments()
   let events = FileManager.default.temporaryDirectory
     .appendingPathComponent("courier-bench-suite-\(getpid()).jsonl").path
   defer { try? FileManager.default.removeItem(atPath: events) }
   let clock = ContinuousClock()
   var emptyRuns: [Duration] = []
-  _ = try await runProcess(swift, ["test", "--skip-build", "--filter", "^NoTestIsNamedThis$"])
+  let selectNothing = ["test", "--skip-build", "--filter", "^NoTestIsNamedThis$"] + width
+  _ = try await runProcess(swift, selectNothing)
   for _ in 0..<3 {
     let start = clock.now
-    _ = try await runProcess(swift, ["test", "--skip-build", "--filter", "^NoTestIsNamedThis$"])
+    _ = try await runProcess(swift, selectNothing)
     emptyRuns.append(clock.now - start)
   }
   let empty = Samples(durations: emptyRuns)
   let start = clock.now
   let status = try await runProcess(
     swift,
-    ["test", "--skip-build", "--event-stream-output-path", events, "--event-stream-version", "0"])
+    ["test", "--skip-build", "--event-stream-output-path", events, "--event-stream-version", "0"]
+      + width)
   let whole = Samples(durations: [clock.now - start], warmedUp: false)
   let report = try RunReport(eventStream: String(contentsOfFile: events, encoding: .utf8))
   let cases = report.passedCount + report.failedCount + report.skipped

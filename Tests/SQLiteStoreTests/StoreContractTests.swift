@@ -177,4 +177,31 @@ struct StoreContractTests {
     #expect(changes.unconfirmed[me.id]?.map(\.value.name) == ["Maybe"])
     #expect(metadata.lastNotificationID == UUID(9))
   }
+
+  @Test(
+    "Write-ahead records keep their marks across a restart, and new marks go above them",
+    arguments: StoreKind.allCases)
+  func writeAheadMarksRoundTrip(_ kind: StoreKind) async throws {
+    // given
+    let directory = try TemporaryDirectory()
+    let (store, reopen) = try kind.make(in: directory)
+    let me = Self.make.selfUser(name: "Me")
+    let renamed = User(id: me.id, isSelf: true, name: "Ada")
+
+    // when
+    let (written, loaded, next) = try await DedicatedThread.perform {
+      let first = try InlineModelStack(store: store)
+      first.sync.applyRemote(me)
+      try first.sync.save()
+      let written = first.sync.recordInFlight(renamed, keys: [.name])
+      try first.sync.save()
+      let second = try InlineModelStack(store: try reopen())
+      let loaded = second.sync.localChanges(of: User.self).unconfirmed[me.id] ?? []
+      return (written, loaded, second.sync.recordInFlight(renamed, keys: [.name]))
+    }
+
+    // then
+    #expect(loaded == [UnconfirmedValue(keys: [.name], value: renamed, mark: written)])
+    #expect(next.serial > written.serial)
+  }
 }

@@ -22,7 +22,10 @@ enum ModelStep: Sendable, CustomStringConvertible {
   /// How the backend answers a request.
   enum AnswerKind: Sendable, CaseIterable {
     case success
+    /// A 503: the request may have been applied, for all the client can tell.
     case temporary
+    /// A 429 with `Retry-After`: the backend surely did not apply the request.
+    case tooMany
     case permanent
     case lostResponse
   }

@@ -27,6 +27,12 @@ final class UpstreamModel {
   var inFlight: [UpstreamRequest] = []
   /// What the server answered to requests it applied before their answers reached the client.
   private var delivered: [RequestToken: Result<EndpointResponse, APIError>] = [:]
+  /// For each group creation in flight, how many values the backend may hold the group had
+  /// before the creation went: an answer proving it was not applied must leave no more.
+  private var uncertainBeforeCreation: [RequestToken: Int] = [:]
+  /// A record of values the backend may hold that an unapplied creation left behind, found by
+  /// the last answer; the step's checks report it.
+  var leftBehind: String?
   private(set) var written: [UUID: [UUID]] = [:]
   /// How many of each conversation's messages on the server the checks have read, and their
   /// nonces; the model deletes no message, so one seen there needs no further checking.
@@ -128,7 +134,8 @@ final class UpstreamModel {
       let kind: ModelStep.AnswerKind =
         switch Int.random(in: 0..<20, using: &random) {
         case 0..<12: .success
-        case 12..<15: .temporary
+        case 12..<14: .temporary
+        case 14..<15: .tooMany
         case 15..<16: .permanent
         default: .lostResponse
         }
@@ -192,14 +199,27 @@ final class UpstreamModel {
       groups.append(id)
       conversations.append(id)
     case .handOut:
+      let uncertain = stack.sync.localChanges(of: Conversation.self).unconfirmed
       guard let request = upstream.nextRequest(in: stack.sync, now: now) else { return false }
+      if request.item.kind == .insert, request.item.object.entity == Conversation.entityName {
+        uncertainBeforeCreation[request.token] = uncertain[request.item.object.id]?.count ?? 0
+      }
       inFlight.append(request)
       trace.append(.handedOut(request.endpoint))
     case .answer(let index, let kind):
       guard !inFlight.isEmpty else { return false }
       let request = inFlight.remove(at: index % inFlight.count)
-      answer(request, kind)
+      let before = uncertainBeforeCreation.removeValue(forKey: request.token)
+      let applied = answer(request, kind)
       try stack.sync.save()
+      let id = request.item.object.id
+      if !applied, let before,
+        let after = stack.sync.localChanges(of: Conversation.self).unconfirmed[id]?.count,
+        after > before
+      {
+        leftBehind =
+          "group \(id) has \(after) values the backend may hold after a creation it did not apply, \(before) before it went"
+      }
     case .deliver(let index):
       let waiting = inFlight.filter { delivered[$0.token] == nil }
       guard !waiting.isEmpty else { return false }
@@ -260,8 +280,13 @@ final class UpstreamModel {
   }
 
   /// Completes `request` as `kind` says in the sync context; save it after.
-  private func answer(_ request: UpstreamRequest, _ kind: ModelStep.AnswerKind) {
+  ///
+  /// Returns `false` when the answer proves the backend did not apply the request: a 429, or a
+  /// 400 the model made up (the server never saw the request).
+  @discardableResult
+  private func answer(_ request: UpstreamRequest, _ kind: ModelStep.AnswerKind) -> Bool {
     let outcome: UpstreamOutcome
+    var applied = true
     switch kind {
     case .success, .lostResponse:
       let answer = delivered.removeValue(forKey: request.token) ?? fake.answer(request.endpoint)
@@ -276,21 +301,29 @@ final class UpstreamModel {
             BackendFailure(responseClass: .permanent, status: error.code, error: error))
         }
       }
-    // The server already applied a delivered request: it cannot answer 503 or 400 any more, so
-    // a temporary failure is the answer lost on the way, and a permanent one its real answer.
-    case .temporary where delivered.removeValue(forKey: request.token) != nil:
+    // The server already applied a delivered request: it cannot answer 503, 429 or 400 any
+    // more, so a temporary failure is the answer lost on the way, and a permanent one its real
+    // answer.
+    case .temporary where delivered.removeValue(forKey: request.token) != nil,
+      .tooMany where delivered.removeValue(forKey: request.token) != nil:
       outcome = .temporary(
         BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
     case .permanent where delivered[request.token] != nil:
       return answer(request, .success)
     case .temporary:
       outcome = .temporary(BackendFailure(responseClass: .temporary, status: 503))
+    case .tooMany:
+      outcome = .temporary(
+        BackendFailure(responseClass: .temporary, status: 429, retryAfter: .seconds(5)))
+      applied = false
     case .permanent:
       outcome = .permanent(BackendFailure(responseClass: .permanent, status: 400))
+      applied = false
     }
     if case .permanent = outcome { everRefused.insert(request.item.object.id) }
     trace.append(.answered(request.endpoint, kind))
     upstream.complete(request.token, with: outcome, in: stack.sync, now: now)
+    return applied
   }
 
   /// Sends again every change the backend refused: the model knows every object that can have

@@ -232,6 +232,24 @@ extension UpstreamModelTests {
       #expect(violation?.rule.contains("never written here") == true)
     }
 
+    @Test("The step check fails on a record an unapplied group creation left behind")
+    func creationLeftRecord() throws {
+      // given: a record the creation did not write joins its own
+      let model = try model(after: [.createGroup(members: [0]), .handOut])
+      let id = try #require(model.inFlight.first?.item.object.id)
+      let group = try #require(model.stack.sync.object(Conversation.self, id: id))
+      model.stack.sync.recordInFlight(group, keys: [.name])
+      try model.run(.answer(0, .tooMany))
+
+      // when
+      let violation = #expect(throws: ModelViolation.self) {
+        try model.checkStep(2, after: .answer(0, .tooMany))
+      }
+
+      // then
+      #expect(violation?.rule.contains("after a creation it did not apply") == true)
+    }
+
     @Test("The drained check fails on a value still uncertain after every request was answered")
     func uncertainAfterDraining() throws {
       // given

@@ -149,14 +149,20 @@ public final class UpstreamObjectSync: Sendable {
       let completion = tracks[position].complete(token, outcome, in: context)
       switch completion {
       case .settled(let object), .failed(let object, _), .reverted(let object, _):
-        state.retry[object] = nil
+        // The object's backoff is over once this answer came, unless another of its requests
+        // was told to wait beyond now (a Retry-After); that one still waits its time.
+        if let backoff = state.retry[object], backoff.at <= now { state.retry[object] = nil }
         return completion
       case .retrying(let object, _, let failure):
-        let attempts = (state.retry[object]?.attempts ?? 0) + 1
+        let earlier = state.retry[object]
+        let attempts = (earlier?.attempts ?? 0) + 1
         let wait = retryPolicy.delay(
           afterAttempt: attempts, unit: random.unitInterval(), retryAfter: failure.retryAfter)
-        state.retry[object] = Backoff(attempts: attempts, at: now + wait)
-        return .retrying(object, retryIn: wait, failure)
+        // Another request for the object may have been told to wait longer (a Retry-After);
+        // this failure's shorter backoff does not cut that short.
+        let at = max(now + wait, earlier?.at ?? now)
+        state.retry[object] = Backoff(attempts: attempts, at: at)
+        return .retrying(object, retryIn: at - now, failure)
       case .unknownToken:
         return completion
       }

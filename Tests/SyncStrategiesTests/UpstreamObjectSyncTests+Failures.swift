@@ -84,6 +84,41 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "Another request for the same object, failing for a while or succeeding, does not cut short a Retry-After",
+      arguments: [
+        UpstreamOutcome.temporary(BackendFailure(responseClass: .temporary, status: 503)),
+        .success(.noContent),
+      ])
+    func retryAfterNotCutShort(otherAnswer: UpstreamOutcome) async throws {
+      // given: a rename and a new member go at once; the rename is told to wait 30 s
+      let harness = TrackerHarness()
+      let ann = harness.make.user(name: "Ann")
+      let group = harness.make.conversation(name: "A", creator: harness.me)
+      try await harness.seedRemote([ann, group])
+      try harness.save { context in
+        try context.update(Conversation.self, id: group.id) {
+          $0.name = "B"
+          $0.participantIDs.insert(ann.id)
+        }
+      }
+      let requests = await harness.drain()
+      try #require(requests.map(\.item.keys.names) == [["name"], ["participantIDs"]])
+      await harness.complete(
+        requests[0],
+        .temporary(
+          BackendFailure(responseClass: .temporary, status: 429, retryAfter: .seconds(30))))
+
+      // when: the member request is answered; a 503's own backoff would be 2 s
+      await harness.complete(requests[1], otherAnswer)
+
+      // then
+      let waits = await harness.queue().retrying.map(\.retryIn)
+      #expect(waits == [.seconds(30)])
+      #expect(await harness.next(at: .seconds(29)) == nil)
+      #expect(await harness.next(at: .seconds(30))?.item.keys.names.contains("name") == true)
+    }
+
+    @Test(
       "A permanent failure is kept in the change log with its reason and status, and not retried")
     func permanentFailure() async throws {
       // given

@@ -92,15 +92,7 @@ extension UpstreamObjectSyncTests {
     func retryAfterNotCutShort(otherAnswer: UpstreamOutcome) async throws {
       // given: a rename and a new member go at once; the rename is told to wait 30 s
       let harness = TrackerHarness()
-      let ann = harness.make.user(name: "Ann")
-      let group = harness.make.conversation(name: "A", creator: harness.me)
-      try await harness.seedRemote([ann, group])
-      try harness.save { context in
-        try context.update(Conversation.self, id: group.id) {
-          $0.name = "B"
-          $0.participantIDs.insert(ann.id)
-        }
-      }
+      try await renameWhileAddingAnn(in: harness)
       let requests = await harness.drain()
       try #require(requests.map(\.item.keys.names) == [["name"], ["participantIDs"]])
       await harness.complete(

@@ -19,15 +19,7 @@ extension UpstreamObjectSyncTests {
     func partialCarry() async throws {
       // given
       let harness = TrackerHarness()
-      let ann = harness.make.user(name: "Ann")
-      let group = harness.make.conversation(name: "A", creator: harness.me)
-      try await harness.seedRemote([ann, group])
-      try harness.save { context in
-        try context.update(Conversation.self, id: group.id) {
-          $0.name = "B"
-          $0.participantIDs.insert(ann.id)
-        }
-      }
+      let group = try await renameWhileAddingAnn(in: harness)
 
       // when
       let requests = await harness.drain()
@@ -242,6 +234,23 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
   }
+}
+
+/// A group named A, with Ann and the self user known and synchronised, renamed B with Ann added
+/// in one save: two keys that go in two requests.
+@MainActor
+@discardableResult
+func renameWhileAddingAnn(in harness: TrackerHarness) async throws -> Conversation {
+  let ann = harness.make.user(name: "Ann")
+  let group = harness.make.conversation(name: "A", creator: harness.me)
+  try await harness.seedRemote([ann, group])
+  try harness.save { context in
+    try context.update(Conversation.self, id: group.id) {
+      $0.name = "B"
+      $0.participantIDs.insert(ann.id)
+    }
+  }
+  return group
 }
 
 /// A group named G on the backend and in the sync context, with the self user (and Ann when

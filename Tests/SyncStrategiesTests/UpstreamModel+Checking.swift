@@ -13,11 +13,10 @@ import UserParsing
 
 extension UpstreamModel {
   /// Checks the rules that hold after every step; the in-flight rule only after `step` handed
-  /// out a request, since nothing else adds one, and a creation's leftover records only after an
-  /// answer.
+  /// out a request, since nothing else adds one; and what the step itself found broken.
   func checkStep(_ index: Int, after step: ModelStep) throws {
     if case .handOut = step { try checkInFlight(index) }
-    if let leftBehind { throw ModelViolation(step: index, rule: leftBehind) }
+    if let brokenRule { throw ModelViolation(step: index, rule: brokenRule) }
     try learnServerMessages(index)
     if let problem = unacknowledged().first {
       throw ModelViolation(step: index, rule: problem)

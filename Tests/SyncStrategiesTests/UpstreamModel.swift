@@ -30,9 +30,12 @@ final class UpstreamModel {
   /// For each group creation in flight, how many values the backend may hold the group had
   /// before the creation went: an answer proving it was not applied must leave no more.
   private var uncertainBeforeCreation: [RequestToken: Int] = [:]
-  /// A record of values the backend may hold that an unapplied creation left behind, found by
-  /// the last answer; the step's checks report it.
-  var leftBehind: String?
+  /// For each object a request of which was answered 429, when its Retry-After ends: nothing
+  /// for the object may go before then, unless the app retries its refused change.
+  private var retryAfterEnds: [ObjectReference: Duration] = [:]
+  /// A rule the last step broke while it ran (a record an unapplied creation left behind, a
+  /// request sent before its object's Retry-After ended); the step's checks report it.
+  var brokenRule: String?
   private(set) var written: [UUID: [UUID]] = [:]
   /// How many of each conversation's messages on the server the checks have read, and their
   /// nonces; the model deletes no message, so one seen there needs no further checking.
@@ -71,6 +74,9 @@ final class UpstreamModel {
       }
     }
   }
+
+  /// How long a 429 answer asks the client to wait.
+  static let retryAfter: Duration = .seconds(5)
 
   /// The strategies of a real client.
   static let standardStrategies: [any UpstreamStrategy] = [
@@ -204,6 +210,10 @@ final class UpstreamModel {
       if request.item.kind == .insert, request.item.object.entity == Conversation.entityName {
         uncertainBeforeCreation[request.token] = uncertain[request.item.object.id]?.count ?? 0
       }
+      if let end = retryAfterEnds[request.item.object], now < end {
+        brokenRule =
+          "\(request.item.object) was sent at \(now), before its Retry-After ended at \(end)"
+      }
       inFlight.append(request)
       trace.append(.handedOut(request.endpoint))
     case .answer(let index, let kind):
@@ -217,7 +227,7 @@ final class UpstreamModel {
         let after = stack.sync.localChanges(of: Conversation.self).unconfirmed[id]?.count,
         after > before
       {
-        leftBehind =
+        brokenRule =
           "group \(id) has \(after) values the backend may hold after a creation it did not apply, \(before) before it went"
       }
     case .deliver(let index):
@@ -314,8 +324,11 @@ final class UpstreamModel {
       outcome = .temporary(BackendFailure(responseClass: .temporary, status: 503))
     case .tooMany:
       outcome = .temporary(
-        BackendFailure(responseClass: .temporary, status: 429, retryAfter: .seconds(5)))
+        BackendFailure(
+          responseClass: .temporary, status: 429, retryAfter: Self.retryAfter))
       applied = false
+      let end = now + Self.retryAfter
+      retryAfterEnds[request.item.object] = max(retryAfterEnds[request.item.object] ?? end, end)
     case .permanent:
       outcome = .permanent(BackendFailure(responseClass: .permanent, status: 400))
       applied = false
@@ -333,7 +346,9 @@ final class UpstreamModel {
     func retry<Object: ModelObject>(_ type: Object.Type, _ ids: some Sequence<UUID>) {
       let changes = context.localChanges(of: type)
       for id in ids where changes.failure(of: id) != nil {
-        upstream.retryFailedChange(of: ObjectReference(Object.entityName, id), in: context)
+        let reference = ObjectReference(Object.entityName, id)
+        upstream.retryFailedChange(of: reference, in: context)
+        retryAfterEnds[reference] = nil
       }
     }
     retry(User.self, [me])

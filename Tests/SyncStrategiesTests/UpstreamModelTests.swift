@@ -250,6 +250,23 @@ extension UpstreamModelTests {
       #expect(violation?.rule.contains("after a creation it did not apply") == true)
     }
 
+    @Test("The step check fails on a request sent before its object's Retry-After ended")
+    func sentBeforeRetryAfter() throws {
+      // given: the rename was told to wait, and the tracker was made to forget it
+      let model = try model(after: [.renameSelf("Ada"), .handOut, .answer(0, .tooMany)])
+      let me = ObjectReference(User.entityName, model.me)
+      model.upstream.retryFailedChange(of: me, in: model.stack.sync)
+      try model.run(.handOut)
+
+      // when
+      let violation = #expect(throws: ModelViolation.self) {
+        try model.checkStep(3, after: .handOut)
+      }
+
+      // then
+      #expect(violation?.rule.contains("before its Retry-After ended") == true)
+    }
+
     @Test("The drained check fails on a value still uncertain after every request was answered")
     func uncertainAfterDraining() throws {
       // given

@@ -34,16 +34,12 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       sent.map { Acknowledgement($0, alsoPossible: alsoPossible) }
     }
 
-    /// Whether what the request carries is written ahead in the change log before it goes.
-    ///
-    /// Updates, and inserts of objects that can change after they are made: news about such an
-    /// object that come before its creation is answered are merged against what the creation
-    /// sent, not against the local value. Messages are not: a drain of many of them does not pay
-    /// for records it never reads.
-    let isWrittenAhead: Bool
     /// The marks of the records written ahead for the request, one per value in
     /// ``possibleOnBackend``; what it withdraws if it surely was not applied.
     var writeAheadMarks: [WriteAheadMark] = []
+
+    /// Whether what the request carries was written ahead in the change log before it went.
+    var isWrittenAhead: Bool { !writeAheadMarks.isEmpty }
     /// Where the request started listening to what notifications say the backend holds for the
     /// object; set for updates.
     ///
@@ -208,11 +204,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       var flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object,
         alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint,
-        isWrittenAhead: kind == .update || (kind == .insert && !pushableKeys.isEmpty),
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).
-      if flight.isWrittenAhead {
+      if writesAhead(kind) {
         flight.writeAheadMarks = flight.possibleOnBackend.map { possible in
           context.recordInFlight(possible, keys: flight.keys)
         }
@@ -230,6 +225,16 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         UpstreamRequest(token: token, endpoint: endpoint, request: request, item: item),
         leftover: kind == .update && carried != keys)
     }
+  }
+
+  /// Whether a request of `kind` writes what it carries ahead in the change log before it goes.
+  ///
+  /// Updates, and inserts of objects that can change after they are made: news about such an
+  /// object that come before its creation is answered are merged against what the creation
+  /// sent, not against the local value. Messages are not: a drain of many of them does not pay
+  /// for records it never reads.
+  private func writesAhead(_ kind: UpstreamChangeKind) -> Bool {
+    kind == .update || (kind == .insert && !pushableKeys.isEmpty)
   }
 
   func markFailed(_ id: UUID, reason: String, in context: ModelContext) {

@@ -64,7 +64,7 @@ extension EntityTrack {
         context.markPushFailed(Object.self, id: flight.id, record)
         return .failed(reference, record)
       case .revert(let reason):
-        revert(flight.kind, flight.id, keys: flight.keys, in: context)
+        revert(flight.kind, flight.id, keys: stillAsSent(flight, in: context), in: context)
         return .reverted(reference, reason: reason)
       case .alreadyApplied:
         settle(flight, holding: flight.asSent, in: context)
@@ -146,6 +146,16 @@ extension EntityTrack {
     }
   }
 
+  /// The keys of `flight` that still hold what it sent: what a refusal of it may give back. A
+  /// key changed here since the request went holds a newer edit the backend has not refused,
+  /// which stays pending.
+  private func stillAsSent(_ flight: Flight, in context: ModelContext) -> Set<Object.Key> {
+    guard flight.kind == .update, let sent = flight.sent,
+      let current = context.object(Object.self, id: flight.id)
+    else { return flight.keys }
+    return flight.keys.filter { current.hasSameValue(at: $0, as: sent) }
+  }
+
   /// Gives a change up: an insert is dropped locally, a deletion undone, and an update's `keys`
   /// go back to the values the backend has.
   private func revert(
@@ -160,6 +170,7 @@ extension EntityTrack {
       context.clearLocalDeletion(Object.self, id: id)
       if let lastKnown { context.applyRemote(lastKnown) }
     case .update:
+      guard !keys.isEmpty else { return }
       guard let original = changes.originals[id], var reverted = context.object(Object.self, id: id)
       else {
         context.clearLocalChanges(Object.self, id: id, keys: keys)

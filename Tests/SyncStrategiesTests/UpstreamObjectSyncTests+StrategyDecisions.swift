@@ -33,6 +33,29 @@ extension UpstreamObjectSyncTests {
       #expect(harness.ui.object(User.self, id: harness.me.id)?.name == "Me")
     }
 
+    @Test(
+      "A revert gives back only the keys that still hold what was refused; a newer edit stays to be sent"
+    )
+    func revertKeepsNewerEdit() async throws {
+      // given
+      let harness = TrackerHarness(upstream: UpstreamObjectSync(strategies: [RevertingStrategy()]))
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Ada" } }
+      let refused = try #require(await harness.next())
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Bea" } }
+
+      // when
+      let completion = await harness.complete(
+        refused, .permanent(BackendFailure(responseClass: .permanent, status: 403)))
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(completion == .reverted(harness.me.reference, reason: "reverted: status 403"))
+      #expect(harness.ui.object(User.self, id: harness.me.id)?.name == "Bea")
+      #expect(await harness.localChanges(User.self).keys(of: harness.me.id) == [.name])
+      let resent = try #require(await harness.next())
+      #expect(resent.endpoint == .updateSelf(SelfUpdate(name: "Bea")))
+    }
+
     @Test("A strategy whose request carries none of the changed keys is reported, not looped on")
     func carriesNothing() async throws {
       // given

@@ -192,14 +192,16 @@ extension EntityTrack {
     return true
   }
 
-  /// Gives up the refused change of `id`: the object returns to what the backend has; returns
-  /// whether there was one.
+  /// Gives up the refused change of `id`: the object returns to what the backend has, except
+  /// for keys another request of it still carries (its answer settles them); returns whether
+  /// there was one.
   func discard(_ id: UUID, in context: ModelContext) -> Bool {
     let changes = context.localChanges(of: Object.self)
     guard changes.failure(of: id) != nil else { return false }
     let kind: UpstreamChangeKind =
       changes.inserted.contains(id) ? .insert : changes.deleted.contains(id) ? .delete : .update
-    revert(kind, id, keys: changes.keys(of: id), in: context)
+    let inFlight = keyHolders[id].map { Set($0.keys) } ?? []
+    revert(kind, id, keys: changes.keys(of: id).subtracting(inFlight), in: context)
     context.clearPushFailure(Object.self, id: id)
     return true
   }

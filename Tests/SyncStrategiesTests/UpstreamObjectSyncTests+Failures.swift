@@ -187,6 +187,33 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.localChanges(User.self).isEmpty)
       #expect(await harness.queue().isEmpty)
     }
+
+    @Test("Discarding a refused change leaves alone a key another request of the object carries")
+    func discardSparesKeyInFlight() async throws {
+      // given: the rename and the new member go at once; the new member is refused
+      let harness = TrackerHarness()
+      let group = try await renameWhileAddingAnn(in: harness)
+      let requests = await harness.drain()
+      try #require(requests.map(\.item.keys.names) == [["name"], ["participantIDs"]])
+      await harness.refuse(requests[1], status: 403)
+      let upstream = harness.upstream
+
+      // when
+      let discarded = try await harness.stack.sync.perform { context in
+        let discarded = upstream.discardFailedChange(of: group.reference, in: context)
+        try context.save()
+        return discarded
+      }
+      await harness.complete(requests[0], .success(.noContent))
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(discarded)
+      let after = try #require(harness.ui.object(Conversation.self, id: group.id))
+      #expect(after.name == "B")
+      #expect(after.participantIDs == group.participantIDs)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
   }
 }
 

@@ -136,6 +136,25 @@ extension ModelContext {
     for source in entities.types { discardReferrers(source) }
   }
 
+  /// Drops the new object `id` from this context, with what refers to it, and records its
+  /// deletion to push, because a creation whose answer was lost may have made it on the backend
+  /// as `backendMayHold`.
+  ///
+  /// An app that gives up creating an object the backend may hold anyway asks the backend to
+  /// delete it (for a group, to leave it), so that it does not live on there unseen; the strategy
+  /// settles a deletion of what the backend does not hold.
+  public func discardInsertion<Object: ModelObject>(
+    _ type: Object.Type, id: UUID, backendMayHold: Object
+  ) {
+    discardLocally(type, id: id)
+    modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
+      log.modify(type) { changes in
+        changes.deleted.insert(id)
+        changes.originals[id] = backendMayHold
+      }
+    }
+  }
+
   /// Records that the backend refused the local change of `id` for good; it is not sent again
   /// until ``clearPushFailure(_:id:)``, or until the UI changes the object again.
   public func markPushFailed<Object: ModelObject>(

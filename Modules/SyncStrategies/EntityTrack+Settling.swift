@@ -156,15 +156,24 @@ extension EntityTrack {
     return flight.keys.filter { current.hasSameValue(at: $0, as: sent) }
   }
 
-  /// Gives a change up: an insert is dropped locally, a deletion undone, and an update's `keys`
-  /// go back to the values the backend has.
+  /// Gives a change up: an insert is dropped locally (and deleted on the backend if an earlier
+  /// attempt may have made it there), a deletion undone, and an update's `keys` go back to the
+  /// values the backend has.
+  ///
+  /// Where an earlier request for a key may have been applied without an answer, the backend
+  /// may hold that request's value instead; such a key takes the last acknowledged value too,
+  /// but stays pending, so the next request makes the backend hold it for sure.
   private func revert(
     _ kind: UpstreamChangeKind, _ id: UUID, keys: Set<Object.Key>, in context: ModelContext
   ) {
     let changes = context.localChanges(of: Object.self)
     switch kind {
     case .insert:
-      context.discardLocally(Object.self, id: id)
+      if let possible = changes.backendValue(of: id) {
+        context.discardInsertion(Object.self, id: id, backendMayHold: possible)
+      } else {
+        context.discardLocally(Object.self, id: id)
+      }
     case .delete:
       let lastKnown = changes.originals[id]
       context.clearLocalDeletion(Object.self, id: id)
@@ -177,8 +186,16 @@ extension EntityTrack {
         return
       }
       for key in keys { reverted.copyValue(at: key, from: original) }
-      context.clearLocalChanges(Object.self, id: id, keys: keys)
+      let uncertain = keys.filter { key in
+        (changes.unconfirmed[id] ?? []).contains { possible in
+          possible.keys.contains(key) && !possible.value.hasSameValue(at: key, as: original)
+        }
+      }
+      context.clearLocalChanges(Object.self, id: id, keys: keys.subtracting(uncertain))
+      // A remote value takes the keys that are no longer pending; the pending ones take it as
+      // an edit of this context, which the next request carries.
       context.applyRemote(reverted)
+      if !uncertain.isEmpty { _ = try? context.update(Object.self, id: id) { $0 = reverted } }
     }
   }
 

@@ -157,6 +157,42 @@ struct LocalChangesTests {
     #expect(changes.isEmpty)
   }
 
+  @Test(
+    "Discarding an insertion the backend may hold drops the object and its referrers, and records a deletion of what the backend may hold"
+  )
+  func discardInsertionRecordsDeletion() async throws {
+    // given
+    let me = make.selfUser()
+    let group = make.conversation(name: "Lunch", creator: me)
+    let message = make.message(in: group, from: me)
+    let stack = ModelStack.forTesting([me])
+    try await saveInUI(stack) { context in
+      try context.insert(group)
+      try context.insert(message)
+    }
+    var sent = group
+    sent.name = "Lunch at one"
+
+    // when
+    let (groups, messages) = try await stack.sync.perform { [sent] context throws(SaveError) in
+      context.discardInsertion(Conversation.self, id: group.id, backendMayHold: sent)
+      try context.save()
+      return (context.localChanges(of: Conversation.self), context.localChanges(of: Message.self))
+    }
+    await Quiescence.expectIdle(stack.tracker)
+
+    // then
+    #expect(stack.ui.context.object(Conversation.self, id: group.id) == nil)
+    #expect(stack.ui.context.object(Message.self, id: message.id) == nil)
+    #expect(groups.inserted.isEmpty)
+    #expect(groups.deleted == [group.id])
+    #expect(groups.originals[group.id] == sent)
+    #expect(messages.isEmpty)
+    let stored = try stack.store.load().changeLog[Conversation.self][group.id]
+    #expect(stored?.isDeleted == true)
+    #expect(stored?.original == sent)
+  }
+
   @Test("A server copy of an object deleted here and not yet pushed does not bring it back")
   func remoteCopyDoesNotUndoLocalDeletion() async throws {
     // given

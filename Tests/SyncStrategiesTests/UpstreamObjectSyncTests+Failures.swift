@@ -188,6 +188,85 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.queue().isEmpty)
     }
 
+    @Test(
+      "Discarding a refused change whose earlier attempt may have been applied sends the backend's last known value again"
+    )
+    func discardAfterLostAnswer() async throws {
+      // given: the first rename was applied but its answer lost; the resend is refused
+      let harness = TrackerHarness()
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Ada" } }
+      await harness.loseAnswer(to: try #require(await harness.next()))
+      await harness.refuse(try #require(await harness.next(at: .seconds(60))))
+      let upstream = harness.upstream
+      let me = harness.me.reference
+
+      // when
+      try await harness.stack.sync.perform { context in
+        upstream.discardFailedChange(of: me, in: context)
+        try context.save()
+      }
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(harness.ui.object(User.self, id: harness.me.id)?.name == "Me")
+      #expect(await harness.localChanges(User.self).keys(of: harness.me.id) == [.name])
+      await harness.answerAll(at: .seconds(120))
+      #expect(harness.fake.user(harness.me.id)?.name == "Me")
+      #expect(await harness.localChanges(User.self).isEmpty)
+    }
+
+    @Test(
+      "Discarding a refused creation that an earlier attempt may have made has the self user leave the group on the backend"
+    )
+    func discardCreationAfterLostAnswer() async throws {
+      // given: the first creation was applied but its answer lost; the resend is refused
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(name: "Lunch", creator: harness.me)
+      try harness.insert([group])
+      await harness.loseAnswer(to: try #require(await harness.next()))
+      await harness.refuse(try #require(await harness.next(at: .seconds(60))))
+      let upstream = harness.upstream
+
+      // when
+      try await harness.stack.sync.perform { context in
+        upstream.discardFailedChange(of: group.reference, in: context)
+        try context.save()
+      }
+      await Quiescence.expectIdle(harness.stack.tracker)
+      let sent = await harness.answerAll(at: .seconds(120))
+
+      // then
+      #expect(harness.ui.object(Conversation.self, id: group.id) == nil)
+      #expect(
+        sent.map(\.endpoint) == [
+          .removeMembers(conversation: group.id, MemberList(users: [harness.me.id]))
+        ])
+      #expect(harness.fake.members(of: group.id).contains(harness.me.id) == false)
+      #expect(await harness.queue().isEmpty)
+    }
+
+    @Test("Discarding a refused creation the backend cannot hold sends nothing")
+    func discardCreationNeverApplied() async throws {
+      // given
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(name: "Lunch", creator: harness.me)
+      try harness.insert([group])
+      await harness.refuse(try #require(await harness.next()))
+      let upstream = harness.upstream
+
+      // when
+      try await harness.stack.sync.perform { context in
+        upstream.discardFailedChange(of: group.reference, in: context)
+        try context.save()
+      }
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(harness.ui.object(Conversation.self, id: group.id) == nil)
+      #expect(await harness.next(at: .seconds(120)) == nil)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
     @Test("Discarding a refused change leaves alone a key another request of the object carries")
     func discardSparesKeyInFlight() async throws {
       // given: the rename and the new member go at once; the new member is refused

@@ -18,6 +18,7 @@ enum ModelStep: Sendable, CustomStringConvertible {
   case remoteToggleBlock(user: Int)
   case advance(Duration)
   case retryFailed
+  case discardFailed
 
   /// How the backend answers a request.
   enum AnswerKind: Sendable, CaseIterable {
@@ -51,6 +52,7 @@ enum ModelStep: Sendable, CustomStringConvertible {
       "on another device, the self user blocks user \(user), or unblocks them if blocked"
     case .advance(let duration): "advance the clock by \(duration)"
     case .retryFailed: "retry every refused change"
+    case .discardFailed: "give up every refused change"
     }
   }
 }

@@ -46,13 +46,18 @@ extension UpstreamModel {
   /// a message it already holds, or a message of the self user this device never wrote (a copy
   /// sent under another nonce): no message is on the server twice.
   ///
-  /// The model deletes no message, so each conversation's list on the server only grows; if it
-  /// ever shrank, it is read again from the start.
+  /// Each conversation's list on the server only grows, unless the app gave up a message that
+  /// an earlier attempt may have posted, which is then deleted there: a list that no longer
+  /// holds the last message read where it was is read again from the start.
   func learnServerMessages(_ step: Int) throws {
     for conversation in conversations {
       let messages = fake.messages(in: conversation)
       var known = serverMessages[conversation] ?? ServerMessages()
-      if messages.count < known.count { known = ServerMessages() }
+      if known.count > messages.count
+        || (known.count > 0 && messages[known.count - 1].nonce != known.last)
+      {
+        known = ServerMessages()
+      }
       guard messages.count > known.count else { continue }
       for message in messages[known.count...] {
         guard known.nonces.insert(message.nonce).inserted else {
@@ -68,6 +73,7 @@ extension UpstreamModel {
         }
       }
       known.count = messages.count
+      known.last = messages.last?.nonce
       serverMessages[conversation] = known
     }
   }
@@ -107,9 +113,16 @@ extension UpstreamModel {
     }
     let changes = context.localChanges(of: Conversation.self)
     for id in groups {
-      guard let conversation = context.object(Conversation.self, id: id),
-        !changes.inserted.contains(id), changes.failure(of: id) == nil
-      else { continue }
+      guard let conversation = context.object(Conversation.self, id: id) else {
+        // Only a group the app gave up goes; one the backend may hold is left there.
+        if !changes.deleted.contains(id), fake.members(of: id).contains(me) {
+          problems.append(
+            "group \(id) is gone here, the server has the self user in it, and no leaving is pending"
+          )
+        }
+        continue
+      }
+      guard !changes.inserted.contains(id), changes.failure(of: id) == nil else { continue }
       guard let theirs = fake.conversationSummary(id) else {
         problems.append("group \(id) exists here but not on the server, and is not pending")
         continue
@@ -131,9 +144,15 @@ extension UpstreamModel {
     for (conversation, nonces) in written {
       let onServer = serverMessages[conversation]?.nonces ?? []
       for nonce in nonces where !onServer.contains(nonce) {
-        guard !messages.inserted.contains(nonce), messages.failure(of: nonce) == nil,
-          let message = context.object(Message.self, id: nonce)
-        else { continue }
+        guard !messages.inserted.contains(nonce), messages.failure(of: nonce) == nil else {
+          continue
+        }
+        guard let message = context.object(Message.self, id: nonce) else {
+          if !givenUp.contains(nonce) {
+            problems.append("message \(nonce) is gone here, not on the server, and not given up")
+          }
+          continue
+        }
         problems.append("message \(message.text) is sent here but not on the server")
       }
     }
@@ -183,13 +202,22 @@ extension UpstreamModel {
         step: step,
         rule: "after draining, the UI's connection with \(user) differs from the server's")
     }
-    for group in groups
-    where ui.object(Conversation.self, id: group)?.name != fake.conversation(group)?.name {
-      throw ModelViolation(
-        step: step, rule: "after draining, the UI names group \(group) otherwise than the server")
+    for group in groups {
+      guard let mine = ui.object(Conversation.self, id: group) else {
+        if fake.members(of: group).contains(me) {
+          throw ModelViolation(
+            step: step,
+            rule: "after draining, group \(group) is gone here but has the self user on the server")
+        }
+        continue
+      }
+      if mine.name != fake.conversation(group)?.name {
+        throw ModelViolation(
+          step: step, rule: "after draining, the UI names group \(group) otherwise than the server")
+      }
     }
     for (conversation, nonces) in written {
-      let expected = nonces.filter { !everRefused.contains($0) }
+      let expected = nonces.filter { !everRefused.contains($0) && !givenUp.contains($0) }
       let onServer = fake.messages(in: conversation).map(\.nonce).filter { expected.contains($0) }
       if onServer != expected {
         throw ModelViolation(

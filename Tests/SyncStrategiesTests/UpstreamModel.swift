@@ -38,9 +38,12 @@ final class UpstreamModel {
   var brokenRule: String?
   private(set) var written: [UUID: [UUID]] = [:]
   /// How many of each conversation's messages on the server the checks have read, and their
-  /// nonces; the model deletes no message, so one seen there needs no further checking.
+  /// nonces; the server only appends messages, except when the app gives up one it refused that
+  /// an earlier attempt may have posted, so one seen there needs no further checking.
   var serverMessages: [UUID: ServerMessages] = [:]
   private(set) var everRefused: Set<UUID> = []
+  /// Messages the app gave up: dropped with the group whose refused creation it discarded.
+  private(set) var givenUp: Set<UUID> = []
   private var lastNotification: UUID?
   private var now: Duration = .zero
   private var counter = 0
@@ -52,6 +55,8 @@ final class UpstreamModel {
   struct ServerMessages {
     var count = 0
     var nonces: Set<UUID> = []
+    /// The nonce of the last message read, by which a deletion before it shows.
+    var last: UUID?
   }
 
   /// A request handed out, or answered; formatted only when a run fails.
@@ -153,7 +158,8 @@ final class UpstreamModel {
     case 91..<93: return .remoteMessage(conversation: Int.random(in: 0..<8, using: &random))
     case 93..<94: return .remoteToggleBlock(user: Int.random(in: 0..<3, using: &random))
     case 94..<96: return .toggleBlock(user: Int.random(in: 0..<3, using: &random))
-    case 96..<99: return .advance(.milliseconds(Int.random(in: 0...4_000, using: &random)))
+    case 96..<98: return .advance(.milliseconds(Int.random(in: 0...4_000, using: &random)))
+    case 98..<99: return .discardFailed
     default: return .retryFailed
     }
   }
@@ -186,12 +192,14 @@ final class UpstreamModel {
       let conversation = conversations[index % conversations.count]
       let nonce = ui.makeID()
       counter += 1
-      try saveUI { context in
+      let saved = try saveUI { context in
         try context.insert(
           Message(
             nonce: nonce, conversationID: conversation, senderID: self.me, text: text,
             localTime: Date(timeIntervalSince1970: 1_800_000_000 + Double(self.counter))))
       }
+      // A group given up here takes no more messages.
+      guard saved else { return false }
       written[conversation, default: []].append(nonce)
     case .createGroup(let members):
       let id = ui.makeID()
@@ -276,16 +284,23 @@ final class UpstreamModel {
       return false
     case .retryFailed:
       try retryFailed()
+    case .discardFailed:
+      try discardFailed()
     }
     return true
   }
 
-  private func saveUI(_ edit: (ModelContext) throws -> Void) throws {
+  /// Makes `edit` in the UI context and saves; an edit or save the context refuses is rolled
+  /// back, and `false` is returned.
+  @discardableResult
+  private func saveUI(_ edit: (ModelContext) throws -> Void) throws -> Bool {
     do {
       try edit(ui)
       try ui.save()
+      return true
     } catch {
       ui.rollback()
+      return false
     }
   }
 
@@ -342,19 +357,34 @@ final class UpstreamModel {
   /// Sends again every change the backend refused: the model knows every object that can have
   /// one, so it asks their change-log records instead of working out the whole queue.
   private func retryFailed() throws {
+    try forEachRefusal { reference in
+      upstream.retryFailedChange(of: reference, in: stack.sync)
+      retryAfterEnds[reference] = nil
+    }
+  }
+
+  /// Gives up every refused change, as an app whose user dismisses them does; the object's
+  /// backoff stays, since other changes of it may still wait.
+  private func discardFailed() throws {
+    try forEachRefusal { upstream.discardFailedChange(of: $0, in: stack.sync) }
+    for nonce in written.values.joined() where stack.sync.object(Message.self, id: nonce) == nil {
+      givenUp.insert(nonce)
+    }
+  }
+
+  /// Calls `body` with every object the model knows whose change was refused, then saves.
+  private func forEachRefusal(_ body: (ObjectReference) -> Void) throws {
     let context = stack.sync
-    func retry<Object: ModelObject>(_ type: Object.Type, _ ids: some Sequence<UUID>) {
+    func visit<Object: ModelObject>(_ type: Object.Type, _ ids: some Sequence<UUID>) {
       let changes = context.localChanges(of: type)
       for id in ids where changes.failure(of: id) != nil {
-        let reference = ObjectReference(Object.entityName, id)
-        upstream.retryFailedChange(of: reference, in: context)
-        retryAfterEnds[reference] = nil
+        body(ObjectReference(Object.entityName, id))
       }
     }
-    retry(User.self, [me])
-    retry(Connection.self, users)
-    retry(Conversation.self, groups)
-    retry(Message.self, written.values.joined())
+    visit(User.self, [me])
+    visit(Connection.self, users)
+    visit(Conversation.self, groups)
+    visit(Message.self, written.values.joined())
     try context.save()
   }
 

@@ -294,5 +294,39 @@ extension UpstreamModelTests {
       // then
       #expect(model.unacknowledged().contains { $0.contains("sent here but not on the server") })
     }
+
+    @Test("The pending check fails on an unsent message that is gone here though nobody gave it up")
+    func messageGoneUnasked() throws {
+      // given
+      let model = try model(after: [.write(conversation: 0, text: "hi")])
+      let nonce = try #require(model.written[model.conversations[0]]?.last)
+
+      // when
+      model.stack.sync.discardLocally(Message.self, id: nonce)
+
+      // then
+      #expect(model.unacknowledged().contains { $0.contains("is gone here") })
+    }
+
+    @Test("Giving up a refused group creation takes its unsent messages with it, as given up")
+    func discardedGroupTakesMessages() throws {
+      // given: a new group with a message waiting on it, its creation refused
+      let model = try model(after: [
+        .createGroup(members: [0]), .handOut, .answer(0, .permanent),
+      ])
+      let group = try #require(model.groups.last)
+      try model.run(.write(conversation: model.conversations.count - 1, text: "hi"))
+      let nonce = try #require(model.written[group]?.last)
+
+      // when
+      try model.run(.discardFailed)
+
+      // then
+      #expect(model.stack.sync.object(Conversation.self, id: group) == nil)
+      #expect(model.givenUp == [nonce])
+      #expect(model.unacknowledged().isEmpty)
+      #expect(
+        try model.run(.write(conversation: model.conversations.count - 1, text: "late")) == false)
+    }
   }
 }

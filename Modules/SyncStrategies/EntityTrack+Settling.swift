@@ -146,8 +146,9 @@ extension EntityTrack {
     }
   }
 
-  /// The keys of `flight` that still hold what it sent: what a refusal of it may give back. A
-  /// key changed here since the request went holds a newer edit the backend has not refused,
+  /// The keys of `flight` that still hold what it sent: what a refusal of it may give back.
+  ///
+  /// A key changed here since the request went holds a newer edit the backend has not refused,
   /// which stays pending.
   private func stillAsSent(_ flight: Flight, in context: ModelContext) -> Set<Object.Key> {
     guard flight.kind == .update, let sent = flight.sent,

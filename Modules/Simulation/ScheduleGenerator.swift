@@ -37,10 +37,14 @@ public struct ScheduleGenerator: Sendable {
     case 57..<58: return .remoteRemoveMember(group: pick(0...5), contact: pick(0...3))
     case 58..<63: return .pull
     case 63..<78 where options.faults:
-      return .fault(SimulatedFault.allCases[pick(0...(SimulatedFault.allCases.count - 1))])
+      let kinds = options.faultKinds
+      return .fault(kinds[pick(0...(kinds.count - 1))])
     case 78..<82 where options.faults: return .releaseParked(pick(0...3))
     case 82..<84 where options.faults: return .goOffline(hanging: pick(0...1) == 1)
     case 84..<88 where options.faults: return .goOnline
+    // Without refusals these rolls stay time passing, so older seeds draw what they drew.
+    case 95..<96 where options.refusals && options.faults: return .retryRefused
+    case 96..<97 where options.refusals && options.faults: return .giveUpRefused
     case 88..<97: return .advance(milliseconds: pick(1...4_000))
     case 97..<100 where options.restarts: return .restart
     default: return .advance(milliseconds: pick(1...500))

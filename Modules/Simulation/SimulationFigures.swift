@@ -12,6 +12,10 @@ public struct SimulationFigures: Sendable, Hashable {
   public var offlineSpells = 0
   /// Times the app was killed and started again.
   public var restarts = 0
+  /// Refused changes the app sent again.
+  public var refusalsRetried = 0
+  /// Refused changes the app gave up.
+  public var refusalsGivenUp = 0
   /// Requests the backend received.
   public var requests = 0
   /// Virtual time covered.
@@ -27,6 +31,8 @@ public struct SimulationFigures: Sendable, Hashable {
     for (fault, count) in other.faults { faults[fault, default: 0] += count }
     offlineSpells += other.offlineSpells
     restarts += other.restarts
+    refusalsRetried += other.refusalsRetried
+    refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
     virtualTime += other.virtualTime
   }
@@ -40,6 +46,7 @@ public struct SimulationFigures: Sendable, Hashable {
       seeds \(seeds), steps \(steps), requests \(requests), restarts \(restarts), \
       offline spells \(offlineSpells), virtual time \(String(format: "%.1f", hours)) h
       faults: \(faultList)
+      refused changes retried \(refusalsRetried), given up \(refusalsGivenUp)
       """
   }
 }

@@ -9,6 +9,11 @@ public struct SimulationOptions: Sendable {
   public var faults: Bool
   /// Whether the app is killed and restarted.
   public var restarts: Bool
+  /// Whether the backend may refuse a request for good (a `400`, with faults on), and the app
+  /// then retry or give up its refused changes.
+  ///
+  /// Seeds drawn without refusals (before they existed) replay with this off.
+  public var refusals: Bool
   /// Whether the client keeps its state in a SQLite file (else an in-memory store that
   /// outlives each app instance).
   public var durableStore: Bool
@@ -22,14 +27,16 @@ public struct SimulationOptions: Sendable {
   /// Whether every event is printed as it happens, for following a run that hangs or fails.
   public var trace = false
 
-  /// Creates options; by default 40 steps with faults and restarts on a SQLite store.
+  /// Creates options; by default 40 steps with faults, refusals and restarts on a SQLite store.
   public init(
-    steps: Int = 40, faults: Bool = true, restarts: Bool = true, durableStore: Bool = true,
-    maxConcurrentRequests: Int = 3, strategies: [any UpstreamStrategy]? = nil
+    steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
+    durableStore: Bool = true, maxConcurrentRequests: Int = 3,
+    strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps
     self.faults = faults
     self.restarts = restarts
+    self.refusals = refusals
     self.durableStore = durableStore
     self.maxConcurrentRequests = maxConcurrentRequests
     self.strategies = strategies
@@ -37,4 +44,9 @@ public struct SimulationOptions: Sendable {
 
   /// The request limit in force.
   var maxRequests: Int { requestLimit ?? 50 * steps + 500 }
+
+  /// The faults a schedule may draw: every kind, or every kind but refusals.
+  var faultKinds: [SimulatedFault] {
+    refusals ? SimulatedFault.allCases : SimulatedFault.allCases.filter { $0 != .refusal }
+  }
 }

@@ -53,6 +53,10 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case advance(milliseconds: Int)
   /// The app is killed and started again on its store.
   case restart
+  /// The app sends again every change the backend refused for good, as a user who taps retry.
+  case retryRefused
+  /// The app gives up every change the backend refused for good, as a user who dismisses them.
+  case giveUpRefused
 
   /// The step, as a schedule prints it.
   public var description: String {
@@ -83,6 +87,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case .goOnline: "come back online"
     case .advance(let milliseconds): "advance the clock by \(milliseconds) ms"
     case .restart: "kill and restart the app"
+    case .retryRefused: "retry every refused change"
+    case .giveUpRefused: "give up every refused change"
     }
   }
 }
@@ -103,6 +109,8 @@ public enum SimulatedFault: String, Sendable, Hashable, CaseIterable, CustomStri
   case park
   /// The answer's body is not JSON.
   case malformedBody
+  /// A 400: the backend refuses the request for good, without applying it.
+  case refusal
 
   /// The fake backend's fault.
   var fault: Fault {
@@ -114,6 +122,7 @@ public enum SimulatedFault: String, Sendable, Hashable, CaseIterable, CustomStri
     case .delay: .delay(.milliseconds(1_500))
     case .park: .park
     case .malformedBody: .malformedBody
+    case .refusal: .status(400)
     }
   }
 

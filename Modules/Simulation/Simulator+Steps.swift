@@ -4,6 +4,7 @@ import Foundation
 import Models
 import Seams
 import SyncEngine
+import SyncStrategies
 import Transport
 
 extension Simulator {
@@ -68,6 +69,14 @@ extension Simulator {
         try await restart()
       } catch {
         log.add("the app could not start again: \(error)")
+      }
+    case .retryRefused:
+      for refused in await app.engine.queue().failed.map(\.object) {
+        if await app.engine.retryFailedChange(of: refused) { figures.refusalsRetried += 1 }
+      }
+    case .giveUpRefused:
+      for refused in await app.engine.queue().failed.map(\.object) {
+        if await app.engine.discardFailedChange(of: refused) { figures.refusalsGivenUp += 1 }
       }
     }
   }

@@ -47,6 +47,45 @@ struct SimulatorTests {
     #expect(schedules.count == 20)
   }
 
+  @Test(
+    "Refusals, and the app retrying or giving them up, are drawn only when the options allow them",
+    arguments: [true, false])
+  func refusalsDrawnWhenAllowed(refusals: Bool) {
+    // given
+    let generator = ScheduleGenerator(options: SimulationOptions(steps: 40, refusals: refusals))
+
+    // when
+    let steps = Set((1...50).flatMap { generator.schedule(seed: UInt64($0)) })
+
+    // then
+    let drawn = [SimulationStep.fault(.refusal), .retryRefused, .giveUpRefused].map(steps.contains)
+    #expect(drawn == [refusals, refusals, refusals])
+  }
+
+  @Test("Without refusals, seed 55048 still draws the schedule it was found with")
+  func olderSeedsDrawTheirSchedules() {
+    // given: the steps its shortened schedule kept (below), in the order they came
+    let kept = Self.seed55048Shortened
+
+    // when
+    let schedule = ScheduleGenerator(options: SimulationOptions(refusals: false))
+      .schedule(seed: 55048)
+
+    // then
+    var remaining = kept[...]
+    for step in schedule where step == remaining.first { remaining.removeFirst() }
+    #expect(remaining.isEmpty, "not drawn in order: \(Array(remaining))")
+  }
+
+  /// The steps of seed 55048's schedule that still broke the promise once shortened.
+  nonisolated static let seed55048Shortened: [SimulationStep] = [
+    .toggleMember(group: 0, contact: 3), .fault(.tooManyRequests),
+    .toggleMember(group: 3, contact: 2), .goOffline(hanging: false),
+    .renameGroup(group: 5, name: "r19"), .remoteRemoveMember(group: 3, contact: 3),
+    .fault(.delay), .fault(.lostResponse), .fault(.park), .changeAccent(5), .goOnline, .pull,
+    .toggleMember(group: 2, contact: 1),
+  ]
+
   @Test("The figures count every fault, restart and step the schedule held")
   func figures() async {
     // given
@@ -66,6 +105,45 @@ struct SimulatorTests {
     #expect(report.figures.offlineSpells == 1)
     #expect(report.figures.virtualTime >= .seconds(66))
     #expect(report.requests.contains { $0.contains("PUT /self → 503") })
+  }
+
+  @Test(
+    "A change refused for good that the app gives up or retries ends with the client and the server agreeing",
+    arguments: [SimulationStep.giveUpRefused, .retryRefused])
+  func refusedThenDecided(decision: SimulationStep) async {
+    // given
+    let schedule: [SimulationStep] = [
+      .fault(.refusal), .renameSelf("A"), .advance(milliseconds: 100), decision,
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 3, schedule: schedule)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.requests.contains { $0.contains("PUT /self → 400") })
+    #expect(report.figures.faults == [.refusal: 1])
+    let decided =
+      decision == .giveUpRefused ? report.figures.refusalsGivenUp : report.figures.refusalsRetried
+    #expect(decided == 1)
+  }
+
+  @Test("A group creation given up after an earlier attempt made it is left on the server")
+  func givenUpCreationIsLeft() async {
+    // given: the first creation is applied and its answer lost, the resend refused
+    let schedule: [SimulationStep] = [
+      .fault(.lostResponse), .createGroup(name: "g", contacts: []), .fault(.refusal),
+      .advance(milliseconds: 4_000), .giveUpRefused,
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 3, schedule: schedule)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.requests.contains { $0.contains("POST /conversations → 400") })
+    #expect(report.requests.contains { $0.contains("DELETE /conversations/") })
+    #expect(report.figures.refusalsGivenUp == 1)
   }
 
   @Test("An app killed while its request is held comes back and finishes the change")
@@ -98,8 +176,8 @@ struct SimulatorTests {
       55048,
     ])
   func regressions(seed: UInt64) async {
-    // when
-    let report = await Simulator.run(seed: seed)
+    // when: drawn as they were found, before refusals
+    let report = await Simulator.run(seed: seed, options: SimulationOptions(refusals: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -109,13 +187,7 @@ struct SimulatorTests {
     "Members another user removes while a member request is out are not added back by its answer")
   func remoteRemovalDuringMemberRequest() async {
     // given: seed 55048's schedule, shortened
-    let schedule: [SimulationStep] = [
-      .toggleMember(group: 0, contact: 3), .fault(.tooManyRequests),
-      .toggleMember(group: 3, contact: 2), .goOffline(hanging: false),
-      .renameGroup(group: 5, name: "r19"), .remoteRemoveMember(group: 3, contact: 3),
-      .fault(.delay), .fault(.lostResponse), .fault(.park), .changeAccent(5), .goOnline, .pull,
-      .toggleMember(group: 2, contact: 1),
-    ]
+    let schedule = Self.seed55048Shortened
 
     // when
     let report = await Simulator.run(seed: 55048, schedule: schedule)

@@ -308,6 +308,24 @@ extension UpstreamModelTests {
       #expect(model.unacknowledged().contains { $0.contains("is gone here") })
     }
 
+    @Test(
+      "The pending and drained checks fail on a group gone here that still has the self user on the server"
+    )
+    func groupGoneUnleft() throws {
+      // given
+      let model = try model(after: [])
+      let group = model.groups[0]
+
+      // when
+      model.stack.sync.discardLocally(Conversation.self, id: group)
+      try model.stack.sync.save()
+
+      // then
+      #expect(model.unacknowledged().contains { $0.contains("no leaving is pending") })
+      let violation = #expect(throws: ModelViolation.self) { try model.checkDrained(0) }
+      #expect(violation?.rule.contains("\(group)") == true)
+    }
+
     @Test("Giving up a refused group creation takes its unsent messages with it, as given up")
     func discardedGroupTakesMessages() throws {
       // given: a new group with a message waiting on it, its creation refused

@@ -72,6 +72,9 @@ extension Simulator {
       }
     case .retryRefused:
       for refused in await app.engine.queue().failed.map(\.object) {
+        if refused.entity == .message, let message = ui.object(Message.self, id: refused.id) {
+          retriedTexts.insert(message.text)
+        }
         if await app.engine.retryFailedChange(of: refused) { figures.refusalsRetried += 1 }
       }
     case .giveUpRefused:

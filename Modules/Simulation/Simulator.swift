@@ -41,6 +41,9 @@ public final class Simulator {
   var random: SeededRandomNumberGenerator
   /// The texts the self user wrote, by conversation, in the order written.
   var written: [UUID: [String]] = [:]
+  /// The texts of messages refused for good and sent again: a retried message goes after
+  /// those written later, which were not held back for it.
+  var retriedTexts: Set<String> = []
   /// The groups the self user created.
   var createdGroups: Set<UUID> = []
   /// Objects other users changed on the backend since the app last caught up.

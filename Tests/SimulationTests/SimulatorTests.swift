@@ -128,6 +128,27 @@ struct SimulatorTests {
     #expect(decided == 1)
   }
 
+  @Test(
+    "A refused message sent again goes after the messages written since, which breaks no rule")
+  func retriedMessageGoesLast() async {
+    // given
+    let schedule: [SimulationStep] = [
+      .fault(.refusal), .writeMessage(conversation: 0, text: "first"),
+      .advance(milliseconds: 100), .writeMessage(conversation: 0, text: "second"),
+      .advance(milliseconds: 100), .retryRefused, .advance(milliseconds: 100),
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 3, schedule: schedule)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    let posts = report.requests.filter { $0.contains("/messages → ") }
+    #expect(posts.count == 3)
+    #expect(posts.first?.contains("→ 400") == true)
+    #expect(report.figures.refusalsRetried == 1)
+  }
+
   @Test("A group creation given up after an earlier attempt made it is left on the server")
   func givenUpCreationIsLeft() async {
     // given: the first creation is applied and its answer lost, the resend refused

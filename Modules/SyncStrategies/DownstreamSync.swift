@@ -210,6 +210,14 @@ public struct DownstreamSync: Sendable {
     need: (Set<UUID>) -> Void
   ) -> Bool {
     guard var conversation = context.object(Conversation.self, id: change.conversation) else {
+      // The self user left a group this device is leaving: the backend did it, so the leaving
+      // is settled, and a later refusal of a resend cannot bring the group back.
+      if case .memberLeave = event, let me = context.selfUser?.id, change.data.contains(me),
+        context.localChanges(of: Conversation.self).deleted.contains(change.conversation)
+      {
+        context.clearLocalDeletion(Conversation.self, id: change.conversation)
+        return true
+      }
       return false
     }
     let joined: Bool

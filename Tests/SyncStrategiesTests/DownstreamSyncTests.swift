@@ -189,6 +189,34 @@ struct DownstreamSyncTests {
   }
 
   @Test(
+    "News that the self user left a group this device is leaving settle the leaving, so a later refusal cannot bring the group back"
+  )
+  func leaveSettledByNews() async throws {
+    // given: the user leaves; the request goes and its answer is lost
+    let harness = TrackerHarness()
+    let group = Conversation(
+      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
+      participantIDs: [harness.me.id, UUID(111)], lastEventTime: Self.time)
+    try await harness.seedRemote([group])
+    try harness.save { try $0.delete(Conversation.self, id: group.id) }
+    let leave = try #require(await harness.next())
+    await harness.complete(
+      leave,
+      .temporary(
+        BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost))))
+
+    // when
+    let event = ConversationEvent(
+      conversation: group.id, from: harness.me.id, time: Self.time, data: [harness.me.id])
+    _ = try await apply([.memberLeave(event)], to: harness)
+
+    // then
+    #expect(await harness.localChanges(Conversation.self).isEmpty)
+    #expect(await harness.next(at: .seconds(60)) == nil)
+    #expect(harness.ui.object(Conversation.self, id: group.id) == nil)
+  }
+
+  @Test(
     "A member another user removed while a member request was out stays removed after its answer, unless added back here",
     arguments: [false, true])
   func remoteRemovalDuringMemberRequest(addedBackHere: Bool) async throws {

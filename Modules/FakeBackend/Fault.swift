@@ -37,19 +37,35 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
   public let method: String?
   /// The path pattern: segments, where `*` matches any one segment and a trailing `**` any rest.
   public let pattern: [String]
+  /// A method the matcher leaves alone, or `nil`.
+  public let excludedMethod: String?
 
   /// Matches `method` (any if `nil`) on paths like `/conversations/*/messages`.
   public init(_ method: String? = nil, _ path: String) {
     self.method = method?.uppercased()
     self.pattern = path.split(separator: "/").map(String.init)
+    self.excludedMethod = nil
+  }
+
+  private init(excluding method: String) {
+    self.method = nil
+    self.pattern = ["**"]
+    self.excludedMethod = method.uppercased()
   }
 
   /// Matches every request.
   public static let any = RequestMatcher(nil, "/**")
 
+  /// Matches every request but those of `method`: `.any(except: "DELETE")` leaves deletions
+  /// alone.
+  public static func any(except method: String) -> RequestMatcher {
+    RequestMatcher(excluding: method)
+  }
+
   /// Whether `request` matches.
   public func matches(_ request: FakeRequest) -> Bool {
     if let method, method != request.method { return false }
+    if let excludedMethod, excludedMethod == request.method { return false }
     var index = 0
     for part in pattern {
       if part == "**" { return true }
@@ -61,8 +77,11 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
     return index == request.segments.count
   }
 
-  /// Reads as `POST /connections`.
-  public var description: String { "\(method ?? "*") /\(pattern.joined(separator: "/"))" }
+  /// Reads as `POST /connections`, or `* /** but DELETE`.
+  public var description: String {
+    let base = "\(method ?? "*") /\(pattern.joined(separator: "/"))"
+    return excludedMethod.map { "\(base) but \($0)" } ?? base
+  }
 }
 
 /// A rule of the fake: which requests it applies to and which fault each of them gets.

@@ -109,8 +109,16 @@ public enum SimulatedFault: String, Sendable, Hashable, CaseIterable, CustomStri
   case park
   /// The answer's body is not JSON.
   case malformedBody
-  /// A 400: the backend refuses the request for good, without applying it.
+  /// A 400: the backend refuses the next request that is not a deletion for good, without
+  /// applying it. This backend answers every deletion (leaving a group it does not hold or that
+  /// was left already is a 404 or a 204), so refusing one would stand for no backend there is.
   case refusal
+
+  /// Which requests the fault may hit: the next one, or for a refusal the next that is not a
+  /// deletion.
+  var matcher: RequestMatcher {
+    self == .refusal ? .any(except: "DELETE") : .any
+  }
 
   /// The fake backend's fault.
   var fault: Fault {

@@ -52,7 +52,7 @@ extension Simulator {
       app.tracker.run("pull notifications") { await engine.pullNotifications() }
     case .fault(let fault):
       figures.faults[fault, default: 0] += 1
-      fake.addFault(.once(.any, fault.fault))
+      fake.addFault(.once(fault.matcher, fault.fault))
     case .releaseParked(let position):
       let parked = fake.parkedRequests
       guard !parked.isEmpty else { return }

@@ -174,8 +174,10 @@ extension FakeBackendTests {
           RequestMatcher(nil, "/conversations/**"),
           RequestMatcher("GET", "/conversations/*/messages"),
           RequestMatcher("POST", "/conversations/*"),
+          .any(except: "DELETE"),
+          .any(except: "post"),
         ],
-        [true, true, false, false]))
+        [true, true, false, false, true, false]))
     func matcher(_ matcher: RequestMatcher, _ matches: Bool) {
       // given
       let request = FakeRequest(method: "POST", segments: ["conversations", "abc", "messages"])
@@ -185,6 +187,24 @@ extension FakeBackendTests {
 
       // then
       #expect(result == matches)
+    }
+
+    @Test("A matcher that leaves out a method says so, and lets those requests through")
+    func excludingMatcher() async throws {
+      // given
+      let fake = Self.fakeWithSelf()
+      let everythingButDeletions = RequestMatcher.any(except: "DELETE")
+      fake.addFault(.once(everythingButDeletions, .status(400)))
+
+      // when
+      let deletion = try await fake.call(
+        .delete, "/conversations/\(UUID().text)/messages/\(UUID().text)")
+      let rename = try await fake.call(.put, "/self", json: ["name": "Changed"])
+
+      // then
+      #expect(everythingButDeletions.description == "* /** but DELETE")
+      #expect(deletion.status == 404)
+      #expect(rename.status == 400)
     }
 
     @Test(

@@ -55,6 +55,14 @@ extension EntityTrack {
       }
       return .retrying(reference, retryIn: .zero, failure)
     case .permanent(let failure):
+      if flight.kind != .delete,
+        context.localChanges(of: Object.self).deleted.contains(flight.id)
+      {
+        // The object was deleted here since the request went: the deletion goes next, and
+        // the refused change, which it supersedes, is given up instead of blocking it.
+        withdraw(flight, in: context)
+        return .reverted(reference, reason: "\(failure), and it was deleted here since")
+      }
       let decision = strategy.didFailPermanently(sent, failure: failure, in: context)
       if decision != .alreadyApplied { withdraw(flight, in: context) }
       switch decision {

@@ -267,6 +267,27 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
 
+    @Test("A refusal of a change to an object deleted here since blocks nothing: the deletion goes")
+    func refusalOfDeletedObject() async throws {
+      // given: the rename is out when the user leaves the group
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(name: "A", creator: harness.me)
+      try await harness.seedRemote([group])
+      try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "B" } }
+      let rename = try #require(await harness.next())
+      try harness.save { try $0.delete(Conversation.self, id: group.id) }
+
+      // when
+      await harness.refuse(rename, status: 403)
+      let next = await harness.next()
+
+      // then
+      #expect(await harness.queue().failed.isEmpty)
+      #expect(
+        next?.endpoint
+          == .removeMembers(conversation: group.id, MemberList(users: [harness.me.id])))
+    }
+
     @Test("Discarding a refused change leaves alone a key another request of the object carries")
     func discardSparesKeyInFlight() async throws {
       // given: the rename and the new member go at once; the new member is refused

@@ -55,13 +55,9 @@ extension EntityTrack {
       }
       return .retrying(reference, retryIn: .zero, failure)
     case .permanent(let failure):
-      if flight.kind != .delete,
-        context.localChanges(of: Object.self).deleted.contains(flight.id)
-      {
-        // The object was deleted here since the request went: the deletion goes next, and
-        // the refused change, which it supersedes, is given up instead of blocking it.
+      if let since = supersession(of: flight, in: context) {
         withdraw(flight, in: context)
-        return .reverted(reference, reason: "\(failure), and it was deleted here since")
+        return .reverted(reference, reason: "\(failure), and it was \(since) here since")
       }
       let decision = strategy.didFailPermanently(sent, failure: failure, in: context)
       if decision != .alreadyApplied { withdraw(flight, in: context) }
@@ -152,6 +148,19 @@ extension EntityTrack {
       }
       context.clearLocalChanges(Object.self, id: flight.id, keys: unchanged)
     }
+  }
+
+  /// How the object changed here since `flight` went, if that makes a refusal of it moot:
+  /// `"deleted"`, or `"changed"` when every key it carried holds a newer value.
+  ///
+  /// The newer change goes next; the refused one is given up instead of blocking it behind a
+  /// failure the app would have to act on.
+  private func supersession(of flight: Flight, in context: ModelContext) -> String? {
+    if flight.kind != .delete, context.localChanges(of: Object.self).deleted.contains(flight.id) {
+      return "deleted"
+    }
+    if flight.kind == .update, stillAsSent(flight, in: context).isEmpty { return "changed" }
+    return nil
   }
 
   /// The keys of `flight` that still hold what it sent: what a refusal of it may give back.

@@ -58,13 +58,14 @@ struct BrokenClient: Sendable, CustomTestStringConvertible {
   ]
 }
 
-/// Pushes user names and gives up (reverts) on every refusal.
+/// Pushes user names and accents, together, and gives up (reverts) on every refusal.
 struct RevertingStrategy: UpstreamStrategy {
-  var pushableKeys: Set<User.Key> { [.name] }
+  var pushableKeys: Set<User.Key> { [.name, .accentID] }
 
   func action(for change: UpstreamChange<User>, in context: ModelContext) -> UpstreamAction<User> {
     .send(
-      .updateSelf(SelfUpdate(name: change.object?.name)), carrying: [.name], sent: change.object)
+      .updateSelf(SelfUpdate(name: change.object?.name, accentID: change.object?.accentID)),
+      carrying: [.name, .accentID], sent: change.object)
   }
 
   func didFailPermanently(

@@ -288,6 +288,27 @@ extension UpstreamObjectSyncTests {
           == .removeMembers(conversation: group.id, MemberList(users: [harness.me.id])))
     }
 
+    @Test("A refusal of values the user has replaced since blocks nothing: the newer values go")
+    func refusalOfReplacedValues() async throws {
+      // given: "Ada" is out when the user renames again
+      let harness = TrackerHarness()
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Ada" } }
+      let refused = try #require(await harness.next())
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Bea" } }
+
+      // when
+      let completion = await harness.complete(
+        refused, .permanent(BackendFailure(responseClass: .permanent, status: 400)))
+      let next = await harness.next()
+
+      // then
+      #expect(
+        completion
+          == .reverted(harness.me.reference, reason: "status 400, and it was changed here since"))
+      #expect(await harness.queue().failed.isEmpty)
+      #expect(next?.endpoint == .updateSelf(SelfUpdate(name: "Bea")))
+    }
+
     @Test("Discarding a refused change leaves alone a key another request of the object carries")
     func discardSparesKeyInFlight() async throws {
       // given: the rename and the new member go at once; the new member is refused

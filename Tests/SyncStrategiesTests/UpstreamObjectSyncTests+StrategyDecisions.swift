@@ -39,7 +39,13 @@ extension UpstreamObjectSyncTests {
     func revertKeepsNewerEdit() async throws {
       // given
       let harness = TrackerHarness(upstream: UpstreamObjectSync(strategies: [RevertingStrategy()]))
-      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Ada" } }
+      let accent = harness.me.accentID
+      try harness.save {
+        try $0.update(User.self, id: harness.me.id) {
+          $0.name = "Ada"
+          $0.accentID = accent + 1
+        }
+      }
       let refused = try #require(await harness.next())
       try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Bea" } }
 
@@ -51,9 +57,10 @@ extension UpstreamObjectSyncTests {
       // then
       #expect(completion == .reverted(harness.me.reference, reason: "reverted: status 403"))
       #expect(harness.ui.object(User.self, id: harness.me.id)?.name == "Bea")
+      #expect(harness.ui.object(User.self, id: harness.me.id)?.accentID == accent)
       #expect(await harness.localChanges(User.self).keys(of: harness.me.id) == [.name])
       let resent = try #require(await harness.next())
-      #expect(resent.endpoint == .updateSelf(SelfUpdate(name: "Bea")))
+      #expect(resent.endpoint == .updateSelf(SelfUpdate(name: "Bea", accentID: accent)))
     }
 
     @Test("A strategy whose request carries none of the changed keys is reported, not looped on")

@@ -42,7 +42,8 @@ final class UpstreamModel {
   /// an earlier attempt may have posted, so one seen there needs no further checking.
   var serverMessages: [UUID: ServerMessages] = [:]
   private(set) var everRefused: Set<UUID> = []
-  /// Messages the app gave up: dropped with the group whose refused creation it discarded.
+  /// Messages the app gave up, refused ones and those dropped with a group whose refused
+  /// creation it gave up: they are gone here and owe the server nothing.
   private(set) var givenUp: Set<UUID> = []
   private var lastNotification: UUID?
   private var now: Duration = .zero

@@ -122,6 +122,11 @@ public actor SyncEngine {
   /// Gives up the refused change of `object`: a new object is removed locally, a deletion undone,
   /// changed keys take the backend's values again.
   ///
+  /// Where an earlier attempt may have been applied though its answer was lost, the backend is
+  /// made to match: such a key is sent again with the backend's last known value, and such a
+  /// new object is deleted there (a group is left). A key another request of the object still
+  /// carries is left to that request's answer.
+  ///
   /// Returns whether it had one.
   @discardableResult
   public func discardFailedChange(of object: ObjectReference) async -> Bool {

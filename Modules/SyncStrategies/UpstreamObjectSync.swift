@@ -185,6 +185,10 @@ public final class UpstreamObjectSync: Sendable {
   /// Gives up the refused change of `object`: an insert is dropped locally (with what refers to
   /// it), a deletion undone, and an update's keys go back to the backend's values.
   ///
+  /// Where an earlier attempt may have been applied though its answer was lost, such a key stays
+  /// pending with the backend's last known value, and such an insert becomes a deletion to push;
+  /// a key another request of the object carries is left to that request's answer.
+  ///
   /// The caller saves the context. Returns whether the object had a refused change.
   @discardableResult
   public func discardFailedChange(of object: ObjectReference, in context: ModelContext) -> Bool {

@@ -151,12 +151,16 @@ extension EntityTrack {
   }
 
   /// How the object changed here since `flight` went, if that makes a refusal of it moot:
-  /// `"deleted"`, or `"changed"` when every key it carried holds a newer value.
+  /// `"deleted"` (by the user, or by the server's news), or `"changed"` when every key it
+  /// carried holds a newer value.
   ///
   /// The newer change goes next; the refused one is given up instead of blocking it behind a
-  /// failure the app would have to act on.
+  /// failure the app would have to act on, or leaving one on an object that is gone.
   private func supersession(of flight: Flight, in context: ModelContext) -> String? {
-    if flight.kind != .delete, context.localChanges(of: Object.self).deleted.contains(flight.id) {
+    if flight.kind != .delete,
+      context.localChanges(of: Object.self).deleted.contains(flight.id)
+        || context.object(Object.self, id: flight.id) == nil
+    {
       return "deleted"
     }
     if flight.kind == .update, stillAsSent(flight, in: context).isEmpty { return "changed" }

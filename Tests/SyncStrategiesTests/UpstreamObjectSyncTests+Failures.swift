@@ -288,6 +288,27 @@ extension UpstreamObjectSyncTests {
           == .removeMembers(conversation: group.id, MemberList(users: [harness.me.id])))
     }
 
+    @Test("A refusal of a change to an object the server deleted since leaves no failure behind")
+    func refusalOfRemotelyDeletedObject() async throws {
+      // given: the rename is out when the server's deletion of the group arrives
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(name: "A", creator: harness.me)
+      try await harness.seedRemote([group])
+      try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "B" } }
+      let rename = try #require(await harness.next())
+      try await harness.stack.sync.perform { context in
+        context.applyRemoteDeletion(Conversation.self, id: group.id)
+        try context.save()
+      }
+
+      // when
+      await harness.refuse(rename, status: 404)
+
+      // then
+      #expect(await harness.queue().isEmpty)
+      #expect(await harness.localChanges(Conversation.self).failures.isEmpty)
+    }
+
     @Test("A refusal of values the user has replaced since blocks nothing: the newer values go")
     func refusalOfReplacedValues() async throws {
       // given: "Ada" is out when the user renames again

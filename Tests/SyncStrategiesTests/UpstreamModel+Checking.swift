@@ -21,6 +21,48 @@ extension UpstreamModel {
     if let problem = unacknowledged().first {
       throw ModelViolation(step: index, rule: problem)
     }
+    if let problem = lostEdit() {
+      throw ModelViolation(step: index, rule: problem)
+    }
+  }
+
+  /// The last value the user saved for a key that is neither here nor was ever seen on the
+  /// server, though the app did not give it up: an edit lost without a word.
+  ///
+  /// A value seen on the server is forgotten, since news may change it from then on.
+  ///
+  /// `unacknowledged()` cannot see this when the value here went back to the server's and the
+  /// key stopped being pending, as a wrong revert or discard would leave it.
+  func lostEdit() -> String? {
+    for (key, saved) in lastSaved.sorted(by: { $0.key.description < $1.key.description }) {
+      if serverValue(of: key) == saved {
+        lastSaved[key] = nil
+        continue
+      }
+      guard let here = localValue(of: key), here != saved else { continue }
+      return "the user's last \(key), \(saved), is neither here (\(here)) nor on the server"
+    }
+    return nil
+  }
+
+  private func localValue(of key: SavedKey) -> String? {
+    let context = stack.sync
+    switch key {
+    case .selfName: return context.object(User.self, id: me)?.name
+    case .accent: return context.object(User.self, id: me).map { "\($0.accentID)" }
+    case .groupName(let id):
+      return context.object(Conversation.self, id: id).map { "\($0.name ?? "")" }
+    case .connection(let user): return context.object(Connection.self, id: user)?.status.rawValue
+    }
+  }
+
+  private func serverValue(of key: SavedKey) -> String? {
+    switch key {
+    case .selfName: return fake.user(me)?.name
+    case .accent: return fake.user(me).map { "\($0.accentID)" }
+    case .groupName(let id): return fake.conversationSummary(id).map { "\($0.name ?? "")" }
+    case .connection(let user): return fake.connection(from: me, to: user)?.status.rawValue
+    }
   }
 
   /// Never two requests in flight that carry the same key of one object; an insert or a

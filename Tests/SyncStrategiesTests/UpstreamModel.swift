@@ -45,12 +45,35 @@ final class UpstreamModel {
   /// Messages the app gave up, refused ones and those dropped with a group whose refused
   /// creation it gave up: they are gone here and owe the server nothing.
   private(set) var givenUp: Set<UUID> = []
+  /// The last value the user saved for each key the promise covers one by one, until the
+  /// server is seen holding it or the app gives the object's refused change up.
+  var lastSaved: [SavedKey: String] = [:]
   private var lastNotification: UUID?
   private var now: Duration = .zero
   private var counter = 0
   private let downstream = DownstreamSync()
   /// Each request handed out and how it was answered, in order, for failure reports.
   private(set) var trace: [TraceEntry] = []
+
+  /// A key whose every saved value must reach the server or stay here.
+  ///
+  /// Names, the accent and a connection's status; member lists are left out, since they merge
+  /// with other users' changes.
+  enum SavedKey: Hashable, CustomStringConvertible {
+    case selfName
+    case accent
+    case groupName(UUID)
+    case connection(UUID)
+
+    var description: String {
+      switch self {
+      case .selfName: "self name"
+      case .accent: "accent"
+      case .groupName(let id): "name of group \(id)"
+      case .connection(let user): "status of the connection with \(user)"
+      }
+    }
+  }
 
   /// What the checks have read of one conversation's messages on the server.
   struct ServerMessages {
@@ -173,12 +196,18 @@ final class UpstreamModel {
   func run(_ step: ModelStep) throws -> Bool {
     switch step {
     case .renameSelf(let name):
-      try saveUI { try $0.update(User.self, id: self.me) { $0.name = name } }
+      if try saveUI({ try $0.update(User.self, id: self.me) { $0.name = name } }) {
+        lastSaved[.selfName] = name
+      }
     case .changeAccent(let accent):
-      try saveUI { try $0.update(User.self, id: self.me) { $0.accentID = accent } }
+      if try saveUI({ try $0.update(User.self, id: self.me) { $0.accentID = accent } }) {
+        lastSaved[.accent] = "\(accent)"
+      }
     case .renameGroup(let index, let name):
       let group = groups[index % groups.count]
-      try saveUI { try $0.update(Conversation.self, id: group) { $0.name = name } }
+      if try saveUI({ try $0.update(Conversation.self, id: group) { $0.name = name } }) {
+        lastSaved[.groupName(group)] = name
+      }
     case .toggleMember(let index, let user):
       let group = groups[index % groups.count]
       let member = users[user]
@@ -269,10 +298,14 @@ final class UpstreamModel {
       fake.postMessageRemotely(in: conversation, from: author, text: "remote")
       try pull()
     case .toggleBlock(let index):
-      try saveUI { context in
-        try context.update(Connection.self, id: self.users[index]) { connection in
+      let user = users[index]
+      let saved = try saveUI { context in
+        try context.update(Connection.self, id: user) { connection in
           connection.status = connection.status == .blocked ? .accepted : .blocked
         }
+      }
+      if saved, let status = ui.object(Connection.self, id: user)?.status {
+        lastSaved[.connection(user)] = status.rawValue
       }
     case .remoteToggleBlock(let index):
       let user = users[index]
@@ -367,9 +400,22 @@ final class UpstreamModel {
   /// Gives up every refused change, as an app whose user dismisses them does; the object's
   /// backoff stays, since other changes of it may still wait.
   private func discardFailed() throws {
-    try forEachRefusal { upstream.discardFailedChange(of: $0, in: stack.sync) }
+    try forEachRefusal { object in
+      upstream.discardFailedChange(of: object, in: stack.sync)
+      for key in Self.savedKeys(of: object) { lastSaved[key] = nil }
+    }
     for nonce in written.values.joined() where stack.sync.object(Message.self, id: nonce) == nil {
       givenUp.insert(nonce)
+    }
+  }
+
+  /// The keys of `object` whose last saved value the model follows.
+  static func savedKeys(of object: ObjectReference) -> [SavedKey] {
+    switch object.entity {
+    case .user: [.selfName, .accent]
+    case .conversation: [.groupName(object.id)]
+    case .connection: [.connection(object.id)]
+    default: []
     }
   }
 

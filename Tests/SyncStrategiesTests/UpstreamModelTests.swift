@@ -5,6 +5,7 @@ import Seams
 import SyncStrategies
 import TestSupport
 import Testing
+import UserParsing
 
 @Suite(
   "UpstreamObjectSync, against a reference model", .tags(.sync, .generated),
@@ -324,6 +325,26 @@ extension UpstreamModelTests {
       #expect(model.unacknowledged().contains { $0.contains("no leaving is pending") })
       let violation = #expect(throws: ModelViolation.self) { try model.checkDrained(0) }
       #expect(violation?.rule.contains("\(group)") == true)
+    }
+
+    @Test(
+      "The lost-edit check fails on a saved name put back to the server's without being sent, which the pending check cannot see"
+    )
+    func editLostUnasked() throws {
+      // given: the user renames themselves, and the sync context quietly undoes it
+      let model = try model(after: [.renameSelf("Ada")])
+      let context = model.stack.sync
+      let server = try #require(model.fake.user(model.me)?.name)
+      try context.update(User.self, id: model.me) { $0.name = server }
+      context.clearLocalChanges(User.self, id: model.me, keys: [.name])
+      try context.save()
+
+      // when
+      let problem = model.lostEdit()
+
+      // then
+      #expect(model.unacknowledged().isEmpty)
+      #expect(problem?.contains("the user's last self name, Ada, is neither here") == true)
     }
 
     @Test("Giving up a refused group creation takes its unsent messages with it, as given up")

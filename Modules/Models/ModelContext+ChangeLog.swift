@@ -142,7 +142,9 @@ extension ModelContext {
   ///
   /// An app that gives up creating an object the backend may hold anyway asks the backend to
   /// delete it (for a group, to leave it), so that it does not live on there unseen; the strategy
-  /// settles a deletion of what the backend does not hold.
+  /// settles a deletion of what the backend does not hold. The deletion keeps `backendMayHold`
+  /// among ``LocalChanges/unconfirmed`` too, which marks it as one of an object the backend only
+  /// may hold (see ``restoreInsertion(_:)``).
   public func discardInsertion<Object: ModelObject>(
     _ type: Object.Type, id: UUID, backendMayHold: Object
   ) {
@@ -151,8 +153,27 @@ extension ModelContext {
       log.modify(type) { changes in
         changes.deleted.insert(id)
         changes.originals[id] = backendMayHold
+        changes.unconfirmed[id] = [
+          UnconfirmedValue(keys: Set(Object.Key.allCases), value: backendMayHold)
+        ]
       }
     }
+  }
+
+  /// Brings back `object`, whose creation was given up (``discardInsertion(_:id:backendMayHold:)``),
+  /// as a new object whose creation goes again: the backend only may hold it, and a creation
+  /// with the object's own id is answered with the object if it does.
+  public func restoreInsertion<Object: ModelObject>(_ object: Object) {
+    modifyLog(touching: object.reference) { log in
+      log.modify(Object.self) { changes in
+        changes.deleted.remove(object.id)
+        changes.originals[object.id] = nil
+        changes.failures[object.id] = nil
+        changes.inserted.insert(object.id)
+      }
+    }
+    remoteEdits.insert(object.reference)
+    edits.modify(Object.self) { $0.set(object, for: object.id) }
   }
 
   /// Records that the backend refused the local change of `id` for good; it is not sent again
@@ -290,7 +311,8 @@ extension ModelContext {
     }
   }
 
-  /// Marks the deletion of the object `id` as synchronised: the backend deleted it too.
+  /// Marks the deletion of the object `id` as synchronised: the backend deleted it too, and
+  /// holds none of the values it may have held.
   public func clearLocalDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].deleted.contains(id) else { return }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
@@ -298,6 +320,7 @@ extension ModelContext {
         changes.deleted.remove(id)
         changes.originals[id] = nil
         changes.failures[id] = nil
+        changes.unconfirmed[id] = nil
       }
     }
   }

@@ -179,8 +179,8 @@ extension EntityTrack {
   }
 
   /// Gives a change up: an insert is dropped locally (and deleted on the backend if an earlier
-  /// attempt may have made it there), a deletion undone, and an update's `keys` go back to the
-  /// values the backend has.
+  /// attempt may have made it there), a deletion undone (the object of a given-up creation
+  /// comes back as new), and an update's `keys` go back to the values the backend has.
   ///
   /// Where an earlier request for a key may have been applied without an answer, the backend
   /// may hold that request's value instead; such a key takes the last acknowledged value too,
@@ -197,9 +197,17 @@ extension EntityTrack {
         context.discardLocally(Object.self, id: id)
       }
     case .delete:
-      let lastKnown = changes.originals[id]
-      context.clearLocalDeletion(Object.self, id: id)
-      if let lastKnown { context.applyRemote(lastKnown) }
+      guard let lastKnown = changes.originals[id] else {
+        context.clearLocalDeletion(Object.self, id: id)
+        return
+      }
+      if changes.unconfirmed[id]?.isEmpty == false {
+        // The deletion of a given-up creation: the backend only may hold the object.
+        context.restoreInsertion(lastKnown)
+      } else {
+        context.clearLocalDeletion(Object.self, id: id)
+        context.applyRemote(lastKnown)
+      }
     case .update:
       guard !keys.isEmpty else { return }
       guard let original = changes.originals[id], var reverted = context.object(Object.self, id: id)

@@ -187,10 +187,41 @@ struct LocalChangesTests {
     #expect(groups.inserted.isEmpty)
     #expect(groups.deleted == [group.id])
     #expect(groups.originals[group.id] == sent)
+    #expect(groups.unconfirmed[group.id]?.map(\.value) == [sent])
     #expect(messages.isEmpty)
     let stored = try stack.store.load().changeLog[Conversation.self][group.id]
     #expect(stored?.isDeleted == true)
     #expect(stored?.original == sent)
+  }
+
+  @Test(
+    "Restoring a given-up insertion makes the object new again, still marked as one the backend may hold"
+  )
+  func restoreInsertion() async throws {
+    // given
+    let me = make.selfUser()
+    let group = make.conversation(name: "Lunch", creator: me)
+    let stack = ModelStack.forTesting([me])
+    try await saveInUI(stack) { try $0.insert(group) }
+    try await stack.sync.perform { context throws(SaveError) in
+      context.discardInsertion(Conversation.self, id: group.id, backendMayHold: group)
+      try context.save()
+    }
+
+    // when
+    let changes = try await stack.sync.perform { context throws(SaveError) in
+      context.restoreInsertion(group)
+      try context.save()
+      return context.localChanges(of: Conversation.self)
+    }
+    await Quiescence.expectIdle(stack.tracker)
+
+    // then
+    #expect(stack.ui.context.object(Conversation.self, id: group.id) == group)
+    #expect(changes.inserted == [group.id])
+    #expect(changes.deleted.isEmpty)
+    #expect(changes.originals[group.id] == nil)
+    #expect(changes.unconfirmed[group.id]?.map(\.value) == [group])
   }
 
   @Test("A server copy of an object deleted here and not yet pushed does not bring it back")

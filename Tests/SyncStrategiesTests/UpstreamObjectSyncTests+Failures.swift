@@ -245,6 +245,44 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.queue().isEmpty)
     }
 
+    @Test(
+      "Giving up the refused leaving of a given-up creation brings the group back as new, and its creation goes again",
+      arguments: [true, false])
+    func discardRefusedCleanup(firstAttemptApplied: Bool) async throws {
+      // given: the first creation may have been applied (its answer was lost, or a 503 came),
+      // its resend was refused and given up, and the leaving that followed was refused too
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(name: "Lunch", creator: harness.me)
+      try harness.insert([group])
+      let first = try #require(await harness.next())
+      if firstAttemptApplied {
+        await harness.loseAnswer(to: first)
+      } else {
+        await harness.complete(
+          first, .temporary(BackendFailure(responseClass: .temporary, status: 503)))
+      }
+      await harness.refuse(try #require(await harness.next(at: .seconds(60))))
+      let upstream = harness.upstream
+      let discard = { @Sendable (context: ModelContext) throws in
+        upstream.discardFailedChange(of: group.reference, in: context)
+        try context.save()
+      }
+      try await harness.stack.sync.perform(discard)
+      await harness.refuse(try #require(await harness.next(at: .seconds(120))))
+
+      // when
+      try await harness.stack.sync.perform(discard)
+      let sent = await harness.answerAll(at: .seconds(180))
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(sent.map(\.endpoint.route) == [.createConversation])
+      #expect(harness.ui.object(Conversation.self, id: group.id) != nil)
+      #expect(harness.fake.members(of: group.id) == [harness.me.id])
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+      #expect(await harness.localChanges(Conversation.self).unconfirmed.isEmpty)
+    }
+
     @Test("Discarding a refused creation the backend cannot hold sends nothing")
     func discardCreationNeverApplied() async throws {
       // given

@@ -19,6 +19,9 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   public internal(set) var failures: [UUID: PushFailure] = [:]
   /// For each object, values the backend may hold because requests carrying them may have been
   /// applied though their answers were lost; cleared once an answer settles those keys.
+  ///
+  /// Beside a deletion, the value of an object whose creation was given up, which the backend
+  /// only may hold (``ModelContext/discardInsertion(_:id:backendMayHold:)``).
   public internal(set) var unconfirmed: [UUID: [UnconfirmedValue<Object>]] = [:]
 
   /// Creates an empty record.

@@ -20,7 +20,10 @@ public final class FakeBackend: Sendable {
     var rules: [(rule: FaultRule, used: Int)] = []
     var offlineMode: OfflineMode = .online
     var parked: [Int: CheckedContinuation<Void, Never>] = [:]
-    var dropped: Set<Int> = []
+    /// The parked requests, by journal index, for a caller choosing which to let go.
+    var parkedRequests: [Int: FakeRequest] = [:]
+    /// How each parked request that stopped waiting without being released ends.
+    var parkEnds: [Int: ParkEnd] = [:]
     var parkWaiters: [CheckedContinuation<Void, Never>] = []
     var nextIndex = 0
   }
@@ -139,7 +142,7 @@ public final class FakeBackend: Sendable {
         return .failure(.cancelled)
       }
     case .park?:
-      switch await park(index) {
+      switch await park(index, request) {
       case .released: break
       case .cancelled:
         record(index, request, route: route, status: nil, fault: fault)
@@ -147,6 +150,10 @@ public final class FakeBackend: Sendable {
       case .dropped:
         record(index, request, route: route, status: nil, fault: fault)
         return .failure(.network(.connectionLost))
+      case .refused(let status):
+        record(index, request, route: route, status: status, fault: fault)
+        return .success(
+          Self.error(status, label: "injected-fault", message: "refused while parked"))
       }
     case .loseResponse?, .malformedBody?, nil:
       break
@@ -241,9 +248,7 @@ public final class FakeBackend: Sendable {
   /// Lets the parked request with journal index `index` go on; returns whether one was parked.
   @discardableResult
   public func releaseParkedRequest(_ index: Int) -> Bool {
-    let continuation = control.withLock { $0.parked.removeValue(forKey: index) }
-    continuation?.resume()
-    return continuation != nil
+    unpark(index, ending: .released)
   }
 
   /// Lets every parked request go on, oldest first.
@@ -251,22 +256,29 @@ public final class FakeBackend: Sendable {
     for index in parkedRequests { releaseParkedRequest(index) }
   }
 
+  /// The request parked under journal index `index`, or `nil` if none is parked there.
+  public func parkedRequest(_ index: Int) -> FakeRequest? {
+    control.withLock { $0.parkedRequests[index] }
+  }
+
   /// How a parked request stopped waiting.
   private enum ParkEnd {
     case released
     case cancelled
     case dropped
+    case refused(status: Int)
   }
 
-  /// Holds the request `index` until it is released or dropped, or its task is cancelled,
-  /// which takes it off the parked list.
-  private func park(_ index: Int) async -> ParkEnd {
+  /// Holds the request `index` until it is released, dropped or refused, or its task is
+  /// cancelled, which takes it off the parked list.
+  private func park(_ index: Int, _ request: FakeRequest) async -> ParkEnd {
     let ended = Locked<ParkEnd?>(nil)
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let (waiters, cancelled) = control.withLock { control in
           if Task.isCancelled { return ([CheckedContinuation<Void, Never>](), true) }
           control.parked[index] = continuation
+          control.parkedRequests[index] = request
           defer { control.parkWaiters = [] }
           return (control.parkWaiters, false)
         }
@@ -277,14 +289,17 @@ public final class FakeBackend: Sendable {
         }
       }
     } onCancel: {
-      let continuation = control.withLock { $0.parked.removeValue(forKey: index) }
+      let continuation = control.withLock { control in
+        control.parkedRequests[index] = nil
+        return control.parked.removeValue(forKey: index)
+      }
       if let continuation {
         ended.withLock { $0 = .cancelled }
         continuation.resume()
       }
     }
     if let end = ended.withLock({ $0 }) { return end }
-    return control.withLock { $0.dropped.remove(index) } != nil ? .dropped : .released
+    return control.withLock { $0.parkEnds.removeValue(forKey: index) } ?? .released
   }
 
   /// Lets the parked request `index` go without the server ever seeing it.
@@ -292,9 +307,24 @@ public final class FakeBackend: Sendable {
   /// Its connection fails, and nothing is applied. Returns whether it was parked.
   @discardableResult
   public func dropParkedRequest(_ index: Int) -> Bool {
+    unpark(index, ending: .dropped)
+  }
+
+  /// Answers the parked request `index` with `status` (by default a 400, a refusal for good)
+  /// without applying it, as a backend that turned it down after a long wait would.
+  ///
+  /// Returns whether it was parked.
+  @discardableResult
+  public func refuseParkedRequest(_ index: Int, status: Int = 400) -> Bool {
+    unpark(index, ending: .refused(status: status))
+  }
+
+  /// Takes the request `index` off the parked list to end as `ending`; whether it was parked.
+  private func unpark(_ index: Int, ending: ParkEnd) -> Bool {
     let continuation = control.withLock { control in
+      control.parkedRequests[index] = nil
       let continuation = control.parked.removeValue(forKey: index)
-      if continuation != nil { control.dropped.insert(index) }
+      if continuation != nil { control.parkEnds[index] = ending }
       return continuation
     }
     continuation?.resume()

@@ -43,6 +43,7 @@ public struct ScheduleGenerator: Sendable {
     case 82..<84 where options.faults: return .goOffline(hanging: pick(0...1) == 1)
     case 84..<88 where options.faults: return .goOnline
     // Without refusals these rolls stay time passing, so older seeds draw what they drew.
+    case 94..<95 where options.refusals && options.faults: return .refuseParked(pick(0...3))
     case 95..<96 where options.refusals && options.faults: return .retryRefused
     case 96..<97 where options.refusals && options.faults: return .giveUpRefused
     case 88..<97: return .advance(milliseconds: pick(1...4_000))

@@ -12,6 +12,8 @@ public struct SimulationFigures: Sendable, Hashable {
   public var offlineSpells = 0
   /// Times the app was killed and started again.
   public var restarts = 0
+  /// Held requests the backend refused after the user went on editing.
+  public var parkedRefused = 0
   /// Refused changes the app sent again.
   public var refusalsRetried = 0
   /// Refused changes the app gave up.
@@ -31,6 +33,7 @@ public struct SimulationFigures: Sendable, Hashable {
     for (fault, count) in other.faults { faults[fault, default: 0] += count }
     offlineSpells += other.offlineSpells
     restarts += other.restarts
+    parkedRefused += other.parkedRefused
     refusalsRetried += other.refusalsRetried
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
@@ -46,7 +49,8 @@ public struct SimulationFigures: Sendable, Hashable {
       seeds \(seeds), steps \(steps), requests \(requests), restarts \(restarts), \
       offline spells \(offlineSpells), virtual time \(String(format: "%.1f", hours)) h
       faults: \(faultList)
-      refused changes retried \(refusalsRetried), given up \(refusalsGivenUp)
+      held requests refused \(parkedRefused); refused changes retried \(refusalsRetried), \
+      given up \(refusalsGivenUp)
       """
   }
 }

@@ -45,6 +45,9 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case fault(SimulatedFault)
   /// The backend releases one of the requests it holds, out of order.
   case releaseParked(Int)
+  /// The backend refuses for good (a 400, unapplied) one of the requests it holds that is not
+  /// a deletion: a refusal that comes after the user changed or deleted what it carried.
+  case refuseParked(Int)
   /// The network goes away: requests fail at once, or hang until they expire.
   case goOffline(hanging: Bool)
   /// The network comes back, and the app is told so.
@@ -82,6 +85,7 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case .pull: "pull notifications"
     case .fault(let fault): "the next request gets \(fault)"
     case .releaseParked(let index): "release parked request \(index)"
+    case .refuseParked(let index): "refuse parked request \(index)"
     case .goOffline(let hanging):
       hanging ? "go offline (requests hang)" : "go offline (requests fail)"
     case .goOnline: "come back online"

@@ -57,6 +57,13 @@ extension Simulator {
       let parked = fake.parkedRequests
       guard !parked.isEmpty else { return }
       fake.releaseParkedRequest(parked[position % parked.count])
+    case .refuseParked(let position):
+      // This backend answers every deletion, so a held deletion is never refused.
+      let refusable = fake.parkedRequests.filter { fake.parkedRequest($0)?.method != "DELETE" }
+      guard !refusable.isEmpty else { return }
+      if fake.refuseParkedRequest(refusable[position % refusable.count]) {
+        figures.parkedRefused += 1
+      }
     case .goOffline(let hanging):
       figures.offlineSpells += 1
       fake.offlineMode = hanging ? .hanging : .failing

@@ -380,3 +380,28 @@ extension FakeBackendTests.Faults {
     #expect(fake.parkedRequests.isEmpty)
   }
 }
+
+extension FakeBackendTests.Faults {
+  @Test("A parked request refused while held is answered with that status and changes nothing")
+  func refusedParkedRequest() async throws {
+    // given
+    let fake = Self.fakeWithSelf()
+    fake.addFault(.once(RequestMatcher("PUT", "/self"), .park))
+    let sending = Task { try await fake.call(.put, "/self", json: ["name": "Refused"]).status }
+    await fake.waitForParkedRequests()
+    let index = try #require(fake.parkedRequests.first)
+    let held = fake.parkedRequest(index)
+
+    // when
+    let refused = fake.refuseParkedRequest(index)
+
+    // then
+    #expect(held?.method == "PUT")
+    #expect(refused)
+    #expect(try await sending.value == 400)
+    #expect(fake.user(try #require(fake.selfUserID))?.name != "Refused")
+    #expect(fake.parkedRequests.isEmpty)
+    #expect(fake.parkedRequest(index) == nil)
+    #expect(fake.journal.last?.status == 400)
+  }
+}

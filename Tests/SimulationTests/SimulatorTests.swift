@@ -58,8 +58,12 @@ struct SimulatorTests {
     let steps = Set((1...50).flatMap { generator.schedule(seed: UInt64($0)) })
 
     // then
-    let drawn = [SimulationStep.fault(.refusal), .retryRefused, .giveUpRefused].map(steps.contains)
-    #expect(drawn == [refusals, refusals, refusals])
+    var drawn = [SimulationStep.fault(.refusal), .retryRefused, .giveUpRefused].map(steps.contains)
+    drawn.append(
+      steps.contains {
+        if case .refuseParked = $0 { true } else { false }
+      })
+    #expect(drawn == [refusals, refusals, refusals, refusals])
   }
 
   @Test("Without refusals, seed 55048 still draws the schedule it was found with")
@@ -147,6 +151,30 @@ struct SimulatorTests {
     #expect(posts.count == 3)
     #expect(posts.first?.contains("→ 400") == true)
     #expect(report.figures.refusalsRetried == 1)
+  }
+
+  @Test(
+    "A held request refused after the user changed or deleted what it carried lets the newer change go",
+    arguments: zip(
+      [SimulationStep.renameGroup(group: 0, name: "second"), .leaveGroup(group: 0)],
+      ["PUT /conversations/", "DELETE /conversations/"]))
+  func heldRequestRefusedAfterEdit(edit: SimulationStep, newerRequest: String) async {
+    // given: a rename held by the backend, then a newer change of the same group
+    let schedule: [SimulationStep] = [
+      .fault(.park), .renameGroup(group: 0, name: "first"), edit, .refuseParked(0),
+      .advance(milliseconds: 100),
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 3, schedule: schedule)
+
+    // then: the refusal is not left as a failure holding the newer change back
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.parkedRefused == 1)
+    let afterRefusal = report.requests.drop { !$0.contains("PUT /conversations/") }
+    #expect(afterRefusal.first?.hasSuffix("→ 400 [park]") == true)
+    #expect(
+      afterRefusal.dropFirst().contains { $0.contains(newerRequest) && $0.hasSuffix("→ 200") })
   }
 
   @Test("A group creation given up after an earlier attempt made it is left on the server")

@@ -70,6 +70,17 @@ struct ClientView: Sendable, Equatable {
       || failed.contains(reference)
   }
 
+  /// Whether the object `reference` names is here.
+  func holds(_ reference: ObjectReference) -> Bool {
+    switch reference.entity {
+    case .user: users[reference.id] != nil
+    case .conversation: conversations[reference.id] != nil
+    case .connection: connections[reference.id] != nil
+    case .message: messages[reference.id] != nil
+    default: false
+    }
+  }
+
   /// The objects only, without what is pending: what two places must agree on.
   var objectsOnly: ClientView {
     var view = self

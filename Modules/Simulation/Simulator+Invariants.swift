@@ -46,6 +46,10 @@ extension Simulator {
       return InvariantViolation(
         invariant: .queueNotDrained, step: nil, detail: "after draining, the queue is \(queue)")
     }
+    let sync = await app.stack.sync.perform { ClientView($0) }
+    if let problem = Self.supersededFailure(queue.failed.map(\.object), in: sync) {
+      return InvariantViolation(invariant: .queueNotDrained, step: nil, detail: problem)
+    }
     if let problem = await endStateDiffers(queue) {
       return InvariantViolation(invariant: .endStateDiffers, step: nil, detail: problem)
     }
@@ -53,6 +57,17 @@ extension Simulator {
       return InvariantViolation(invariant: .notQuiescent, step: nil, detail: problem)
     }
     return nil
+  }
+
+  /// A change refused for good that still waits for the app though the user deleted its
+  /// object since: the deletion supersedes it, and must not wait behind it.
+  ///
+  /// A save clears an object's failure, so a failure beside a deletion, or on an object no
+  /// longer here, can only be a refusal that came after the deletion was saved.
+  static func supersededFailure(_ failed: [ObjectReference], in sync: ClientView) -> String? {
+    let held = failed.filter { sync.pendingDeletes.contains($0) || !sync.holds($0) }
+    guard let first = held.min() else { return nil }
+    return "the refusal of \(first), deleted here since, waits for the app as a failure"
   }
 
   /// The jobs of the app still running once everything should have settled.

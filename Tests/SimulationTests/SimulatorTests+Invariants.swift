@@ -91,6 +91,27 @@ extension SimulatorTests {
       #expect(none == nil)
     }
 
+    // The tracker withdraws a refusal the user superseded before any strategy sees it, so
+    // this check is proven on made-up views.
+    @Test(
+      "A refusal left as a failure on an object deleted here since is caught and named",
+      arguments: zip([false, true, false], [true, true, false]))
+    func supersededFailure(deletedHere: Bool, stillHere: Bool) {
+      // given
+      let group = Conversation(
+        id: UUID(1), kind: .group, name: "Lunch", creatorID: UUID(2), participantIDs: [],
+        lastEventTime: Date(timeIntervalSince1970: 0))
+      var view = ClientView(Tables(stillHere ? [group] : []))
+      if deletedHere { view.pendingDeletes = [group.reference] }
+
+      // when
+      let problem = Simulator.supersededFailure([group.reference], in: view)
+
+      // then
+      #expect((problem != nil) == (deletedHere || !stillHere))
+      #expect(problem.map { $0.contains(group.id.uuidString.lowercased()) } ?? true)
+    }
+
     // No strategy can keep the engine's jobs running after the drain (strategies are
     // synchronous and hold no tracker), so this check is proven on a tracker made for it.
     @Test("A job still running after the drain is caught and named")

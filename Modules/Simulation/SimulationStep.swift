@@ -114,8 +114,10 @@ public enum SimulatedFault: String, Sendable, Hashable, CaseIterable, CustomStri
   /// The answer's body is not JSON.
   case malformedBody
   /// A 400: the backend refuses the next request that is not a deletion for good, without
-  /// applying it. This backend answers every deletion (leaving a group it does not hold or that
-  /// was left already is a 404 or a 204), so refusing one would stand for no backend there is.
+  /// applying it. This backend refuses a deletion only when the user may no longer make it (a
+  /// message in a group they left, a 403, which schedules reach by themselves); leaving a group
+  /// it does not hold or that was left already is a 404 or a 204. A 400 for a deletion would
+  /// stand for no backend there is.
   case refusal
 
   /// Which requests the fault may hit: the next one, or for a refusal the next that is not a

@@ -62,8 +62,10 @@ extension Simulator {
   /// A change refused for good that still waits for the app though the user deleted its
   /// object since: the deletion supersedes it, and must not wait behind it.
   ///
-  /// A save clears an object's failure, so a failure beside a deletion, or on an object no
-  /// longer here, can only be a refusal that came after the deletion was saved.
+  /// A save clears an object's failure, so a failure on an object no longer here can only be a
+  /// refusal that came after the deletion was saved; and the simulated backend refuses a
+  /// deletion only once the user may no longer make it (a message in a group they left), which
+  /// leaves the app nothing to decide either.
   static func supersededFailure(_ failed: [ObjectReference], in sync: ClientView) -> String? {
     let held = failed.filter { sync.pendingDeletes.contains($0) || !sync.holds($0) }
     guard let first = held.min() else { return nil }

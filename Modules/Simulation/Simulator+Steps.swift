@@ -58,7 +58,7 @@ extension Simulator {
       guard !parked.isEmpty else { return }
       fake.releaseParkedRequest(parked[position % parked.count])
     case .refuseParked(let position):
-      // This backend answers every deletion, so a held deletion is never refused.
+      // This backend never answers a deletion with a 400 (see `SimulatedFault.refusal`).
       let refusable = fake.parkedRequests.filter { fake.parkedRequest($0)?.method != "DELETE" }
       guard !refusable.isEmpty else { return }
       if fake.refuseParkedRequest(refusable[position % refusable.count]) {

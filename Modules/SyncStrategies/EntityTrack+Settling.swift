@@ -57,7 +57,8 @@ extension EntityTrack {
     case .permanent(let failure):
       if let since = supersession(of: flight, in: context) {
         withdraw(flight, in: context)
-        return .reverted(reference, reason: "\(failure), and it was \(since) here since")
+        if flight.kind == .delete { settleLocally(.delete, flight.id, keys: [], in: context) }
+        return .reverted(reference, reason: "\(failure), and \(since)")
       }
       let decision = strategy.didFailPermanently(sent, failure: failure, in: context)
       if decision != .alreadyApplied { withdraw(flight, in: context) }
@@ -150,20 +151,25 @@ extension EntityTrack {
     }
   }
 
-  /// How the object changed here since `flight` went, if that makes a refusal of it moot:
-  /// `"deleted"` (by the user, or by the server's news), or `"changed"` when every key it
-  /// carried holds a newer value.
+  /// What happened here since `flight` went that makes a refusal of it moot, said as the end
+  /// of the refusal's reason: the object was deleted (by the user, or by the server's news),
+  /// every key it carried holds a newer value, or, for a deletion, the strategy would no longer
+  /// send it (a message whose conversation the user left since is only removed here).
   ///
   /// The newer change goes next; the refused one is given up instead of blocking it behind a
   /// failure the app would have to act on, or leaving one on an object that is gone.
   private func supersession(of flight: Flight, in context: ModelContext) -> String? {
-    if flight.kind != .delete,
-      context.localChanges(of: Object.self).deleted.contains(flight.id)
-        || context.object(Object.self, id: flight.id) == nil
-    {
-      return "deleted"
+    let changes = context.localChanges(of: Object.self)
+    if flight.kind == .delete {
+      guard needsNoRequest(deletionOf: flight.id, changes, in: context) else { return nil }
+      return "it needs no request any more"
     }
-    if flight.kind == .update, stillAsSent(flight, in: context).isEmpty { return "changed" }
+    if changes.deleted.contains(flight.id) || context.object(Object.self, id: flight.id) == nil {
+      return "it was deleted here since"
+    }
+    if flight.kind == .update, stillAsSent(flight, in: context).isEmpty {
+      return "it was changed here since"
+    }
     return nil
   }
 

@@ -79,6 +79,14 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       let reference = reference(id)
       let whole = wholeHolders[id].flatMap { flights[$0] }
       let failure = changes.failure(of: id)
+      // A refused deletion the strategy would no longer send (a message in a group left since)
+      // waits for nobody: it is only done here now.
+      if failure != nil, whole == nil, changes.deleted.contains(id),
+        needsNoRequest(deletionOf: id, changes, in: context)
+      {
+        context.clearLocalDeletion(Object.self, id: id)
+        continue
+      }
       survey.states[reference] = ObjectState(
         pendingInsert: changes.inserted.contains(id) || whole?.kind == .insert, hasWork: true,
         failure: failure)
@@ -130,8 +138,18 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     return (.update, free, object)
   }
 
+  /// Whether the strategy, asked now, would only remove the object here rather than send its
+  /// deletion.
+  func needsNoRequest(
+    deletionOf id: UUID, _ changes: LocalChanges<Object>, in context: ModelContext
+  ) -> Bool {
+    let now = change(.delete, id, keys: [], changes, in: context)
+    guard case .localOnly? = try? strategy.action(for: now, in: context) else { return false }
+    return true
+  }
+
   /// The change `work` stands for, read from the context as it is now.
-  private func change(
+  func change(
     _ kind: UpstreamChangeKind, _ id: UUID, keys: Set<Object.Key>,
     _ changes: LocalChanges<Object>, in context: ModelContext
   ) -> UpstreamChange<Object> {
@@ -242,7 +260,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   }
 
   /// Takes a local-only change off the log.
-  private func settleLocally(
+  func settleLocally(
     _ kind: UpstreamChangeKind, _ id: UUID, keys: Set<Object.Key>, in context: ModelContext
   ) {
     switch kind {

@@ -198,7 +198,26 @@ extension UpstreamModel {
         problems.append("message \(message.text) is sent here but not on the server")
       }
     }
-    return problems
+    return problems + failedThoughDeleted(Conversation.self) + failedThoughDeleted(Message.self)
+  }
+
+  /// Refusals left waiting for the app though nothing is left to decide: on an object gone
+  /// here, or a message deletion the strategy would no longer send since its conversation is
+  /// gone here. (A refused deletion still worth sending, such as a leave, may wait.)
+  func failedThoughDeleted<Object: ModelObject>(_ type: Object.Type) -> [String] {
+    let context = stack.sync
+    let changes = context.localChanges(of: type)
+    return changes.failures.keys.sorted().compactMap { id in
+      if !changes.deleted.contains(id) {
+        guard context.object(type, id: id) == nil else { return nil }
+        return "the refusal of \(Object.entityName) \(id) waits as a failure though it is gone here"
+      }
+      guard let message = changes.originals[id] as? Message,
+        context.object(Conversation.self, id: message.conversationID) == nil
+      else { return nil }
+      return
+        "the refused deletion of message \(id) waits as a failure though its group is gone here"
+    }
   }
 
   /// The objects that still have values the backend may hold: after draining, every request was

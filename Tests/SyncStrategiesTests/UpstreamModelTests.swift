@@ -283,6 +283,21 @@ extension UpstreamModelTests {
       #expect(violation?.rule.contains("values the backend may hold") == true)
     }
 
+    @Test("The pending check fails on a refusal left as a failure on a message gone here")
+    func failureOnGoneMessage() throws {
+      // given: an unsent message the user deleted, which only drops it here
+      let model = try model(after: [.write(conversation: 0, text: "hi")])
+      let nonce = try #require(model.written[model.conversations[0]]?.last)
+      try model.stack.sync.delete(Message.self, id: nonce)
+      try model.stack.sync.save()
+
+      // when: a refusal of its creation is recorded after all
+      model.stack.sync.markPushFailed(Message.self, id: nonce, PushFailure(reason: "400"))
+
+      // then
+      #expect(model.unacknowledged().contains { $0.contains("waits as a failure") })
+    }
+
     @Test("The pending check fails on a message marked sent that the server does not hold")
     func messageSentNowhere() throws {
       // given

@@ -56,6 +56,61 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.localChanges(Message.self).isEmpty)
     }
 
+    @Test(
+      "A message deletion refused after the user left its group is settled here, not left failed or brought back"
+    )
+    func messageDeletionRefusedAfterLeaving() async throws {
+      // given: the deletion is out when the user leaves the group, and the leave goes first
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(creator: harness.me)
+      let message = harness.make.message(in: group, from: harness.me, deliveryState: .sent)
+      try await harness.seedRemote([group, message])
+      try harness.save { try $0.delete(Message.self, id: message.id) }
+      let deletion = try #require(await harness.next())
+      try harness.save { try $0.delete(Conversation.self, id: group.id) }
+      let leave = try #require(await harness.next())
+      await harness.complete(leave, .success(.noContent))
+
+      // when: the backend refuses the deletion, as it does for someone no longer a member
+      let completion = await harness.complete(
+        deletion, .permanent(BackendFailure(responseClass: .permanent, status: 403)))
+
+      // then
+      guard case .reverted(let reference, let reason) = completion else {
+        Issue.record("the refusal ended as \(completion)")
+        return
+      }
+      #expect(reference == message.reference)
+      #expect(reason == "status 403, and it needs no request any more")
+      #expect(await harness.queue().isEmpty)
+      #expect(await harness.localChanges(Message.self).isEmpty)
+      #expect(harness.ui.object(Message.self, id: message.id) == nil)
+    }
+
+    @Test(
+      "A refused message deletion stops waiting as a failure once the user leaves the group")
+    func refusedMessageDeletionThenLeaving() async throws {
+      // given: a message deletion refused for good while the user was still a member
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(creator: harness.me)
+      let message = harness.make.message(in: group, from: harness.me, deliveryState: .sent)
+      try await harness.seedRemote([group, message])
+      try harness.save { try $0.delete(Message.self, id: message.id) }
+      let deletion = try #require(await harness.next())
+      let refused = await harness.complete(
+        deletion, .permanent(BackendFailure(responseClass: .permanent, status: 403)))
+
+      // when
+      try harness.save { try $0.delete(Conversation.self, id: group.id) }
+      let queue = await harness.queue()
+
+      // then
+      #expect(refused == .failed(message.reference, PushFailure(reason: "status 403", status: 403)))
+      #expect(queue.failed.isEmpty)
+      #expect(queue.pending.map(\.object) == [group.reference])
+      #expect(await harness.localChanges(Message.self).isEmpty)
+    }
+
     @Test("A message deleted while its insert is in flight is deleted after the insert is answered")
     func deleteWaitsForInsert() async throws {
       // given

@@ -66,10 +66,17 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
       failures[id] = nil
     }
     for id in changes.deleted {
-      inserted.remove(id)
+      let wasNew = inserted.remove(id) != nil
       updatedKeys[id] = nil
       failures[id] = nil
-      unconfirmed[id] = nil
+      // An object whose creation was not acknowledged yet is one the backend only may hold:
+      // its deletion keeps it among the unconfirmed values, so that giving up a refusal of the
+      // deletion brings it back as new (see `ModelContext.restoreInsertion(_:)`), not as held.
+      if wasNew, unconfirmed[id] == nil, let value = table[id] {
+        unconfirmed[id] = [UnconfirmedValue(keys: Set(Object.Key.allCases), value: value)]
+      } else if !wasNew {
+        unconfirmed[id] = nil
+      }
       // The deletion keeps the object's last value, synchronised or not, for the request.
       if originals[id] == nil { originals[id] = table[id] }
       deleted.insert(id)

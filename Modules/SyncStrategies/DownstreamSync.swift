@@ -170,12 +170,12 @@ public struct DownstreamSync: Sendable {
       }
       context.applyRemote(conversation)
     case .conversationRename(let event):
-      guard var conversation = context.object(Conversation.self, id: event.conversation) else {
-        return false
-      }
       func applyRename(to conversation: inout Conversation) {
         conversation.name = event.data
         conversation.lastEventTime = event.time
+      }
+      guard var conversation = context.object(Conversation.self, id: event.conversation) else {
+        return Self.keepNews(ofLeaving: event.conversation, in: context, applyRename)
       }
       let changes = context.localChanges(of: Conversation.self)
       context.updateLastSynchronised(Conversation.self, id: event.conversation, applyRename)
@@ -204,34 +204,45 @@ public struct DownstreamSync: Sendable {
     return true
   }
 
+  /// Records news of a group the user is leaving as what the backend now holds, so that giving
+  /// up a refused leave brings back the group as the server has it; returns whether there was
+  /// such a group (the news of any other group gone here are skipped).
+  static func keepNews(
+    ofLeaving id: UUID, in context: ModelContext, _ change: (inout Conversation) -> Void
+  ) -> Bool {
+    guard context.localChanges(of: Conversation.self).deleted.contains(id) else { return false }
+    context.updateLastSynchronised(Conversation.self, id: id, change)
+    return true
+  }
+
   /// Members joined or left; when the self user left, the conversation and its messages go.
   private func applyMembership(
     _ event: EventPayload, _ change: ConversationEvent<[UUID]>, in context: ModelContext,
     need: (Set<UUID>) -> Void
   ) -> Bool {
+    let users = Set(change.data)
+    let joined: Bool
+    if case .memberJoin = event { joined = true } else { joined = false }
     guard var conversation = context.object(Conversation.self, id: change.conversation) else {
       // The self user left a group this device is leaving: the backend did it, so the leaving
       // is settled, and a later refusal of a resend cannot bring the group back.
-      if case .memberLeave = event, let me = context.selfUser?.id, change.data.contains(me),
+      if !joined, let me = context.selfUser?.id, change.data.contains(me),
         context.localChanges(of: Conversation.self).deleted.contains(change.conversation)
       {
         context.clearLocalDeletion(Conversation.self, id: change.conversation)
         return true
       }
-      return false
-    }
-    let joined: Bool
-    if case .memberJoin = event {
-      joined = true
-      need(Set(change.data))
-    } else {
-      joined = false
-      if let me = context.selfUser?.id, change.data.contains(me) {
-        context.discardLocally(Conversation.self, id: conversation.id)
-        return true
+      return Self.keepNews(ofLeaving: change.conversation, in: context) {
+        Self.change(&$0.participantIDs, joined: joined, users: users)
+        $0.lastEventTime = change.time
       }
     }
-    let users = Set(change.data)
+    if joined {
+      need(users)
+    } else if let me = context.selfUser?.id, change.data.contains(me) {
+      context.discardLocally(Conversation.self, id: conversation.id)
+      return true
+    }
     let changes = context.localChanges(of: Conversation.self)
     if changes.inserted.contains(conversation.id) {
       // The backend has the group but has not answered its creation yet: what it now holds is

@@ -217,6 +217,41 @@ struct DownstreamSyncTests {
   }
 
   @Test(
+    "News of a group the user is leaving are kept, so giving up a refused leave brings back the group the server has"
+  )
+  func newsDuringLeave() async throws {
+    // given: the user leaves; while the leave is out, another member renames the group and
+    // adds someone
+    let harness = TrackerHarness()
+    let (ann, bob) = (UUID(111), UUID(112))
+    let group = Conversation(
+      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
+      participantIDs: [harness.me.id, ann], lastEventTime: Self.time)
+    try await harness.seedRemote([group])
+    try harness.save { try $0.delete(Conversation.self, id: group.id) }
+    let leave = try #require(await harness.next())
+    let rename = ConversationEvent(conversation: group.id, from: ann, time: Self.time, data: "H")
+    let join = ConversationEvent(conversation: group.id, from: ann, time: Self.time, data: [bob])
+    _ = try await apply([.conversationRename(rename), .memberJoin(join)], to: harness)
+    await harness.refuse(leave)
+
+    // when
+    let upstream = harness.upstream
+    let discarded = await harness.stack.sync.perform { context in
+      let discarded = upstream.discardFailedChange(of: group.reference, in: context)
+      try? context.save()
+      return discarded
+    }
+
+    // then
+    let back = await harness.stack.sync.perform { $0.object(Conversation.self, id: group.id) }
+    #expect(discarded)
+    #expect(back?.name == "H")
+    #expect(back?.participantIDs == [harness.me.id, ann, bob])
+    #expect(await harness.queue().isEmpty)
+  }
+
+  @Test(
     "A member another user removed while a member request was out stays removed after its answer, unless added back here",
     arguments: [false, true])
   func remoteRemovalDuringMemberRequest(addedBackHere: Bool) async throws {

@@ -8,6 +8,10 @@ enum ModelStep: Sendable, CustomStringConvertible {
   case toggleMember(group: Int, user: Int)
   case write(conversation: Int, text: String)
   case createGroup(members: [Int])
+  /// The user leaves a group, which deletes it and its messages here.
+  case leaveGroup(Int)
+  /// The user deletes their latest message in a conversation that is still here.
+  case deleteMessage(conversation: Int)
   case handOut
   case answer(Int, AnswerKind)
   case deliver(Int)
@@ -39,6 +43,9 @@ enum ModelStep: Sendable, CustomStringConvertible {
     case .toggleMember(let group, let user): "toggle user \(user) in group \(group)"
     case .write(let conversation, let text): "write \(text) in conversation \(conversation)"
     case .createGroup(let members): "create a group with users \(members)"
+    case .leaveGroup(let group): "leave group \(group)"
+    case .deleteMessage(let conversation):
+      "delete the latest own message in conversation \(conversation)"
     case .handOut: "hand out the next request"
     case .answer(let index, let kind): "answer in-flight request \(index): \(kind)"
     case .deliver(let index):

@@ -195,7 +195,7 @@ extension UpstreamModel {
           }
           continue
         }
-        problems.append("message \(message.text) is sent here but not on the server")
+        problems.append("message \(message.text) (\(nonce)) is sent here but not on the server")
       }
     }
     return problems + failedThoughDeleted(Conversation.self) + failedThoughDeleted(Message.self)

@@ -42,8 +42,9 @@ final class UpstreamModel {
   /// an earlier attempt may have posted, so one seen there needs no further checking.
   var serverMessages: [UUID: ServerMessages] = [:]
   private(set) var everRefused: Set<UUID> = []
-  /// Messages the app gave up, refused ones and those dropped with a group whose refused
-  /// creation it gave up: they are gone here and owe the server nothing.
+  /// Messages the user deleted (alone or with a group they left) or the app gave up (refused
+  /// ones, and those dropped with a group whose refused creation it gave up): they are gone
+  /// here and owe the server nothing.
   private(set) var givenUp: Set<UUID> = []
   /// The last value the user saved for each key the promise covers one by one, until the
   /// server is seen holding it or the app gives the object's refused change up.
@@ -160,10 +161,12 @@ final class UpstreamModel {
     case 28..<36:
       return .toggleMember(
         group: Int.random(in: 0..<8, using: &random), user: Int.random(in: 0..<3, using: &random))
-    case 36..<48:
+    case 36..<47:
       return .write(conversation: Int.random(in: 0..<8, using: &random), text: "m\(counter)")
+    case 47..<48: return .deleteMessage(conversation: Int.random(in: 0..<8, using: &random))
     case 48..<50: return .createGroup(members: [Int.random(in: 0..<3, using: &random)])
-    case 50..<64: return .handOut
+    case 50..<51: return .leaveGroup(Int.random(in: 0..<8, using: &random))
+    case 51..<64: return .handOut
     case 64..<68: return .deliver(Int.random(in: 0..<8, using: &random))
     case 68..<88:
       let kind: ModelStep.AnswerKind =
@@ -242,6 +245,22 @@ final class UpstreamModel {
       }
       groups.append(id)
       conversations.append(id)
+    case .leaveGroup(let index):
+      let group = groups[index % groups.count]
+      let messages = ui.messages(inConversationWithID: group)
+      let left = try saveUI { context in
+        for message in messages { try context.delete(Message.self, id: message.id) }
+        try context.delete(Conversation.self, id: group)
+      }
+      guard left else { return false }
+      givenUp.formUnion(messages.map(\.id))
+    case .deleteMessage(let index):
+      let conversation = conversations[index % conversations.count]
+      let mine = (written[conversation] ?? []).filter { ui.object(Message.self, id: $0) != nil }
+      guard let latest = mine.last,
+        try saveUI({ try $0.delete(Message.self, id: latest) })
+      else { return false }
+      givenUp.insert(latest)
     case .handOut:
       let uncertain = stack.sync.localChanges(of: Conversation.self).unconfirmed
       guard let request = upstream.nextRequest(in: stack.sync, now: now) else { return false }
@@ -369,6 +388,11 @@ final class UpstreamModel {
         BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
     case .permanent where delivered[request.token] != nil:
       return answer(request, .success)
+    // This backend answers a leave with 204, or 404 for a group it does not hold: a made-up
+    // refusal of one would stand for no backend there is (a refused leave given up brings the
+    // group back as last known, which may not be what the backend holds; see the README).
+    case .permanent where isLeave(request.endpoint):
+      return answer(request, .success)
     case .temporary:
       outcome = .temporary(BackendFailure(responseClass: .temporary, status: 503))
     case .tooMany:
@@ -386,6 +410,12 @@ final class UpstreamModel {
     trace.append(.answered(request.endpoint, kind))
     upstream.complete(request.token, with: outcome, in: stack.sync, now: now)
     return applied
+  }
+
+  /// Whether `endpoint` is the self user leaving a group.
+  private func isLeave(_ endpoint: Endpoint) -> Bool {
+    if case .removeMembers(_, let list) = endpoint { return list.users == [me] }
+    return false
   }
 
   /// Sends again every change the backend refused: the model knows every object that can have

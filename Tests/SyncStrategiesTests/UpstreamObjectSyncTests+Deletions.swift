@@ -111,6 +111,37 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.localChanges(Message.self).isEmpty)
     }
 
+    @Test(
+      "A message deleted before it was ever sent, whose deletion is refused and given up, comes back unsent and goes"
+    )
+    func unsentDeletionGivenUp() async throws {
+      // given: an unsent message deleted; its deletion goes and is refused
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(creator: harness.me)
+      try await harness.seedRemote([group])
+      let message = harness.make.message(in: group, from: harness.me)
+      try harness.insert([message])
+      try harness.save { try $0.delete(Message.self, id: message.id) }
+      let deletion = try #require(await harness.next())
+      await harness.refuse(deletion)
+
+      // when
+      let upstream = harness.upstream
+      await harness.stack.sync.perform { context in
+        _ = upstream.discardFailedChange(of: message.reference, in: context)
+        try? context.save()
+      }
+      let next = await harness.next()
+
+      // then: the backend never had it, so it is not shown as held there
+      #expect(deletion.request.method == .delete)
+      #expect(await harness.localChanges(Message.self).inserted == [message.id])
+      #expect(
+        next?.endpoint
+          == .postMessage(
+            conversation: group.id, NewMessage(nonce: message.nonce, text: message.text)))
+    }
+
     @Test("A message deleted while its insert is in flight is deleted after the insert is answered")
     func deleteWaitsForInsert() async throws {
       // given

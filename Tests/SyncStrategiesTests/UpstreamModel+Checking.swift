@@ -201,13 +201,21 @@ extension UpstreamModel {
     return problems + failedThoughDeleted(Conversation.self) + failedThoughDeleted(Message.self)
   }
 
-  /// Refusals left waiting for the app though nothing is left to decide: on an object gone
-  /// here, or a message deletion the strategy would no longer send since its conversation is
-  /// gone here. (A refused deletion still worth sending, such as a leave, may wait.)
+  /// Refusals the app is shown though nothing is left to decide: on an object gone here, or a
+  /// message deletion the strategy would no longer send since its conversation is gone here.
+  /// (A refused deletion still worth sending, such as a leave, may wait.)
+  ///
+  /// The tracker drops a moot refusal when it next looks at the log, so a suspect in the log
+  /// counts only if the queue, which an app reads, still lists it.
   func failedThoughDeleted<Object: ModelObject>(_ type: Object.Type) -> [String] {
     let context = stack.sync
     let changes = context.localChanges(of: type)
-    return changes.failures.keys.sorted().compactMap { id in
+    let suspects = changes.failures.keys.filter { id in
+      changes.deleted.contains(id) || context.object(type, id: id) == nil
+    }
+    guard !suspects.isEmpty else { return [] }
+    let shown = Set(upstream.queue(in: context, now: now).failed.map(\.object.id))
+    return suspects.filter(shown.contains).sorted().compactMap { id in
       if !changes.deleted.contains(id) {
         guard context.object(type, id: id) == nil else { return nil }
         return "the refusal of \(Object.entityName) \(id) waits as a failure though it is gone here"

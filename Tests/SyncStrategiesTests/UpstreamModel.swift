@@ -50,7 +50,7 @@ final class UpstreamModel {
   /// server is seen holding it or the app gives the object's refused change up.
   var lastSaved: [SavedKey: String] = [:]
   private var lastNotification: UUID?
-  private var now: Duration = .zero
+  private(set) var now: Duration = .zero
   private var counter = 0
   private let downstream = DownstreamSync()
   /// Each request handed out and how it was answered, in order, for failure reports.

@@ -177,6 +177,24 @@ struct SimulatorTests {
       afterRefusal.dropFirst().contains { $0.contains(newerRequest) && $0.hasSuffix("→ 200") })
   }
 
+  @Test(
+    "A message deletion held while the user leaves its group ends settled, not as a failure (seed 601, shortened)"
+  )
+  func heldDeletionThenLeave() async {
+    // given: the schedule seed 601's failure shortened to
+    let schedule: [SimulationStep] = [
+      .writeMessage(conversation: 3, text: "m83"), .fault(.park), .deleteMessage(conversation: 6),
+      .leaveGroup(group: 2),
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 601, schedule: schedule)
+
+    // then: the leave went first, so the released deletion was refused, and nothing waits
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.requests.contains { $0.contains("/messages/") && $0.contains("→ 403") })
+  }
+
   @Test("A group creation given up after an earlier attempt made it is left on the server")
   func givenUpCreationIsLeft() async {
     // given: the first creation is applied and its answer lost, the resend refused

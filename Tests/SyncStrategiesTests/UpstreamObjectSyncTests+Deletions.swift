@@ -15,6 +15,19 @@ extension UpstreamObjectSyncTests {
   @Suite("Deletions")
   @MainActor
   struct Deletions {
+    /// A sent message of a group, which the user deleted, and the deletion's request, out.
+    static func sentMessageBeingDeleted() async throws -> (
+      TrackerHarness, Conversation, Message, UpstreamRequest
+    ) {
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(creator: harness.me)
+      let message = harness.make.message(in: group, from: harness.me, deliveryState: .sent)
+      try await harness.seedRemote([group, message])
+      try harness.save { try $0.delete(Message.self, id: message.id) }
+      let deletion = try #require(await harness.next())
+      return (harness, group, message, deletion)
+    }
+
     @Test("Leaving a group sends DELETE /conversations/{id}/members for the self user")
     func leaveGroup() async throws {
       // given
@@ -61,12 +74,7 @@ extension UpstreamObjectSyncTests {
     )
     func messageDeletionRefusedAfterLeaving() async throws {
       // given: the deletion is out when the user leaves the group, and the leave goes first
-      let harness = TrackerHarness()
-      let group = harness.make.conversation(creator: harness.me)
-      let message = harness.make.message(in: group, from: harness.me, deliveryState: .sent)
-      try await harness.seedRemote([group, message])
-      try harness.save { try $0.delete(Message.self, id: message.id) }
-      let deletion = try #require(await harness.next())
+      let (harness, group, message, deletion) = try await Self.sentMessageBeingDeleted()
       try harness.save { try $0.delete(Conversation.self, id: group.id) }
       let leave = try #require(await harness.next())
       await harness.complete(leave, .success(.noContent))
@@ -91,12 +99,7 @@ extension UpstreamObjectSyncTests {
       "A refused message deletion stops waiting as a failure once the user leaves the group")
     func refusedMessageDeletionThenLeaving() async throws {
       // given: a message deletion refused for good while the user was still a member
-      let harness = TrackerHarness()
-      let group = harness.make.conversation(creator: harness.me)
-      let message = harness.make.message(in: group, from: harness.me, deliveryState: .sent)
-      try await harness.seedRemote([group, message])
-      try harness.save { try $0.delete(Message.self, id: message.id) }
-      let deletion = try #require(await harness.next())
+      let (harness, group, message, deletion) = try await Self.sentMessageBeingDeleted()
       let refused = await harness.complete(
         deletion, .permanent(BackendFailure(responseClass: .permanent, status: 403)))
 

@@ -237,9 +237,9 @@ struct DownstreamSyncTests {
 
     // when
     let upstream = harness.upstream
-    let discarded = await harness.stack.sync.perform { context in
+    let discarded = try await harness.stack.sync.perform { context throws(SaveError) in
       let discarded = upstream.discardFailedChange(of: group.reference, in: context)
-      try? context.save()
+      try context.save()
       return discarded
     }
 

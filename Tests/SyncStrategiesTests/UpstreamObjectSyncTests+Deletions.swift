@@ -130,9 +130,9 @@ extension UpstreamObjectSyncTests {
 
       // when
       let upstream = harness.upstream
-      await harness.stack.sync.perform { context in
+      try await harness.stack.sync.perform { context throws(SaveError) in
         _ = upstream.discardFailedChange(of: message.reference, in: context)
-        try? context.save()
+        try context.save()
       }
       let next = await harness.next()
 

@@ -15,13 +15,18 @@ import Transport
 ///
 /// A fresh fake costs microseconds; make one per test.
 public final class FakeBackend: Sendable {
+  /// A request held until a caller lets it go, with the continuation that resumes it.
+  private struct Parked {
+    let request: FakeRequest
+    let continuation: CheckedContinuation<Void, Never>
+  }
+
   private struct Control {
     var journal: [JournalEntry] = []
     var rules: [(rule: FaultRule, used: Int)] = []
     var offlineMode: OfflineMode = .online
-    var parked: [Int: CheckedContinuation<Void, Never>] = [:]
-    /// The parked requests, by journal index, for a caller choosing which to let go.
-    var parkedRequests: [Int: FakeRequest] = [:]
+    /// The requests held now, by journal index, each with what resumes it.
+    var parked: [Int: Parked] = [:]
     /// How each parked request that stopped waiting without being released ends.
     var parkEnds: [Int: ParkEnd] = [:]
     var parkWaiters: [CheckedContinuation<Void, Never>] = []
@@ -258,7 +263,7 @@ public final class FakeBackend: Sendable {
 
   /// The request parked under journal index `index`, or `nil` if none is parked there.
   public func parkedRequest(_ index: Int) -> FakeRequest? {
-    control.withLock { $0.parkedRequests[index] }
+    control.withLock { $0.parked[index]?.request }
   }
 
   /// How a parked request stopped waiting.
@@ -277,8 +282,7 @@ public final class FakeBackend: Sendable {
       await withCheckedContinuation { continuation in
         let (waiters, cancelled) = control.withLock { control in
           if Task.isCancelled { return ([CheckedContinuation<Void, Never>](), true) }
-          control.parked[index] = continuation
-          control.parkedRequests[index] = request
+          control.parked[index] = Parked(request: request, continuation: continuation)
           defer { control.parkWaiters = [] }
           return (control.parkWaiters, false)
         }
@@ -289,10 +293,7 @@ public final class FakeBackend: Sendable {
         }
       }
     } onCancel: {
-      let continuation = control.withLock { control in
-        control.parkedRequests[index] = nil
-        return control.parked.removeValue(forKey: index)
-      }
+      let continuation = control.withLock { $0.parked.removeValue(forKey: index)?.continuation }
       if let continuation {
         ended.withLock { $0 = .cancelled }
         continuation.resume()
@@ -322,8 +323,7 @@ public final class FakeBackend: Sendable {
   /// Takes the request `index` off the parked list to end as `ending`; whether it was parked.
   private func unpark(_ index: Int, ending: ParkEnd) -> Bool {
     let continuation = control.withLock { control in
-      control.parkedRequests[index] = nil
-      let continuation = control.parked.removeValue(forKey: index)
+      let continuation = control.parked.removeValue(forKey: index)?.continuation
       if continuation != nil { control.parkEnds[index] = ending }
       return continuation
     }
@@ -352,7 +352,7 @@ public final class FakeBackend: Sendable {
   public func resetJournalAndFaults() {
     let parked = control.withLock { control in
       defer { control = Control() }
-      return Array(control.parked.values)
+      return control.parked.values.map(\.continuation)
     }
     for continuation in parked { continuation.resume() }
   }

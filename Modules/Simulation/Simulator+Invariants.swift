@@ -50,7 +50,7 @@ extension Simulator {
     if let problem = Self.supersededFailure(queue.failed.map(\.object), in: sync) {
       return InvariantViolation(invariant: .queueNotDrained, step: nil, detail: problem)
     }
-    if let problem = await endStateDiffers(queue) {
+    if let problem = await endStateDiffers(queue, sync: sync) {
       return InvariantViolation(invariant: .endStateDiffers, step: nil, detail: problem)
     }
     if let problem = Self.notQuiescent(app.tracker) {
@@ -187,9 +187,8 @@ extension Simulator {
 
   /// Where the UI, the sync context, the store and the server disagree, after the drain,
   /// groups the server has and this device lost included; objects whose changes were refused
-  /// for good are left out.
-  private func endStateDiffers(_ queue: SyncQueueSnapshot) async -> String? {
-    let sync = await app.stack.sync.perform { ClientView($0) }
+  /// for good are left out. `sync` is what the sync context holds now.
+  private func endStateDiffers(_ queue: SyncQueueSnapshot, sync: ClientView) async -> String? {
     let ui = ClientView(self.ui)
     let stored: ClientView
     do {

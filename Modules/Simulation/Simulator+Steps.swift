@@ -58,8 +58,10 @@ extension Simulator {
       guard !parked.isEmpty else { return }
       fake.releaseParkedRequest(parked[position % parked.count])
     case .refuseParked(let position):
-      // This backend never answers a deletion with a 400 (see `SimulatedFault.refusal`).
-      let refusable = fake.parkedRequests.filter { fake.parkedRequest($0)?.method != "DELETE" }
+      // Only the requests a refusal may hit: this backend never answers a deletion with a 400.
+      let refusable = fake.parkedRequests.filter { index in
+        fake.parkedRequest(index).map(SimulatedFault.refusal.matcher.matches) ?? false
+      }
       guard !refusable.isEmpty else { return }
       if fake.refuseParkedRequest(refusable[position % refusable.count]) {
         figures.parkedRefused += 1

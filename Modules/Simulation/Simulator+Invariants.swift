@@ -187,7 +187,9 @@ extension Simulator {
 
   /// Where the UI, the sync context, the store and the server disagree, after the drain,
   /// groups the server has and this device lost included; objects whose changes were refused
-  /// for good are left out. `sync` is what the sync context holds now.
+  /// for good are left out.
+  ///
+  /// `sync` is what the sync context holds now.
   private func endStateDiffers(_ queue: SyncQueueSnapshot, sync: ClientView) async -> String? {
     let ui = ClientView(self.ui)
     let stored: ClientView

@@ -34,15 +34,17 @@ extension UpstreamModel {
   /// `unacknowledged()` cannot see this when the value here went back to the server's and the
   /// key stopped being pending, as a wrong revert or discard would leave it.
   func lostEdit() -> String? {
-    for (key, saved) in lastSaved.sorted(by: { $0.key.description < $1.key.description }) {
+    var lost: [String] = []
+    for (key, saved) in lastSaved {
       if serverValue(of: key) == saved {
         lastSaved[key] = nil
         continue
       }
       guard let here = localValue(of: key), here != saved else { continue }
-      return "the user's last \(key), \(saved), is neither here (\(here)) nor on the server"
+      lost.append("the user's last \(key), \(saved), is neither here (\(here)) nor on the server")
     }
-    return nil
+    // The same report whatever order the dictionary keeps, so that a seed replays alike.
+    return lost.min()
   }
 
   private func localValue(of key: SavedKey) -> String? {

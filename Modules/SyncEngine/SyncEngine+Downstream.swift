@@ -41,6 +41,10 @@ extension SyncEngine {
         unknownUsers.formUnion(applied.unknownUsers)
         hasMore = applied.hasMore
         onEvent?(.notifications(count: applied.count, lastID: applied.lastID))
+        for change in applied.droppedChanges {
+          logger.warning("\(change)")
+          onEvent?(.changeDropped(change))
+        }
       case .failure(.downstream(.unknownSince)):
         // The backend forgot where we were: start again from the beginning.
         await forgetNotificationCursor()

@@ -14,6 +14,9 @@ public enum SyncEngineEvent: Sendable, Hashable, CustomStringConvertible {
   case connectivity(online: Bool)
   /// A local change was refused for good, or given up; the app may want to say so.
   case changeRefused(ObjectReference, reason: String, reverted: Bool)
+  /// A local change was dropped unsent, because the backend removed the self user from the
+  /// conversation it belongs to; the app may want to say so.
+  case changeDropped(DroppedChange)
   /// Something could not be applied; the engine goes on.
   case problem(SyncProblem)
 
@@ -27,6 +30,7 @@ public enum SyncEngineEvent: Sendable, Hashable, CustomStringConvertible {
     case .connectivity(let online): online ? "back online" : "offline"
     case .changeRefused(let object, let reason, let reverted):
       "\(object) \(reverted ? "reverted" : "refused"): \(reason)"
+    case .changeDropped(let change): "\(change)"
     case .problem(let problem): "problem: \(problem)"
     }
   }

@@ -43,6 +43,9 @@ public struct NotificationApplication: Sendable, Equatable {
   public let skippedEvents: Int
   /// Elements of the page that could not be read, skipped.
   public let unreadable: Int
+  /// Local changes dropped because the backend removed the self user from their conversation,
+  /// in the order they were found: each conversation's own change first, then its messages'.
+  public internal(set) var droppedChanges: [DroppedChange] = []
 }
 
 /// Fetches what changed on the backend and applies it to the sync context, through the same
@@ -97,15 +100,17 @@ public struct DownstreamSync: Sendable {
     _ page: Page<NotificationPayload>, since: UUID?, in context: ModelContext
   ) -> NotificationApplication {
     var unknown: Set<UUID> = []
+    var dropped: [DroppedChange] = []
     var skipped = 0
     for notification in page.elements {
       for event in notification.events {
-        if !apply(event, in: context, unknownUsers: &unknown) { skipped += 1 }
+        if !apply(event, in: context, unknownUsers: &unknown, dropped: &dropped) { skipped += 1 }
       }
     }
     return NotificationApplication(
       count: page.elements.count, lastID: page.elements.last?.id ?? since, hasMore: page.hasMore,
-      unknownUsers: unknown, skippedEvents: skipped, unreadable: page.failures.count)
+      unknownUsers: unknown, skippedEvents: skipped, unreadable: page.failures.count,
+      droppedChanges: dropped)
   }
 
   /// Applies a list of users, none of them the self user.
@@ -120,9 +125,10 @@ public struct DownstreamSync: Sendable {
   }
 
   /// Applies one event; returns `false` for an event that was skipped.
-  func apply(_ event: EventPayload, in context: ModelContext, unknownUsers: inout Set<UUID>)
-    -> Bool
-  {
+  func apply(
+    _ event: EventPayload, in context: ModelContext, unknownUsers: inout Set<UUID>,
+    dropped: inout [DroppedChange]
+  ) -> Bool {
     func need(_ ids: some Sequence<UUID>) {
       for id in ids where context.object(User.self, id: id) == nil { unknownUsers.insert(id) }
     }
@@ -191,7 +197,7 @@ public struct DownstreamSync: Sendable {
       applyRename(to: &conversation)
       context.applyRemote(conversation)
     case .memberJoin(let change), .memberLeave(let change):
-      return applyMembership(event, change, in: context, need: need)
+      return applyMembership(event, change, in: context, need: need, dropped: &dropped)
     case .messageAdd(let event):
       guard context.object(Conversation.self, id: event.conversation) != nil else { return false }
       need([event.from])
@@ -215,10 +221,36 @@ public struct DownstreamSync: Sendable {
     return true
   }
 
+  /// The changes of conversation `id` and of its messages that are still to be pushed: what
+  /// goes unsent when the conversation is dropped here.
+  ///
+  /// Only what a strategy would send counts: the group's name and members, and new messages (a
+  /// message's other keys are this device's own).
+  static func unsentChanges(of id: UUID, in context: ModelContext) -> [DroppedChange] {
+    var items: [SyncQueueSnapshot.Item] = []
+    let conversations = context.localChanges(of: Conversation.self)
+    let reference = ObjectReference(Conversation.entityName, id)
+    if conversations.inserted.contains(id) {
+      items.append(.init(object: reference, kind: .insert))
+    } else {
+      let keys = conversations.keys(of: id).intersection(ConversationStrategy().pushableKeys)
+      if !keys.isEmpty {
+        items.append(
+          .init(object: reference, kind: .update, keys: KeySet(keys, of: Conversation.self)))
+      }
+    }
+    let messages = context.localChanges(of: Message.self)
+    for message in context.messages(inConversationWithID: id)
+    where messages.inserted.contains(message.id) {
+      items.append(.init(object: message.reference, kind: .insert))
+    }
+    return items.map { DroppedChange(item: $0, conversation: id) }
+  }
+
   /// Members joined or left; when the self user left, the conversation and its messages go.
   private func applyMembership(
     _ event: EventPayload, _ change: ConversationEvent<[UUID]>, in context: ModelContext,
-    need: (Set<UUID>) -> Void
+    need: (Set<UUID>) -> Void, dropped: inout [DroppedChange]
   ) -> Bool {
     let users = Set(change.data)
     let joined: Bool
@@ -240,6 +272,7 @@ public struct DownstreamSync: Sendable {
     if joined {
       need(users)
     } else if let me = context.selfUser?.id, change.data.contains(me) {
+      dropped += Self.unsentChanges(of: conversation.id, in: context)
       context.discardLocally(Conversation.self, id: conversation.id)
       return true
     }

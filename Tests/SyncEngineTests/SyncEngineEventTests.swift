@@ -1,6 +1,7 @@
 import Foundation
 import ModelsTestSupport
 import SyncEngine
+import SyncStrategies
 import SyncTestSupport
 import TestSupport
 import Testing
@@ -15,6 +16,10 @@ struct SyncEngineEventTests {
     .connectivity(online: true),
     .changeRefused(ObjectReference(.message, UUID(2)), reason: "status 403", reverted: false),
     .changeRefused(ObjectReference(.user, UUID(3)), reason: "status 400", reverted: true),
+    .changeDropped(
+      DroppedChange(
+        item: SyncQueueSnapshot.Item(object: ObjectReference(.message, UUID(4)), kind: .insert),
+        conversation: UUID(5))),
     .problem(.downstream(.status(.getSelf, 500, nil))),
   ].compactMap { $0 }
 
@@ -28,6 +33,7 @@ struct SyncEngineEventTests {
         "back online",
         "Message 00000000-0000-0000-0000-000000000002 refused: status 403",
         "User 00000000-0000-0000-0000-000000000003 reverted: status 400",
+        "insert Message 00000000-0000-0000-0000-000000000004, dropped: the self user was removed from conversation 00000000-0000-0000-0000-000000000005",
         "problem: GET /self answered 500",
       ]))
   func descriptions(_ event: SyncEngineEvent, _ expected: String) {

@@ -294,6 +294,44 @@ struct SyncEngineTests {
     #expect(world.fake.conversation(group.id)?.otherMembers == [ann])
   }
 
+  @Test(
+    "Removed from a group, the engine drops the message still waiting to go and tells its observer")
+  func removedFromGroup() async throws {
+    // given: a group Ann made with the self user, and a message of it waiting to retry a 503
+    let events = Recorder<SyncEngineEvent>()
+    let clock = ManualTimeSource()
+    let fake = FakeBackend(time: clock)
+    let me = fake.insertSelfUser()
+    let ann = fake.insertUser(name: "Ann")
+    let group = fake.createGroupRemotely(name: "G", by: ann, members: [me])
+    let stack = ModelStack.forTesting()
+    let engine = SyncEngine(
+      stack: stack, transport: fake.transport, time: clock, onEvent: events.record)
+    await engine.start()
+    await Quiescence.expectIdle(stack.tracker)
+    let conversation = try #require(stack.ui.context.object(Conversation.self, id: group))
+    let message = ModelFactory().message(
+      in: conversation, from: User(id: me, isSelf: true, name: "Me"))
+    fake.addFault(.once(RequestMatcher("POST", "/conversations/*/messages"), .status(503)))
+    try stack.ui.context.insert(message)
+    try stack.ui.context.save()
+    await clock.waitForSleepers(1)
+    fake.removeMembersRemotely([me], from: group, by: ann)
+
+    // when
+    await engine.pullNotifications()
+    clock.advance(by: .seconds(60))
+    await Quiescence.expectIdle(stack.tracker)
+
+    // then
+    let dropped = DroppedChange(
+      item: SyncQueueSnapshot.Item(object: message.reference, kind: .insert), conversation: group)
+    #expect(events.elements.contains(.changeDropped(dropped)))
+    #expect(stack.ui.context.object(Message.self, id: message.id) == nil)
+    #expect(fake.requests("POST", "/conversations/*/messages").map(\.status) == [503])
+    #expect(await engine.queue().isEmpty)
+  }
+
   @Test("The engine reports each request and its outcome to its observer")
   func events() async throws {
     // given

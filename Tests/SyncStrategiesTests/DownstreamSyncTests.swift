@@ -217,6 +217,41 @@ struct DownstreamSyncTests {
   }
 
   @Test(
+    "Being removed from a group drops its unsent changes here and names each of them, leaving other groups' alone"
+  )
+  func removedFromGroup() async throws {
+    // given: a rename and a message of the group unsent, a sent message, and another group's
+    // unsent message
+    let harness = TrackerHarness()
+    let ann = harness.make.user(name: "Ann")
+    let group = harness.make.conversation(creator: ann, participants: [harness.me])
+    let other = harness.make.conversation(creator: harness.me)
+    let sent = harness.make.message(in: group, from: ann, deliveryState: .sent)
+    try await harness.seedRemote([ann, group, other, sent])
+    let unsent = harness.make.message(in: group, from: harness.me)
+    let elsewhere = harness.make.message(in: other, from: harness.me)
+    try harness.insert([unsent, elsewhere])
+    try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "Ours" } }
+
+    // when
+    let removal = ConversationEvent(
+      conversation: group.id, from: ann.id, time: Self.time, data: [harness.me.id])
+    let applied = try await apply([.memberLeave(removal)], to: harness)
+
+    // then
+    let rename = SyncQueueSnapshot.Item(
+      object: group.reference, kind: .update, keys: KeySet([.name], of: Conversation.self))
+    let post = SyncQueueSnapshot.Item(object: unsent.reference, kind: .insert)
+    #expect(
+      applied.droppedChanges == [
+        DroppedChange(item: rename, conversation: group.id),
+        DroppedChange(item: post, conversation: group.id),
+      ])
+    #expect(harness.ui.object(Message.self, id: unsent.id) == nil)
+    #expect(await harness.localChanges(Message.self).inserted == [elsewhere.id])
+  }
+
+  @Test(
     "News of a group the user is leaving are kept, so giving up a refused leave brings back the group the server has"
   )
   func newsDuringLeave() async throws {

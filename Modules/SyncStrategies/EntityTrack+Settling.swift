@@ -16,6 +16,13 @@ extension EntityTrack {
     let sent = SentChange(
       kind: flight.kind, id: flight.id, keys: flight.keys, sent: flight.sent,
       lastKnown: flight.lastKnown, endpoint: flight.endpoint, heard: heard)
+    // News dropped the object here while the request was out (another member removed the self
+    // user from its group), and the app was told: whatever the answer, it settles the request
+    // and leaves nothing behind, neither the object nor values the backend may hold.
+    if isDroppedByNews(flight.id, in: context) {
+      withdraw(flight, in: context)
+      return .settled(reference)
+    }
     switch outcome {
     case .success(let response):
       // The answer replaces what the request wrote ahead; the strategy sees only what other
@@ -76,6 +83,13 @@ extension EntityTrack {
         return .settled(reference)
       }
     }
+  }
+
+  /// Whether object `id` is gone here with nothing of it left to push: dropped by news, not
+  /// deleted by the user (whose deletion would still be pending).
+  private func isDroppedByNews(_ id: UUID, in context: ModelContext) -> Bool {
+    context.object(Object.self, id: id) == nil
+      && !context.localChanges(of: Object.self).objectIDs.contains(id)
   }
 
   /// What the server was heard to hold for `flight`'s keys while it was in flight, where

@@ -180,8 +180,9 @@ final class UpstreamModel {
       return .answer(Int.random(in: 0..<8, using: &random), kind)
     case 88..<90: return .remoteRename(group: Int.random(in: 0..<8, using: &random), "r\(counter)")
     case 90..<91:
-      return .remoteMember(
-        group: Int.random(in: 0..<8, using: &random), user: Int.random(in: 0..<3, using: &random))
+      let group = Int.random(in: 0..<8, using: &random)
+      let user = Int.random(in: 0..<4, using: &random)
+      return user == 3 ? .remoteRemoveSelf(group: group) : .remoteMember(group: group, user: user)
     case 91..<93: return .remoteMessage(conversation: Int.random(in: 0..<8, using: &random))
     case 93..<94: return .remoteToggleBlock(user: Int.random(in: 0..<3, using: &random))
     case 94..<96: return .toggleBlock(user: Int.random(in: 0..<3, using: &random))
@@ -308,6 +309,13 @@ final class UpstreamModel {
       } else {
         fake.addMembersRemotely([member], to: group, by: author)
       }
+      try pull()
+    case .remoteRemoveSelf(let index):
+      let group = groups[index % groups.count]
+      guard let author = fake.members(of: group).first(where: { $0 != me }),
+        fake.members(of: group).contains(me)
+      else { return false }
+      fake.removeMembersRemotely([me], from: group, by: author)
       try pull()
     case .remoteMessage(let index):
       let conversation = conversations[index % conversations.count]
@@ -474,6 +482,15 @@ final class UpstreamModel {
     let applied = downstream.apply(page, since: lastNotification, in: stack.sync)
     try stack.sync.save()
     lastNotification = applied.lastID
+    // What the app is told it lost with a group the self user was removed from owes the server
+    // nothing; anything else gone here unsent is a loss the checks report.
+    for dropped in applied.droppedChanges {
+      switch dropped.item.object.entity {
+      case .message: givenUp.insert(dropped.item.object.id)
+      case .conversation: lastSaved[.groupName(dropped.item.object.id)] = nil
+      default: continue
+      }
+    }
   }
 
   /// Answers every request with success until nothing is left to send: faults stopped, the

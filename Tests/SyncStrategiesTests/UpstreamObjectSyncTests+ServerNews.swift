@@ -107,6 +107,57 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A group another member removed the self user from, heard of before the answer to its creation, does not come back with that answer"
+    )
+    func insertAnsweredAfterSelfRemoved() async throws {
+      // given: the backend created the group, then Ann removed the self user, and the client
+      // heard of it (dropping the group here) before the answer to its creation came
+      let harness = TrackerHarness()
+      let ann = try await knownUsers(["Ann"], in: harness)[0]
+      let (group, post, answer) = try await createdGroup(with: [ann], in: harness)
+      harness.fake.removeMembersRemotely([harness.me.id], from: group.id, by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await settle(post, with: answer, thenAllAt: .seconds(60), in: harness)
+
+      // then
+      #expect(harness.ui.object(Conversation.self, id: group.id) == nil)
+      #expect(harness.fake.members(of: group.id) == [ann])
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+      #expect(await harness.queue(at: .seconds(60)).isEmpty)
+    }
+
+    @Test(
+      "A member change the backend applied before another member removed the self user leaves nothing the backend may hold once answered"
+    )
+    func updateAnsweredAfterSelfRemoved() async throws {
+      // given: the self user adds Bob; the backend applies it, Ann then removes the self user,
+      // and the client hears of it before the answer comes
+      let harness = TrackerHarness()
+      let users = try await knownUsers(["Ann", "Bob"], in: harness)
+      let (ann, bob) = (users[0], users[1])
+      let (group, post, answer) = try await createdGroup(with: [ann], in: harness)
+      await harness.complete(post, answer)
+      try harness.save {
+        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
+      }
+      let addition = try #require(await harness.next())
+      let added = await harness.respond(to: addition)
+      harness.fake.removeMembersRemotely([harness.me.id], from: group.id, by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await harness.complete(addition, added)
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(harness.ui.object(Conversation.self, id: group.id) == nil)
+      #expect(await harness.localChanges(Conversation.self).unconfirmed[group.id] == nil)
+      #expect(await harness.queue().isEmpty)
+    }
+
+    @Test(
       "A member another member removed after the backend applied a second try of a group's creation, heard of before its answer, is removed here too"
     )
     func memberRemovedAfterRetriedInsert() async throws {

@@ -14,6 +14,8 @@ public struct SimulationFigures: Sendable, Hashable {
   public var restarts = 0
   /// Held requests the backend refused after the user went on editing.
   public var parkedRefused = 0
+  /// Times another member removed the self user from a group.
+  public var removedFromGroups = 0
   /// Refused changes the app sent again.
   public var refusalsRetried = 0
   /// Refused changes the app gave up.
@@ -34,6 +36,7 @@ public struct SimulationFigures: Sendable, Hashable {
     offlineSpells += other.offlineSpells
     restarts += other.restarts
     parkedRefused += other.parkedRefused
+    removedFromGroups += other.removedFromGroups
     refusalsRetried += other.refusalsRetried
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
@@ -50,7 +53,7 @@ public struct SimulationFigures: Sendable, Hashable {
       offline spells \(offlineSpells), virtual time \(String(format: "%.1f", hours)) h
       faults: \(faultList)
       held requests refused \(parkedRefused); refused changes retried \(refusalsRetried), \
-      given up \(refusalsGivenUp)
+      given up \(refusalsGivenUp); removed from a group \(removedFromGroups) times
       """
   }
 }

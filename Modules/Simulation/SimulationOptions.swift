@@ -14,6 +14,10 @@ public struct SimulationOptions: Sendable {
   ///
   /// Seeds drawn without refusals (before they existed) replay with this off.
   public var refusals: Bool
+  /// Whether other members may remove the self user from a group.
+  ///
+  /// Seeds drawn before such removals existed replay with this off.
+  public var removals: Bool
   /// Whether the client keeps its state in a SQLite file (else an in-memory store that
   /// outlives each app instance).
   public var durableStore: Bool
@@ -27,16 +31,18 @@ public struct SimulationOptions: Sendable {
   /// Whether every event is printed as it happens, for following a run that hangs or fails.
   public var trace = false
 
-  /// Creates options; by default 40 steps with faults, refusals and restarts on a SQLite store.
+  /// Creates options; by default 40 steps with faults, refusals, removals and restarts on a
+  /// SQLite store.
   public init(
     steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
-    durableStore: Bool = true, maxConcurrentRequests: Int = 3,
+    removals: Bool = true, durableStore: Bool = true, maxConcurrentRequests: Int = 3,
     strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps
     self.faults = faults
     self.restarts = restarts
     self.refusals = refusals
+    self.removals = removals
     self.durableStore = durableStore
     self.maxConcurrentRequests = maxConcurrentRequests
     self.strategies = strategies

@@ -39,6 +39,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case remoteRename(group: Int, name: String)
   /// A contact removes another member from a group.
   case remoteRemoveMember(group: Int, contact: Int)
+  /// A contact removes the self user from a group.
+  case remoteRemoveSelf(group: Int)
   /// The app fetches its notifications, as a push would make it.
   case pull
   /// The backend applies a fault to its next matching request.
@@ -82,6 +84,7 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case .remoteRename(let group, let name): "a contact renames group \(group) to \(name)"
     case .remoteRemoveMember(let group, let contact):
       "a contact removes contact \(contact) from group \(group)"
+    case .remoteRemoveSelf(let group): "a contact removes the self user from group \(group)"
     case .pull: "pull notifications"
     case .fault(let fault): "the next request gets \(fault)"
     case .releaseParked(let index): "release parked request \(index)"

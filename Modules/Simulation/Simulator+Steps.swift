@@ -45,7 +45,8 @@ extension Simulator {
     case .leaveGroup(let group): leaveGroup(group)
     case .writeMessage(let conversation, let text): write(text, in: conversation, at: index)
     case .deleteMessage(let conversation): deleteLatestMessage(in: conversation)
-    case .remoteRequest, .remoteAccept, .remotePost, .remoteRename, .remoteRemoveMember:
+    case .remoteRequest, .remoteAccept, .remotePost, .remoteRename, .remoteRemoveMember,
+      .remoteRemoveSelf:
       applyRemote(step)
     case .pull:
       let engine = app.engine
@@ -208,6 +209,14 @@ extension Simulator {
       else { return }
       if fake.removeMembersRemotely([removed], from: id, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
+      }
+    case .remoteRemoveSelf(let group):
+      guard let id = pick(groups, group)?.id,
+        let author = fake.members(of: id).first(where: { $0 != me })
+      else { return }
+      if fake.removeMembersRemotely([me], from: id, by: author) {
+        remotelyTouched.insert(ObjectReference(.conversation, id))
+        figures.removedFromGroups += 1
       }
     default: return
     }

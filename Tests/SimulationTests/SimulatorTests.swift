@@ -66,13 +66,33 @@ struct SimulatorTests {
     #expect(drawn == [refusals, refusals, refusals, refusals])
   }
 
+  @Test(
+    "Another member removing the self user from a group is drawn only when the options allow it, in place of time passing",
+    arguments: [true, false])
+  func removalsDrawnWhenAllowed(removals: Bool) {
+    // given
+    let with = ScheduleGenerator(options: SimulationOptions(steps: 40, removals: removals))
+    let without = ScheduleGenerator(options: SimulationOptions(steps: 40, removals: false))
+
+    // when
+    let pairs = (1...50).flatMap { zip(with.schedule(seed: $0), without.schedule(seed: $0)) }
+
+    // then: every other step is the same as without removals
+    let differing = pairs.filter { $0 != $1 }
+    #expect(differing.isEmpty != removals)
+    #expect(
+      differing.allSatisfy { drawn, replaced in
+        if case .remoteRemoveSelf = drawn, case .advance = replaced { true } else { false }
+      })
+  }
+
   @Test("Without refusals, seed 55048 still draws the schedule it was found with")
   func olderSeedsDrawTheirSchedules() {
     // given: the steps its shortened schedule kept (below), in the order they came
     let kept = Self.seed55048Shortened
 
     // when
-    let schedule = ScheduleGenerator(options: SimulationOptions(refusals: false))
+    let schedule = ScheduleGenerator(options: SimulationOptions(refusals: false, removals: false))
       .schedule(seed: 55048)
 
     // then
@@ -195,6 +215,26 @@ struct SimulatorTests {
     #expect(report.requests.contains { $0.contains("/messages/") && $0.contains("→ 403") })
   }
 
+  @Test(
+    "A message the backend holds while another member removes the self user ends settled, the group gone here"
+  )
+  func heldMessageThenRemoved() async {
+    // given: a message held by the backend, then the self user removed from its group and the
+    // news pulled before the backend answers
+    let schedule: [SimulationStep] = [
+      .fault(.park), .writeMessage(conversation: 0, text: "held"), .remoteRemoveSelf(group: 0),
+      .pull, .releaseParked(0), .advance(milliseconds: 100),
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 3, schedule: schedule)
+
+    // then: the backend refused the message, and nothing of the group is left to wait
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.removedFromGroups == 1)
+    #expect(report.requests.contains { $0.contains("/messages") && $0.contains("→ 403") })
+  }
+
   @Test("A group creation given up after an earlier attempt made it is left on the server")
   func givenUpCreationIsLeft() async {
     // given: the first creation is applied and its answer lost, the resend refused
@@ -243,8 +283,9 @@ struct SimulatorTests {
       55048,
     ])
   func regressions(seed: UInt64) async {
-    // when: drawn as they were found, before refusals
-    let report = await Simulator.run(seed: seed, options: SimulationOptions(refusals: false))
+    // when: drawn as they were found, before refusals and removals
+    let report = await Simulator.run(
+      seed: seed, options: SimulationOptions(refusals: false, removals: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

@@ -28,6 +28,7 @@ struct Arguments {
       case "--no-faults": options.faults = false
       case "--no-restarts": options.restarts = false
       case "--no-refusals": options.refusals = false
+      case "--no-removals": options.removals = false
       case "--in-memory": options.durableStore = false
       case "--verbose": verbose = true
       case "--trace": options.trace = true
@@ -42,14 +43,16 @@ struct UsageError: Error {
   let message: String?
   static let usage = """
     usage: Tools/simulate [--seed N [--shrink] | --seeds N [--from N]] [--steps K]
-                          [--no-faults] [--no-restarts] [--no-refusals] [--in-memory]
-                          [--verbose]
+                          [--no-faults] [--no-restarts] [--no-refusals] [--no-removals]
+                          [--in-memory] [--verbose]
 
     Runs the real sync engine, strategies, model stack and fake backend through seeded
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
     every step. --seed replays one seed (and --shrink shortens its failing schedule); --seeds
     runs that many, from --from (default 1). Each schedule has --steps steps (default 40).
-    --no-refusals draws schedules without refusals, as seeds found before 2026-11-23 need.
+    --no-refusals draws schedules without refusals, as seeds found before 2026-11-23 need;
+    --no-removals without the self user removed from groups, as seeds found before such
+    removals were drawn need.
     """
 }
 
@@ -74,7 +77,8 @@ do {
 func describe(_ report: SimulationReport, options: SimulationOptions, shrink: Bool) async {
   guard let violation = report.violation else { return }
   say("seed \(report.seed) broke the promise \(violation)")
-  let flags = options.refusals ? "" : " --no-refusals"
+  let flags =
+    (options.refusals ? "" : " --no-refusals") + (options.removals ? "" : " --no-removals")
   say("replay: Tools/simulate --seed \(report.seed) --steps \(options.steps)\(flags)")
   say("the last events:")
   for event in report.lastEvents { say("  \(event)") }

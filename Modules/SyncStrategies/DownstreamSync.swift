@@ -221,12 +221,14 @@ public struct DownstreamSync: Sendable {
     return true
   }
 
-  /// The changes of conversation `id` and of its messages that are still to be pushed: what
-  /// goes unsent when the conversation is dropped here.
+  /// Drops conversation `id` here with its messages, since the backend removed the self user
+  /// from it, and returns their changes that were still to be pushed, in order: the group's
+  /// own, its new messages', then deletions of its messages.
   ///
-  /// Only what a strategy would send counts: the group's name and members, and new messages (a
-  /// message's other keys are this device's own).
-  static func unsentChanges(of id: UUID, in context: ModelContext) -> [DroppedChange] {
+  /// Only what a strategy would send counts: the group's name and members, new messages and
+  /// deletions of sent ones (a message's other keys are this device's own). A deletion of a
+  /// message, whose object is already gone here, is taken off the log too.
+  static func drop(conversation id: UUID, in context: ModelContext) -> [DroppedChange] {
     var items: [SyncQueueSnapshot.Item] = []
     let conversations = context.localChanges(of: Conversation.self)
     let reference = ObjectReference(Conversation.entityName, id)
@@ -244,6 +246,12 @@ public struct DownstreamSync: Sendable {
     where messages.inserted.contains(message.id) {
       items.append(.init(object: message.reference, kind: .insert))
     }
+    let deletions = messages.deleted.filter { messages.originals[$0]?.conversationID == id }
+    for message in deletions.sorted() {
+      items.append(.init(object: ObjectReference(Message.entityName, message), kind: .delete))
+      context.clearLocalDeletion(Message.self, id: message)
+    }
+    context.discardLocally(Conversation.self, id: id)
     return items.map { DroppedChange(item: $0, conversation: id) }
   }
 
@@ -272,8 +280,7 @@ public struct DownstreamSync: Sendable {
     if joined {
       need(users)
     } else if let me = context.selfUser?.id, change.data.contains(me) {
-      dropped += Self.unsentChanges(of: conversation.id, in: context)
-      context.discardLocally(Conversation.self, id: conversation.id)
+      dropped += Self.drop(conversation: conversation.id, in: context)
       return true
     }
     let changes = context.localChanges(of: Conversation.self)

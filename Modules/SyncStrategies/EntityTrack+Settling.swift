@@ -187,15 +187,17 @@ extension EntityTrack {
     return nil
   }
 
-  /// The keys of `flight` that still hold what it sent: what a refusal of it may give back.
+  /// The keys of `flight` not changed here since the request went: what a refusal of it may
+  /// give back.
   ///
-  /// A key changed here since the request went holds a newer edit the backend has not refused,
-  /// which stays pending.
+  /// A key changed here since holds a newer edit the backend has not refused, which stays
+  /// pending. The comparison is with the object as it was here, not with what the request sent,
+  /// which for part of a change (a member removal before an addition) differs from the start.
   private func stillAsSent(_ flight: Flight, in context: ModelContext) -> Set<Object.Key> {
-    guard flight.kind == .update, let sent = flight.sent,
+    guard flight.kind == .update, let before = flight.local ?? flight.sent,
       let current = context.object(Object.self, id: flight.id)
     else { return flight.keys }
-    return flight.keys.filter { current.hasSameValue(at: $0, as: sent) }
+    return flight.keys.filter { current.hasSameValue(at: $0, as: before) }
   }
 
   /// Gives a change up: an insert is dropped locally (and deleted on the backend if an earlier

@@ -17,6 +17,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     let kind: UpstreamChangeKind
     let keys: Set<Object.Key>
     let sent: Object?
+    /// The object here when the request went, which may differ from ``sent`` where the request
+    /// carries only part of a change (a member removal before an addition): a key that differs
+    /// from it now was changed here since.
+    let local: Object?
     /// Other values the backend may hold for `keys` once the request is applied.
     let alsoPossible: [Object]
     /// The object as the backend last had it when the request was made.
@@ -220,7 +224,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         return .failed
       }
       var flight = Flight(
-        id: id, kind: kind, keys: carried, sent: sent ?? change.object,
+        id: id, kind: kind, keys: carried, sent: sent ?? change.object, local: change.object,
         alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint,
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
       // Written ahead: if the app dies before the answer, the next one knows the backend may

@@ -220,18 +220,22 @@ struct DownstreamSyncTests {
     "Being removed from a group drops its unsent changes here and names each of them, leaving other groups' alone"
   )
   func removedFromGroup() async throws {
-    // given: a rename and a message of the group unsent, a sent message, and another group's
-    // unsent message
+    // given: a rename, a message and a deletion of the group unsent, a message of Ann's, and
+    // another group's unsent message
     let harness = TrackerHarness()
     let ann = harness.make.user(name: "Ann")
     let group = harness.make.conversation(creator: ann, participants: [harness.me])
     let other = harness.make.conversation(creator: harness.me)
-    let sent = harness.make.message(in: group, from: ann, deliveryState: .sent)
-    try await harness.seedRemote([ann, group, other, sent])
+    let theirs = harness.make.message(in: group, from: ann, deliveryState: .sent)
+    let mine = harness.make.message(in: group, from: harness.me, deliveryState: .sent)
+    try await harness.seedRemote([ann, group, other, theirs, mine])
     let unsent = harness.make.message(in: group, from: harness.me)
     let elsewhere = harness.make.message(in: other, from: harness.me)
     try harness.insert([unsent, elsewhere])
-    try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "Ours" } }
+    try harness.save { context in
+      try context.update(Conversation.self, id: group.id) { $0.name = "Ours" }
+      try context.delete(Message.self, id: mine.id)
+    }
 
     // when
     let removal = ConversationEvent(
@@ -242,13 +246,17 @@ struct DownstreamSyncTests {
     let rename = SyncQueueSnapshot.Item(
       object: group.reference, kind: .update, keys: KeySet([.name], of: Conversation.self))
     let post = SyncQueueSnapshot.Item(object: unsent.reference, kind: .insert)
+    let deletion = SyncQueueSnapshot.Item(object: mine.reference, kind: .delete)
     #expect(
       applied.droppedChanges == [
         DroppedChange(item: rename, conversation: group.id),
         DroppedChange(item: post, conversation: group.id),
+        DroppedChange(item: deletion, conversation: group.id),
       ])
     #expect(harness.ui.object(Message.self, id: unsent.id) == nil)
-    #expect(await harness.localChanges(Message.self).inserted == [elsewhere.id])
+    let messages = await harness.localChanges(Message.self)
+    #expect(messages.inserted == [elsewhere.id])
+    #expect(messages.deleted.isEmpty)
   }
 
   @Test(

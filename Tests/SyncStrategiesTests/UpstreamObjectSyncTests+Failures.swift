@@ -368,6 +368,40 @@ extension UpstreamObjectSyncTests {
       #expect(next?.endpoint == .updateSelf(SelfUpdate(name: "Bea")))
     }
 
+    @Test(
+      "A refused removal of a member, sent before an addition of the same change, waits as a failure instead of going again"
+    )
+    func refusedRemovalBeforeAddition() async throws {
+      // given: the user removes Bob and adds Cat in one save; the removal goes first
+      let harness = TrackerHarness()
+      let (ann, bob, cat) = (
+        harness.make.user(name: "Ann"), harness.make.user(name: "Bob"),
+        harness.make.user(name: "Cat")
+      )
+      let group = harness.make.conversation(creator: harness.me, participants: [ann, bob])
+      try await harness.seedRemote([ann, bob, cat, group])
+      try harness.save { context in
+        try context.update(Conversation.self, id: group.id) {
+          $0.participantIDs.remove(bob.id)
+          $0.participantIDs.insert(cat.id)
+        }
+      }
+      let removal = try #require(await harness.next())
+
+      // when
+      let completion = await harness.complete(
+        removal, .permanent(BackendFailure(responseClass: .permanent, status: 403)))
+      let next = await harness.next()
+
+      // then
+      #expect(
+        removal.endpoint == .removeMembers(conversation: group.id, MemberList(users: [bob.id])))
+      #expect(
+        completion == .failed(group.reference, PushFailure(reason: "status 403", status: 403)))
+      #expect(next == nil)
+      #expect(await harness.queue().failed.map(\.object) == [group.reference])
+    }
+
     @Test("Discarding a refused change leaves alone a key another request of the object carries")
     func discardSparesKeyInFlight() async throws {
       // given: the rename and the new member go at once; the new member is refused

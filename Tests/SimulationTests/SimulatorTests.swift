@@ -292,6 +292,22 @@ struct SimulatorTests {
   }
 
   @Test(
+    "Seeds found with the self user removed from groups keep the promise",
+    arguments: [
+      // A refused member removal, sent before an addition of the same edit, went again and
+      // again: it was taken as superseded by the edit it was part of.
+      UInt64(24)
+    ])
+  func removalRegressions(seed: UInt64) async {
+    // when: drawn as it was found, 120 steps with refusals and removals
+    let report = await Simulator.run(seed: seed, options: SimulationOptions(steps: 120))
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.removedFromGroups > 0)
+  }
+
+  @Test(
     "Members another user removes while a member request is out are not added back by its answer")
   func remoteRemovalDuringMemberRequest() async {
     // given: seed 55048's schedule, shortened

@@ -17,9 +17,10 @@ extension EntityTrack {
       kind: flight.kind, id: flight.id, keys: flight.keys, sent: flight.sent,
       lastKnown: flight.lastKnown, endpoint: flight.endpoint, heard: heard)
     // News dropped the object here while the request was out (another member removed the self
-    // user from its group), and the app was told: whatever the answer, it settles the request
-    // and leaves nothing behind, neither the object nor values the backend may hold.
-    if isDroppedByNews(flight.id, in: context) {
+    // user from its group): an answer settles the request and leaves nothing behind, neither
+    // the object nor values the backend may hold. A refusal is superseded, below, and says so.
+    let refused = if case .permanent = outcome { true } else { false }
+    if !refused, isDroppedByNews(flight.id, in: context) {
       withdraw(flight, in: context)
       return .settled(reference)
     }

@@ -164,6 +164,9 @@ extension ModelContext {
   /// as a new object whose creation goes again: the backend only may hold it, and a creation
   /// with the object's own id is answered with the object if it does.
   public func restoreInsertion<Object: ModelObject>(_ object: Object) {
+    if log[Object.self].deleted.contains(object.id) {
+      endedDeletionCounts[object.reference, default: 0] += 1
+    }
     modifyLog(touching: object.reference) { log in
       log.modify(Object.self) { changes in
         changes.deleted.remove(object.id)
@@ -311,10 +314,21 @@ extension ModelContext {
     }
   }
 
+  /// How many times a pending deletion of `reference` has left this context's change log
+  /// (acknowledged, settled by the server's news, or undone) since the context was made.
+  ///
+  /// A request carrying a deletion notes it when it goes: if it changed by the time the answer
+  /// comes, a deletion pending then was made later (news settled the first while the request
+  /// was out, and the user deleted the object again), and that answer does not settle it.
+  public func endedDeletions(of reference: ObjectReference) -> Int {
+    endedDeletionCounts[reference] ?? 0
+  }
+
   /// Marks the deletion of the object `id` as synchronised: the backend deleted it too, and
   /// holds none of the values it may have held.
   public func clearLocalDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].deleted.contains(id) else { return }
+    endedDeletionCounts[ObjectReference(Object.entityName, id), default: 0] += 1
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { changes in
         changes.deleted.remove(id)

@@ -18,11 +18,19 @@ extension EntityTrack {
       lastKnown: flight.lastKnown, endpoint: flight.endpoint, heard: heard)
     // News dropped the object here while the request was out (another member removed the self
     // user from its group): an answer settles the request and leaves nothing behind, neither
-    // the object nor values the backend may hold. A refusal is superseded, below, and says so.
-    let refused = if case .permanent = outcome { true } else { false }
-    if !refused, isDroppedByNews(flight.id, in: context) {
-      withdraw(flight, in: context)
-      return .settled(reference)
+    // the object nor values the backend may hold; a temporary failure still backs the object
+    // off (it may come back), and a refusal is superseded, below, and says so.
+    if isDroppedByNews(flight.id, in: context) {
+      switch outcome {
+      case .success:
+        withdraw(flight, in: context)
+        return .settled(reference)
+      case .temporary(let failure):
+        withdraw(flight, in: context)
+        return .retrying(reference, retryIn: .zero, failure)
+      case .permanent:
+        break
+      }
     }
     switch outcome {
     case .success(let response):
@@ -148,6 +156,11 @@ extension EntityTrack {
   ) {
     switch flight.kind {
     case .delete:
+      // A deletion that began after this one ended (news settled it while the request was
+      // out, and the user deleted the object again) waits for its own request.
+      guard context.endedDeletions(of: reference(flight.id)) == flight.endedDeletions else {
+        return
+      }
       context.clearLocalDeletion(Object.self, id: flight.id)
     case .insert, .update:
       if flight.kind == .insert { context.clearLocalInsertion(Object.self, id: flight.id) }

@@ -21,6 +21,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// carries only part of a change (a member removal before an addition): a key that differs
     /// from it now was changed here since.
     let local: Object?
+    /// For a deletion, how many deletions of the object had left the log when it went
+    /// (``ModelContext/endedDeletions(of:)``): a deletion pending at its answer counts as its
+    /// own only if none ended since.
+    let endedDeletions: Int
     /// Other values the backend may hold for `keys` once the request is applied.
     let alsoPossible: [Object]
     /// The object as the backend last had it when the request was made.
@@ -225,6 +229,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       }
       var flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object, local: change.object,
+        endedDeletions: context.endedDeletions(of: work.object),
         alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint,
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
       // Written ahead: if the app dies before the answer, the next one knows the backend may

@@ -260,6 +260,37 @@ struct DownstreamSyncTests {
   }
 
   @Test(
+    "A group left, rejoined by another member's hand and left again is left on the server, though the first leave's answer comes after"
+  )
+  func leftAgainAfterAddedBack() async throws {
+    // given: the first leave is applied; Ann adds the self user back, the client hears of both,
+    // and the user leaves again before the first leave's answer comes
+    let harness = TrackerHarness()
+    let ann = harness.fake.insertUser(name: "Ann")
+    let group = harness.fake.createGroupRemotely(name: "G", by: ann, members: [harness.me.id])
+    try await pullNotifications(into: harness)
+    await Quiescence.expectIdle(harness.stack.tracker)
+    try harness.save { try $0.delete(Conversation.self, id: group) }
+    let firstLeave = try #require(await harness.next())
+    let answer = await harness.respond(to: firstLeave)
+    harness.fake.addMembersRemotely([harness.me.id], to: group, by: ann)
+    try await pullNotifications(into: harness)
+    await Quiescence.expectIdle(harness.stack.tracker)
+    let rejoined = harness.ui.object(Conversation.self, id: group) != nil
+    try harness.save { try $0.delete(Conversation.self, id: group) }
+
+    // when
+    await harness.complete(firstLeave, answer)
+    let afterwards = await harness.answerAll()
+
+    // then: the second leave went, and the server no longer has the self user
+    #expect(rejoined)
+    #expect(afterwards.map(\.endpoint) == [firstLeave.endpoint])
+    #expect(!harness.fake.members(of: group).contains(harness.me.id))
+    #expect(await harness.localChanges(Conversation.self).isEmpty)
+  }
+
+  @Test(
     "News of a group the user is leaving are kept, so giving up a refused leave brings back the group the server has"
   )
   func newsDuringLeave() async throws {

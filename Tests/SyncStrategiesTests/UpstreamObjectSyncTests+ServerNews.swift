@@ -158,6 +158,39 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A Retry-After answered for a group news dropped still holds the group back once the self user is added again"
+    )
+    func retryAfterForDroppedGroup() async throws {
+      // given: a rename is out when Ann removes the self user; the client hears of it, the
+      // rename is answered 429, and Ann adds the self user back
+      let harness = TrackerHarness()
+      let ann = try await knownUsers(["Ann"], in: harness)[0]
+      let (group, post, answer) = try await createdGroup(with: [ann], in: harness)
+      await harness.complete(post, answer)
+      try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "Ours" } }
+      let rename = try #require(await harness.next())
+      harness.fake.removeMembersRemotely([harness.me.id], from: group.id, by: ann)
+      try await pullNotifications(into: harness)
+      await harness.complete(
+        rename,
+        .temporary(
+          BackendFailure(responseClass: .temporary, status: 429, retryAfter: .seconds(5))))
+      harness.fake.addMembersRemotely([harness.me.id], to: group.id, by: ann)
+      try await pullNotifications(into: harness)
+      await Quiescence.expectIdle(harness.stack.tracker)
+      try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "Again" } }
+
+      // when
+      let early = await harness.next(at: .seconds(2))
+      let late = await harness.next(at: .seconds(6))
+
+      // then
+      #expect(early == nil)
+      #expect(
+        late?.endpoint == .renameConversation(id: group.id, ConversationRename(name: "Again")))
+    }
+
+    @Test(
       "A member another member removed after the backend applied a second try of a group's creation, heard of before its answer, is removed here too"
     )
     func memberRemovedAfterRetriedInsert() async throws {

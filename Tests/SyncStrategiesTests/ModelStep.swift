@@ -17,7 +17,7 @@ enum ModelStep: Sendable, CustomStringConvertible {
   case deliver(Int)
   case remoteRename(group: Int, String)
   case remoteMember(group: Int, user: Int)
-  case remoteRemoveSelf(group: Int)
+  case remoteToggleSelf(group: Int)
   case remoteMessage(conversation: Int)
   case toggleBlock(user: Int)
   case remoteToggleBlock(user: Int)
@@ -54,7 +54,8 @@ enum ModelStep: Sendable, CustomStringConvertible {
     case .remoteRename(let group, let name): "another user renames group \(group) to \(name)"
     case .remoteMember(let group, let user):
       "another member adds or removes user \(user) in group \(group)"
-    case .remoteRemoveSelf(let group): "another member removes the self user from group \(group)"
+    case .remoteToggleSelf(let group):
+      "another member removes the self user from group \(group), or adds them back"
     case .remoteMessage(let conversation): "another user writes in conversation \(conversation)"
     case .toggleBlock(let user): "block user \(user), or unblock them if blocked"
     case .remoteToggleBlock(let user):

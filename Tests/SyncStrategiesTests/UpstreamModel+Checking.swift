@@ -156,6 +156,7 @@ extension UpstreamModel {
       }
     }
     let changes = context.localChanges(of: Conversation.self)
+    let leftInUnreadNews = groupsLeftInUnreadNews()
     for id in groups {
       guard let conversation = context.object(Conversation.self, id: id) else {
         // Only a group the app gave up goes; one the backend may hold is left there.
@@ -166,7 +167,11 @@ extension UpstreamModel {
         }
         continue
       }
-      guard !changes.inserted.contains(id), changes.failure(of: id) == nil else { continue }
+      // A resent leave may have removed the self user again after another member added them
+      // back; the client learns which came last from news it has not read yet.
+      guard !changes.inserted.contains(id), changes.failure(of: id) == nil,
+        !leftInUnreadNews.contains(id)
+      else { continue }
       guard let theirs = fake.conversationSummary(id) else {
         problems.append("group \(id) exists here but not on the server, and is not pending")
         continue

@@ -1,6 +1,7 @@
 import ConnectionParsing
 import ConversationParsing
 import CourierAPI
+import EventParsing
 import FakeBackend
 import Foundation
 import Models
@@ -182,7 +183,7 @@ final class UpstreamModel {
     case 90..<91:
       let group = Int.random(in: 0..<8, using: &random)
       let user = Int.random(in: 0..<4, using: &random)
-      return user == 3 ? .remoteRemoveSelf(group: group) : .remoteMember(group: group, user: user)
+      return user == 3 ? .remoteToggleSelf(group: group) : .remoteMember(group: group, user: user)
     case 91..<93: return .remoteMessage(conversation: Int.random(in: 0..<8, using: &random))
     case 93..<94: return .remoteToggleBlock(user: Int.random(in: 0..<3, using: &random))
     case 94..<96: return .toggleBlock(user: Int.random(in: 0..<3, using: &random))
@@ -255,6 +256,9 @@ final class UpstreamModel {
       }
       guard left else { return false }
       givenUp.formUnion(messages.map(\.id))
+      // Leaving gives up a rename not sent yet: should another member add the self user back,
+      // the group returns with the name the server has.
+      lastSaved[.groupName(group)] = nil
     case .deleteMessage(let index):
       let conversation = conversations[index % conversations.count]
       let mine = (written[conversation] ?? []).filter { ui.object(Message.self, id: $0) != nil }
@@ -310,12 +314,15 @@ final class UpstreamModel {
         fake.addMembersRemotely([member], to: group, by: author)
       }
       try pull()
-    case .remoteRemoveSelf(let index):
+    case .remoteToggleSelf(let index):
       let group = groups[index % groups.count]
-      guard let author = fake.members(of: group).first(where: { $0 != me }),
-        fake.members(of: group).contains(me)
-      else { return false }
-      fake.removeMembersRemotely([me], from: group, by: author)
+      let members = fake.members(of: group)
+      guard let author = members.first(where: { $0 != me }) else { return false }
+      if members.contains(me) {
+        fake.removeMembersRemotely([me], from: group, by: author)
+      } else {
+        fake.addMembersRemotely([me], to: group, by: author)
+      }
       try pull()
     case .remoteMessage(let index):
       let conversation = conversations[index % conversations.count]
@@ -493,6 +500,26 @@ final class UpstreamModel {
     }
   }
 
+  /// Pulls the news once more if some not yet read say the self user left a group: a resent
+  /// leave that reached the backend after another member added the self user back removes
+  /// them again, and only the news can tell the client which came last.
+  private func hearOwnRemovals() throws {
+    if !groupsLeftInUnreadNews().isEmpty { try pull() }
+  }
+
+  /// The groups that news the client has not read yet say the self user left.
+  func groupsLeftInUnreadNews() -> Set<UUID> {
+    let all = fake.notifications
+    let start = lastNotification.flatMap { id in all.lastIndex { $0.id == id } }.map { $0 + 1 } ?? 0
+    var left: Set<UUID> = []
+    for event in all[start...].flatMap(\.events) {
+      if case .memberLeave(let change) = event, change.data.contains(me) {
+        left.insert(change.conversation)
+      }
+    }
+    return left
+  }
+
   /// Answers every request with success until nothing is left to send: faults stopped, the
   /// network up, refused changes retried.
   func drain() throws {
@@ -508,7 +535,10 @@ final class UpstreamModel {
         next.append(request)
         trace.append(.handedOut(request.endpoint))
       }
-      if next.isEmpty { return }
+      if next.isEmpty {
+        try hearOwnRemovals()
+        return
+      }
       inFlight = next
     }
   }

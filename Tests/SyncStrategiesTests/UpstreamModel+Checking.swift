@@ -167,10 +167,11 @@ extension UpstreamModel {
         }
         continue
       }
-      // A resent leave may have removed the self user again after another member added them
-      // back; the client learns which came last from news it has not read yet.
+      // A request out while the group was dropped and the self user added back may be applied
+      // after the re-add (a resent leave removes them again, a rename lands on the group as
+      // news brought it back); the client learns which came last from news not read yet.
       guard !changes.inserted.contains(id), changes.failure(of: id) == nil,
-        !leftInUnreadNews.contains(id)
+        !leftInUnreadNews.contains(id), !awaitingNews.contains(id)
       else { continue }
       guard let theirs = fake.conversationSummary(id) else {
         problems.append("group \(id) exists here but not on the server, and is not pending")

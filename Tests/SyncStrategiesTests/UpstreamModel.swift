@@ -51,6 +51,12 @@ final class UpstreamModel {
   /// server is seen holding it or the app gives the object's refused change up.
   var lastSaved: [SavedKey: String] = [:]
   private var lastNotification: UUID?
+  /// Requests out while news dropped their group here and another member then added the self
+  /// user back: the backend may apply one after the re-add, which only its news tell the client.
+  private var outAcrossRejoin: Set<RequestToken> = []
+  /// Groups such a request was answered for since the last pull: what the backend holds for
+  /// them waits for the next news.
+  private(set) var awaitingNews: Set<UUID> = []
   private(set) var now: Duration = .zero
   private var counter = 0
   private let downstream = DownstreamSync()
@@ -282,6 +288,9 @@ final class UpstreamModel {
       guard !inFlight.isEmpty else { return false }
       let request = inFlight.remove(at: index % inFlight.count)
       let before = uncertainBeforeCreation.removeValue(forKey: request.token)
+      if outAcrossRejoin.remove(request.token) != nil {
+        awaitingNews.insert(request.item.object.id)
+      }
       let applied = answer(request, kind)
       try stack.sync.save()
       let id = request.item.object.id
@@ -322,6 +331,8 @@ final class UpstreamModel {
         fake.removeMembersRemotely([me], from: group, by: author)
       } else {
         fake.addMembersRemotely([me], to: group, by: author)
+        outAcrossRejoin.formUnion(
+          inFlight.filter { $0.item.object.id == group }.map(\.token))
       }
       try pull()
     case .remoteMessage(let index):
@@ -489,6 +500,7 @@ final class UpstreamModel {
     let applied = downstream.apply(page, since: lastNotification, in: stack.sync)
     try stack.sync.save()
     lastNotification = applied.lastID
+    awaitingNews = []
     // What the app is told it lost with a group the self user was removed from owes the server
     // nothing; anything else gone here unsent is a loss the checks report.
     for dropped in applied.droppedChanges {
@@ -504,7 +516,7 @@ final class UpstreamModel {
   /// leave that reached the backend after another member added the self user back removes
   /// them again, and only the news can tell the client which came last.
   private func hearOwnRemovals() throws {
-    if !groupsLeftInUnreadNews().isEmpty { try pull() }
+    if !awaitingNews.isEmpty || !groupsLeftInUnreadNews().isEmpty { try pull() }
   }
 
   /// The groups that news the client has not read yet say the self user left.
@@ -526,7 +538,12 @@ final class UpstreamModel {
     try retryFailed()
     for _ in 0..<10_000 {
       // One save for all the answers, as the engine applies the answers that arrived together.
-      for request in inFlight { answer(request, .success) }
+      for request in inFlight {
+        if outAcrossRejoin.remove(request.token) != nil {
+          awaitingNews.insert(request.item.object.id)
+        }
+        answer(request, .success)
+      }
       try stack.sync.save()
       inFlight = []
       now += .seconds(3_600)

@@ -33,6 +33,11 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// The local change of `id` the backend refused for good, if any.
   public func failure(of id: UUID) -> PushFailure? { failures[id] }
 
+  /// Whether object `id` has some local change to push: an insert, changed keys or a deletion.
+  public func hasChange(of id: UUID) -> Bool {
+    inserted.contains(id) || updatedKeys[id] != nil || deleted.contains(id)
+  }
+
   /// Every object with some local change, in no particular order.
   public var objectIDs: Set<UUID> { inserted.union(updatedKeys.keys).union(deleted) }
 

@@ -98,7 +98,7 @@ extension EntityTrack {
   /// deleted by the user (whose deletion would still be pending).
   private func isDroppedByNews(_ id: UUID, in context: ModelContext) -> Bool {
     context.object(Object.self, id: id) == nil
-      && !context.localChanges(of: Object.self).objectIDs.contains(id)
+      && !context.localChanges(of: Object.self).hasChange(of: id)
   }
 
   /// What the server was heard to hold for `flight`'s keys while it was in flight, where

@@ -229,7 +229,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       }
       var flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object, local: change.object,
-        endedDeletions: context.endedDeletions(of: work.object),
+        endedDeletions: kind == .delete ? context.endedDeletions(of: work.object) : 0,
         alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint,
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
       // Written ahead: if the app dies before the answer, the next one knows the backend may

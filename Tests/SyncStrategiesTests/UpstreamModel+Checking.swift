@@ -156,7 +156,6 @@ extension UpstreamModel {
       }
     }
     let changes = context.localChanges(of: Conversation.self)
-    let leftInUnreadNews = groupsLeftInUnreadNews()
     for id in groups {
       guard let conversation = context.object(Conversation.self, id: id) else {
         // Only a group the app gave up goes; one the backend may hold is left there.
@@ -171,7 +170,7 @@ extension UpstreamModel {
       // after the re-add (a resent leave removes them again, a rename lands on the group as
       // news brought it back); the client learns which came last from news not read yet.
       guard !changes.inserted.contains(id), changes.failure(of: id) == nil,
-        !leftInUnreadNews.contains(id), !awaitingNews.contains(id)
+        !awaitingNews.contains(id)
       else { continue }
       guard let theirs = fake.conversationSummary(id) else {
         problems.append("group \(id) exists here but not on the server, and is not pending")

@@ -1,7 +1,6 @@
 import ConnectionParsing
 import ConversationParsing
 import CourierAPI
-import EventParsing
 import FakeBackend
 import Foundation
 import Models
@@ -512,24 +511,11 @@ final class UpstreamModel {
     }
   }
 
-  /// Pulls the news once more if some not yet read say the self user left a group: a resent
-  /// leave that reached the backend after another member added the self user back removes
-  /// them again, and only the news can tell the client which came last.
-  private func hearOwnRemovals() throws {
-    if !awaitingNews.isEmpty || !groupsLeftInUnreadNews().isEmpty { try pull() }
-  }
-
-  /// The groups that news the client has not read yet say the self user left.
-  func groupsLeftInUnreadNews() -> Set<UUID> {
-    let all = fake.notifications
-    let start = lastNotification.flatMap { id in all.lastIndex { $0.id == id } }.map { $0 + 1 } ?? 0
-    var left: Set<UUID> = []
-    for event in all[start...].flatMap(\.events) {
-      if case .memberLeave(let change) = event, change.data.contains(me) {
-        left.insert(change.conversation)
-      }
-    }
-    return left
+  /// Pulls the news once more if a request that was out across its group's drop and re-add
+  /// was answered since the last pull: the backend may have applied it after the re-add, and
+  /// only the news say which came last.
+  private func readNewsAwaited() throws {
+    if !awaitingNews.isEmpty { try pull() }
   }
 
   /// Answers every request with success until nothing is left to send: faults stopped, the
@@ -553,7 +539,7 @@ final class UpstreamModel {
         trace.append(.handedOut(request.endpoint))
       }
       if next.isEmpty {
-        try hearOwnRemovals()
+        try readNewsAwaited()
         return
       }
       inFlight = next

@@ -13,17 +13,30 @@ extension SimulatorTests {
   @Suite("Many seeds")
   @MainActor
   struct ManySeeds {
-    /// The thousand seeds in four quarters, each a test case with a budget of its own.
+    /// How many seeds run: `COURIER_SIMULATOR_SEEDS`, or 1,000 in the normal suite
+    /// (`Tools/check-tsan` runs fewer, since ThreadSanitizer looks for races, not for schedules).
+    nonisolated static let seedCount: UInt64 =
+      ProcessInfo.processInfo.environment["COURIER_SIMULATOR_SEEDS"].flatMap(UInt64.init) ?? 1_000
+
+    /// The seeds in four quarters, each a test case with a budget of its own.
     ///
     /// A slow machine that takes 40 s for all of them is then not one hiccup from red. The cases
     /// run one after another; side by side on the main actor, each would last as long as all
     /// four.
-    nonisolated static let quarters: [ClosedRange<UInt64>] = [
-      1...250, 251...500, 501...750, 751...1_000,
-    ]
+    nonisolated static let quarters: [ClosedRange<UInt64>] = quarters(of: seedCount)
+
+    /// Seeds 1 to `count` in four runs of consecutive seeds, as even as they can be; a quarter
+    /// that would be empty is left out.
+    nonisolated static func quarters(of count: UInt64) -> [ClosedRange<UInt64>] {
+      (UInt64(0)..<4).compactMap { quarter in
+        let first = count * quarter / 4 + 1
+        let last = count * (quarter + 1) / 4
+        return first <= last ? first...last : nil
+      }
+    }
 
     @Test(
-      "A thousand seeded short runs keep every rule, restarts and faults included",
+      "Seeded short runs, a thousand in the normal suite, keep every rule, restarts and faults included",
       .serialized, arguments: quarters)
     func thousandSeeds(seeds: ClosedRange<UInt64>) async {
       // given
@@ -47,16 +60,25 @@ extension SimulatorTests {
       #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 
-    @Test("The quarters cover seeds 1 to 1,000, each once")
-    func quartersCoverEverySeed() {
-      // given
-      let quarters = Self.quarters
-
+    @Test(
+      "The quarters cover seeds 1 to the count, each once, in order",
+      arguments: [1_000, 250, 7, 3, 1, 0] as [UInt64])
+    func quartersCoverEverySeed(count: UInt64) {
       // when
-      let seeds = quarters.flatMap { Array($0) }
+      let quarters = Self.quarters(of: count)
 
       // then
-      #expect(seeds == Array(1...1_000))
+      #expect(quarters.flatMap { Array($0) } == Array(stride(from: 1, through: count, by: 1)))
+      #expect(quarters.count == min(Int(count), 4))
+    }
+
+    @Test("The normal suite runs the thousand seeds in quarters of 250")
+    func normalSuiteQuarters() {
+      // when
+      let quarters = Self.quarters(of: 1_000)
+
+      // then
+      #expect(quarters == [1...250, 251...500, 501...750, 751...1_000])
     }
   }
 }

@@ -42,7 +42,10 @@ final class AppInstance {
         strategies: strategies,
         retryPolicy: RetryPolicy(baseDelay: .milliseconds(200), maxDelay: .seconds(10), jitter: 0)),
       time: clock, tracker: tracker,
-      onEvent: { event in log.add("app \(number): \(event)") })
+      onEvent: { event in
+        log.add("app \(number): \(event)")
+        if case .changeDropped(let change) = event { log.noteDropped(change.conversation) }
+      })
     self.tracker = tracker
     self.life = life
   }
@@ -106,6 +109,7 @@ struct MortalTransport: TransportSession {
 /// The recent events of a run: steps, requests, the engine's reports.
 final class EventLog: Sendable {
   private let entries = Locked<[String]>([])
+  private let dropped = Locked<Set<UUID>>([])
   private let echo: Bool
 
   /// Creates a log; with `echo`, each event is also printed as it happens.
@@ -118,6 +122,19 @@ final class EventLog: Sendable {
     entries.withLock { entries in
       entries.append(entry)
       if entries.count > 200 { entries.removeFirst(entries.count - 100) }
+    }
+  }
+
+  /// Notes that the app was told it dropped changes of group `id` (the self user was removed).
+  func noteDropped(_ id: UUID) {
+    dropped.withLock { _ = $0.insert(id) }
+  }
+
+  /// The groups noted by ``noteDropped(_:)`` since the last call, which forgets them.
+  func takeDropped() -> Set<UUID> {
+    dropped.withLock { dropped in
+      defer { dropped = [] }
+      return dropped
     }
   }
 

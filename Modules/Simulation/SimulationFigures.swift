@@ -16,6 +16,8 @@ public struct SimulationFigures: Sendable, Hashable {
   public var parkedRefused = 0
   /// Times another member removed the self user from a group.
   public var removedFromGroups = 0
+  /// Times another member added the self user back to a group.
+  public var rejoinedGroups = 0
   /// Refused changes the app sent again.
   public var refusalsRetried = 0
   /// Refused changes the app gave up.
@@ -37,6 +39,7 @@ public struct SimulationFigures: Sendable, Hashable {
     restarts += other.restarts
     parkedRefused += other.parkedRefused
     removedFromGroups += other.removedFromGroups
+    rejoinedGroups += other.rejoinedGroups
     refusalsRetried += other.refusalsRetried
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
@@ -53,7 +56,8 @@ public struct SimulationFigures: Sendable, Hashable {
       offline spells \(offlineSpells), virtual time \(String(format: "%.1f", hours)) h
       faults: \(faultList)
       held requests refused \(parkedRefused); refused changes retried \(refusalsRetried), \
-      given up \(refusalsGivenUp); removed from a group \(removedFromGroups) times
+      given up \(refusalsGivenUp); removed from a group \(removedFromGroups) times, added back \
+      \(rejoinedGroups) times
       """
   }
 }

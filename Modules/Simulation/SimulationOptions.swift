@@ -18,6 +18,11 @@ public struct SimulationOptions: Sendable {
   ///
   /// Seeds drawn before such removals existed replay with this off.
   public var removals: Bool
+  /// Whether other members may add the self user back to a group they left or were removed
+  /// from.
+  ///
+  /// Seeds drawn before such additions existed replay with this off.
+  public var rejoins: Bool
   /// Whether the client keeps its state in a SQLite file (else an in-memory store that
   /// outlives each app instance).
   public var durableStore: Bool
@@ -31,18 +36,19 @@ public struct SimulationOptions: Sendable {
   /// Whether every event is printed as it happens, for following a run that hangs or fails.
   public var trace = false
 
-  /// Creates options; by default 40 steps with faults, refusals, removals and restarts on a
-  /// SQLite store.
+  /// Creates options; by default 40 steps with faults, refusals, removals, rejoins and restarts
+  /// on a SQLite store.
   public init(
     steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
-    removals: Bool = true, durableStore: Bool = true, maxConcurrentRequests: Int = 3,
-    strategies: [any UpstreamStrategy]? = nil
+    removals: Bool = true, rejoins: Bool = true, durableStore: Bool = true,
+    maxConcurrentRequests: Int = 3, strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps
     self.faults = faults
     self.restarts = restarts
     self.refusals = refusals
     self.removals = removals
+    self.rejoins = rejoins
     self.durableStore = durableStore
     self.maxConcurrentRequests = maxConcurrentRequests
     self.strategies = strategies

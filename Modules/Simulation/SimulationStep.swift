@@ -41,6 +41,9 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case remoteRemoveMember(group: Int, contact: Int)
   /// A contact removes the self user from a group.
   case remoteRemoveSelf(group: Int)
+  /// A member adds the self user back to a group they left or were removed from; `group`
+  /// picks one of those the backend holds without them, in the order of their ids.
+  case remoteAddSelf(group: Int)
   /// The app fetches its notifications, as a push would make it.
   case pull
   /// The backend applies a fault to its next matching request.
@@ -85,6 +88,7 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case .remoteRemoveMember(let group, let contact):
       "a contact removes contact \(contact) from group \(group)"
     case .remoteRemoveSelf(let group): "a contact removes the self user from group \(group)"
+    case .remoteAddSelf(let group): "a contact adds the self user back to left group \(group)"
     case .pull: "pull notifications"
     case .fault(let fault): "the next request gets \(fault)"
     case .releaseParked(let index): "release parked request \(index)"

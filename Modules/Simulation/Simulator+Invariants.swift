@@ -1,5 +1,6 @@
 import ConnectionParsing
 import ConversationParsing
+import CourierAPI
 import EventParsing
 import FakeBackend
 import Foundation
@@ -16,8 +17,10 @@ extension Simulator {
     if let problem = Self.keyInFlightTwice(queue) {
       return InvariantViolation(invariant: .keyInFlightTwice, step: step, detail: problem)
     }
+    awaitingNews.formUnion(log.takeDropped())
     if await app.engine.lastNotificationID == fake.notifications.last?.id {
       remotelyTouched = []
+      awaitingNews = awaitingNews.filter { hasRequestOut(for: $0, queue) }
     }
     let view = await app.stack.sync.perform { ClientView($0) }
     if let problem = savedValueLost(view) {
@@ -94,8 +97,30 @@ extension Simulator {
     return nil
   }
 
+  /// Whether a request of group `id` is in flight here or held by the backend (perhaps sent by
+  /// an app instance since killed): one that may still change the group there.
+  private func hasRequestOut(for id: UUID, _ queue: SyncQueueSnapshot) -> Bool {
+    let reference = ObjectReference(.conversation, id)
+    return queue.inFlight.contains { $0.object == reference }
+      || fake.parkedRequests.contains { index in
+        guard case .success(let endpoint)? = fake.parkedRequest(index)?.endpoint else {
+          return false
+        }
+        return Self.changedGroup(of: endpoint) == id
+      }
+  }
+
+  /// The group whose name or members `endpoint` changes, if it changes one.
+  static func changedGroup(of endpoint: Endpoint) -> UUID? {
+    switch endpoint {
+    case .renameConversation(let id, _), .addMembers(let id, _), .removeMembers(let id, _): id
+    default: nil
+    }
+  }
+
   /// A value the client holds that is neither on the backend nor pending; objects other users
-  /// changed since the app last caught up are left for later.
+  /// changed since the app last caught up are left for later, and so are groups whose dropped
+  /// requests may have landed since (``awaitingNews``).
   private func savedValueLost(_ view: ClientView) -> String? {
     if let mine = view.me, let theirs = fake.user(me) {
       let reference = ObjectReference(.user, me)
@@ -108,8 +133,8 @@ extension Simulator {
     }
     for group in view.groups.values.sorted(by: { $0.id < $1.id }) {
       let reference = ObjectReference(.conversation, group.id)
-      guard !remotelyTouched.contains(reference), !view.pendingInserts.contains(reference),
-        !view.failed.contains(reference)
+      guard !remotelyTouched.contains(reference), !awaitingNews.contains(group.id),
+        !view.pendingInserts.contains(reference), !view.failed.contains(reference)
       else { continue }
       guard let theirs = fake.conversation(group.id) else {
         return "group \(group.name ?? "") exists here but not on the server, and is not pending"

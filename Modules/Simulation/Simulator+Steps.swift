@@ -1,4 +1,5 @@
 import ConnectionParsing
+import ConversationParsing
 import FakeBackend
 import Foundation
 import Models
@@ -19,6 +20,15 @@ extension Simulator {
   /// The conversations the client can write in, in a stable order.
   var writableConversations: [Conversation] {
     ui.objects(Conversation.self).filter { $0.kind == .group || $0.kind == .oneToOne }
+  }
+
+  /// The groups the backend holds with members but without the self user, who left them or was
+  /// removed, in the order of their ids.
+  var groupsWithoutMe: [UUID] {
+    fake.snapshot.conversations
+      .filter { !$0.value.members.isEmpty && !$0.value.members.contains(me) }
+      .keys.sorted()
+      .filter { fake.conversation($0)?.type == .group }
   }
 
   /// The contacts the self user is connected with.
@@ -46,7 +56,7 @@ extension Simulator {
     case .writeMessage(let conversation, let text): write(text, in: conversation, at: index)
     case .deleteMessage(let conversation): deleteLatestMessage(in: conversation)
     case .remoteRequest, .remoteAccept, .remotePost, .remoteRename, .remoteRemoveMember,
-      .remoteRemoveSelf:
+      .remoteRemoveSelf, .remoteAddSelf:
       applyRemote(step)
     case .pull:
       let engine = app.engine
@@ -217,6 +227,13 @@ extension Simulator {
       if fake.removeMembersRemotely([me], from: id, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
         figures.removedFromGroups += 1
+      }
+    case .remoteAddSelf(let group):
+      guard let id = pick(groupsWithoutMe, group), let author = fake.members(of: id).first
+      else { return }
+      if fake.addMembersRemotely([me], to: id, by: author) {
+        remotelyTouched.insert(ObjectReference(.conversation, id))
+        figures.rejoinedGroups += 1
       }
     default: return
     }

@@ -48,6 +48,9 @@ public final class Simulator {
   var createdGroups: Set<UUID> = []
   /// Objects other users changed on the backend since the app last caught up.
   var remotelyTouched: Set<ObjectReference> = []
+  /// Groups whose changes the app dropped with them while a request of theirs may still reach
+  /// the backend: only the news say whether it landed before or after the group came back.
+  var awaitingNews: Set<UUID> = []
   var journalSeen = 0
   var instances = 0
 

@@ -86,14 +86,36 @@ struct SimulatorTests {
       })
   }
 
+  @Test(
+    "Another member adding the self user back to a group is drawn only when the options allow it, in place of time passing",
+    arguments: [true, false])
+  func rejoinsDrawnWhenAllowed(rejoins: Bool) {
+    // given
+    let with = ScheduleGenerator(options: SimulationOptions(steps: 40, rejoins: rejoins))
+    let without = ScheduleGenerator(options: SimulationOptions(steps: 40, rejoins: false))
+
+    // when
+    let pairs = (1...50).flatMap { zip(with.schedule(seed: $0), without.schedule(seed: $0)) }
+
+    // then: every other step is the same as without rejoins
+    let differing = pairs.filter { $0 != $1 }
+    #expect(differing.isEmpty != rejoins)
+    #expect(
+      differing.allSatisfy { drawn, replaced in
+        if case .remoteAddSelf = drawn, case .advance = replaced { true } else { false }
+      })
+  }
+
   @Test("Without refusals, seed 55048 still draws the schedule it was found with")
   func olderSeedsDrawTheirSchedules() {
     // given: the steps its shortened schedule kept (below), in the order they came
     let kept = Self.seed55048Shortened
 
     // when
-    let schedule = ScheduleGenerator(options: SimulationOptions(refusals: false, removals: false))
-      .schedule(seed: 55048)
+    let schedule = ScheduleGenerator(
+      options: SimulationOptions(refusals: false, removals: false, rejoins: false)
+    )
+    .schedule(seed: 55048)
 
     // then
     var remaining = kept[...]
@@ -235,6 +257,45 @@ struct SimulatorTests {
     #expect(report.requests.contains { $0.contains("/messages") && $0.contains("→ 403") })
   }
 
+  @Test(
+    "A group the self user left or was removed from comes back here when another member adds them back",
+    arguments: [
+      [SimulationStep.remoteRemoveSelf(group: 0), .pull],
+      [.leaveGroup(group: 0), .advance(milliseconds: 100)],
+    ])
+  func addedBackAfterLeaving(leaving: [SimulationStep]) async {
+    // given: the group gone here and on the server, then the self user added back
+    let schedule = leaving + [.remoteAddSelf(group: 0), .pull, .advance(milliseconds: 100)]
+
+    // when
+    let report = await Simulator.run(seed: 3, schedule: schedule)
+
+    // then: the end check finds the group here as the server holds it
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.rejoinedGroups == 1)
+  }
+
+  @Test(
+    "A member change out while its group is dropped and brought back is left for the news (seed 27, shortened)"
+  )
+  func memberChangeAcrossDropAndRejoin() async {
+    // given: a member addition held by the backend while another member removes the self user
+    // and adds them back; the app reads both, dropping the addition, before the backend applies
+    // it
+    let schedule: [SimulationStep] = [
+      .fault(.park), .remoteRemoveSelf(group: 4), .remoteAddSelf(group: 3),
+      .toggleMember(group: 0, contact: 3), .pull, .releaseParked(3),
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 27, schedule: schedule)
+
+    // then: the backend applied the addition, and the group here waited for the news of it
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.rejoinedGroups == 1)
+    #expect(report.requests.contains { $0.contains("/members") && $0.hasSuffix("→ 200 [park]") })
+  }
+
   @Test("A group creation given up after an earlier attempt made it is left on the server")
   func givenUpCreationIsLeft() async {
     // given: the first creation is applied and its answer lost, the resend refused
@@ -283,9 +344,9 @@ struct SimulatorTests {
       55048,
     ])
   func regressions(seed: UInt64) async {
-    // when: drawn as they were found, before refusals and removals
+    // when: drawn as they were found, before refusals, removals and rejoins
     let report = await Simulator.run(
-      seed: seed, options: SimulationOptions(refusals: false, removals: false))
+      seed: seed, options: SimulationOptions(refusals: false, removals: false, rejoins: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -299,8 +360,9 @@ struct SimulatorTests {
       UInt64(24)
     ])
   func removalRegressions(seed: UInt64) async {
-    // when: drawn as it was found, 120 steps with refusals and removals
-    let report = await Simulator.run(seed: seed, options: SimulationOptions(steps: 120))
+    // when: drawn as it was found, 120 steps with refusals and removals, before rejoins
+    let report = await Simulator.run(
+      seed: seed, options: SimulationOptions(steps: 120, rejoins: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

@@ -29,6 +29,7 @@ struct Arguments {
       case "--no-restarts": options.restarts = false
       case "--no-refusals": options.refusals = false
       case "--no-removals": options.removals = false
+      case "--no-rejoins": options.rejoins = false
       case "--in-memory": options.durableStore = false
       case "--verbose": verbose = true
       case "--trace": options.trace = true
@@ -44,7 +45,7 @@ struct UsageError: Error {
   static let usage = """
     usage: Tools/simulate [--seed N [--shrink] | --seeds N [--from N]] [--steps K]
                           [--no-faults] [--no-restarts] [--no-refusals] [--no-removals]
-                          [--in-memory] [--verbose]
+                          [--no-rejoins] [--in-memory] [--verbose]
 
     Runs the real sync engine, strategies, model stack and fake backend through seeded
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
@@ -52,7 +53,8 @@ struct UsageError: Error {
     runs that many, from --from (default 1). Each schedule has --steps steps (default 40).
     --no-refusals draws schedules without refusals, as seeds found before 2026-11-23 need;
     --no-removals without the self user removed from groups, as seeds found before such
-    removals were drawn need.
+    removals were drawn need; --no-rejoins without the self user added back to groups, as
+    seeds found before such additions were drawn need.
     """
 }
 
@@ -79,6 +81,7 @@ func describe(_ report: SimulationReport, options: SimulationOptions, shrink: Bo
   say("seed \(report.seed) broke the promise \(violation)")
   let flags =
     (options.refusals ? "" : " --no-refusals") + (options.removals ? "" : " --no-removals")
+    + (options.rejoins ? "" : " --no-rejoins")
   say("replay: Tools/simulate --seed \(report.seed) --steps \(options.steps)\(flags)")
   say("the last events:")
   for event in report.lastEvents { say("  \(event)") }

@@ -5,7 +5,8 @@ import Foundation
 public struct EntityChanges<Object: ModelObject>: Sendable, Equatable {
   /// An updated object with the keys whose values changed in the save.
   public struct Update: Sendable, Equatable {
-    /// The object as saved.
+    /// The object as saved: as it was, with the changed keys' new values (fields outside the
+    /// keys keep what was saved first).
     public let object: Object
     /// The keys that changed.
     public let keys: Set<Object.Key>

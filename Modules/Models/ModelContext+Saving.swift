@@ -121,7 +121,12 @@ extension ModelContext {
       if let previous {
         let keys = edit.changedKeys(comparedTo: previous)
         guard !keys.isEmpty else { continue }
-        collected.updated[id] = .init(object: edit, keys: keys)
+        // Only keys change once an object is saved: a field outside them (a message's time of
+        // writing) keeps its first saved value, even in an object the server dropped and brought
+        // back with its own, so that every context and the store, which writes whole rows, agree.
+        var saved = previous
+        for key in keys { Object.field(key).copy(&saved, edit) }
+        collected.updated[id] = .init(object: saved, keys: keys)
       } else {
         collected.inserted[id] = edit
       }

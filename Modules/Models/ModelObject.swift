@@ -12,6 +12,10 @@ import Foundation
 /// store must migrate.
 public protocol ModelObject: Sendable, Equatable, Identifiable, Codable where ID == UUID {
   /// The keys of the entity that can change after insertion; identity keys are not among them.
+  ///
+  /// A stored property outside the keys keeps the value it was first saved with: a save that
+  /// replaces the whole object (news that drop a message and bring it back with the server's
+  /// time) changes only the keys, in every context and in the store alike.
   associatedtype Key: Hashable, Sendable, CaseIterable, Comparable, RawRepresentable
   where Key.RawValue == String
 

@@ -81,6 +81,30 @@ struct ClientView: Sendable, Equatable {
     }
   }
 
+  /// The first few objects that differ between this view (`here`) and `other` (`there`), for a
+  /// report.
+  func differences(from other: ClientView, limit: Int = 5) -> String {
+    func compare<Value: Equatable>(_ entity: String, _ here: [UUID: Value], _ there: [UUID: Value])
+      -> [String]
+    {
+      Set(here.keys).union(there.keys).sorted().compactMap { id in
+        switch (here[id], there[id]) {
+        case (nil, _?): "\(entity) \(id) only there"
+        case (_?, nil): "\(entity) \(id) only here"
+        case (let mine?, let theirs?) where mine != theirs:
+          "\(entity) \(id) differs: \(mine) vs \(theirs)"
+        default: nil
+        }
+      }
+    }
+    let all =
+      compare("user", users, other.users)
+      + compare("conversation", conversations, other.conversations)
+      + compare("connection", connections, other.connections)
+      + compare("message", messages, other.messages)
+    return all.prefix(limit).joined(separator: ", ")
+  }
+
   /// The objects only, without what is pending: what two places must agree on.
   var objectsOnly: ClientView {
     var view = self

@@ -72,6 +72,43 @@ struct StoreContractTests {
     #expect(loaded.tables.object(User.self, id: bob.id) == nil)
   }
 
+  @Test(
+    "An object the server drops and brings back in one save reads the same in the store and both contexts",
+    arguments: StoreKind.allCases)
+  func droppedAndBroughtBack(_ kind: StoreKind) async throws {
+    // given: a message as written here, then the server's copy of it with its own time, as news
+    // that drop its group and bring it back do
+    let directory = try TemporaryDirectory()
+    let (store, reopen) = try kind.make(in: directory)
+    let me = Self.make.selfUser()
+    let group = Self.make.conversation(creator: me)
+    let written = Self.make.message(in: group, from: me, deliveryState: .sent)
+    let fromServer = Message(
+      nonce: written.nonce, conversationID: group.id, senderID: me.id, text: written.text,
+      localTime: written.localTime.addingTimeInterval(13),
+      serverTime: written.localTime.addingTimeInterval(13), deliveryState: .sent)
+
+    // when
+    let (loaded, sync, ui) = try await DedicatedThread.perform {
+      let stack = try InlineModelStack(store: store)
+      for object in [me, group, written] as [any ModelObject] { stack.sync.applyRemote(object) }
+      try stack.sync.save()
+      stack.sync.applyRemoteDeletion(Message.self, id: written.id)
+      stack.sync.applyRemote(fromServer)
+      try stack.sync.save()
+      return (
+        try reopen().load().tables.object(Message.self, id: written.id),
+        stack.sync.object(Message.self, id: written.id),
+        stack.ui.object(Message.self, id: written.id)
+      )
+    }
+
+    // then: one message, the same everywhere
+    #expect(loaded != nil)
+    #expect(sync == loaded)
+    #expect(ui == loaded)
+  }
+
   @Test("The same save committed twice leaves the store as once", arguments: StoreKind.allCases)
   func idempotentRecommit(_ kind: StoreKind) async throws {
     // given

@@ -44,7 +44,11 @@ final class AppInstance {
       time: clock, tracker: tracker,
       onEvent: { event in
         log.add("app \(number): \(event)")
-        if case .changeDropped(let change) = event { log.noteDropped(change.conversation) }
+        if case .changeDropped(let change) = event, change.item.kind == .insert,
+          change.item.object.entity == .message
+        {
+          log.noteDroppedMessage(change.item.object.id)
+        }
       })
     self.tracker = tracker
     self.life = life
@@ -109,7 +113,7 @@ struct MortalTransport: TransportSession {
 /// The recent events of a run: steps, requests, the engine's reports.
 final class EventLog: Sendable {
   private let entries = Locked<[String]>([])
-  private let dropped = Locked<Set<UUID>>([])
+  private let droppedMessages = Locked<Set<UUID>>([])
   private let echo: Bool
 
   /// Creates a log; with `echo`, each event is also printed as it happens.
@@ -125,14 +129,14 @@ final class EventLog: Sendable {
     }
   }
 
-  /// Notes that the app was told it dropped changes of group `id` (the self user was removed).
-  func noteDropped(_ id: UUID) {
-    dropped.withLock { _ = $0.insert(id) }
+  /// Notes that the app was told it dropped the unsent message `id` with its group.
+  func noteDroppedMessage(_ id: UUID) {
+    droppedMessages.withLock { _ = $0.insert(id) }
   }
 
-  /// The groups noted by ``noteDropped(_:)`` since the last call, which forgets them.
-  func takeDropped() -> Set<UUID> {
-    dropped.withLock { dropped in
+  /// The messages noted by ``noteDroppedMessage(_:)`` since the last call, which forgets them.
+  func takeDroppedMessages() -> Set<UUID> {
+    droppedMessages.withLock { dropped in
       defer { dropped = [] }
       return dropped
     }

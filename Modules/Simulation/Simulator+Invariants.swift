@@ -13,11 +13,13 @@ import UserParsing
 extension Simulator {
   /// The rules that hold after every step.
   func checkStep(_ step: Int) async -> InvariantViolation? {
+    for id in log.takeDroppedMessages() {
+      if let text = textsByID[id] { droppedTexts.insert(text) }
+    }
     let queue = await app.engine.queue()
     if let problem = Self.keyInFlightTwice(queue) {
       return InvariantViolation(invariant: .keyInFlightTwice, step: step, detail: problem)
     }
-    awaitingNews.formUnion(log.takeDropped())
     if await app.engine.lastNotificationID == fake.notifications.last?.id {
       remotelyTouched = []
       awaitingNews = awaitingNews.filter { hasRequestOut(for: $0, queue) }
@@ -119,8 +121,8 @@ extension Simulator {
   }
 
   /// A value the client holds that is neither on the backend nor pending; objects other users
-  /// changed since the app last caught up are left for later, and so are groups whose dropped
-  /// requests may have landed since (``awaitingNews``).
+  /// changed since the app last caught up are left for later, and so are groups whose requests
+  /// may have crossed the self user's removal or return (``awaitingNews``).
   private func savedValueLost(_ view: ClientView) -> String? {
     if let mine = view.me, let theirs = fake.user(me) {
       let reference = ObjectReference(.user, me)
@@ -196,11 +198,12 @@ extension Simulator {
   }
 
   /// A conversation whose messages from the self user are on the server out of the order they
-  /// were written; a message refused for good and sent again later does not count, since the
-  /// messages after it went without waiting for it.
+  /// were written; a message refused for good and sent again later does not count, nor one the
+  /// app dropped with its group while its request was out, since the messages after it went
+  /// without waiting for it.
   private func messagesOutOfOrder() -> String? {
     for (conversation, written) in written.sorted(by: { $0.key < $1.key }) {
-      let texts = written.filter { !retriedTexts.contains($0) }
+      let texts = written.filter { !retriedTexts.contains($0) && !droppedTexts.contains($0) }
       let onServer = fake.messages(in: conversation).map(\.text).filter(Set(texts).contains)
       let expected = texts.filter(Set(onServer).contains)
       if onServer != expected {
@@ -224,10 +227,12 @@ extension Simulator {
       return "the store cannot be read: \(error)"
     }
     if ui.objectsOnly != sync.objectsOnly {
-      return "the UI and the sync context hold different objects"
+      return
+        "the UI and the sync context hold different objects (UI here, sync there): \(ui.differences(from: sync))"
     }
     if stored.objectsOnly != sync.objectsOnly {
-      return "the store and the sync context hold different objects"
+      return
+        "the store and the sync context hold different objects (store here, sync there): \(stored.differences(from: sync))"
     }
     let refused = Set(queue.failed.map(\.object)).union(queue.waitingOnFailure.map(\.item.object))
     if let mine = sync.me, let theirs = fake.user(me),

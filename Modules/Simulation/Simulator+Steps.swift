@@ -178,7 +178,10 @@ extension Simulator {
     let message = Message(
       nonce: ui.makeID(), conversationID: conversation.id, senderID: me, text: text,
       localTime: Date(timeIntervalSince1970: localTime))
-    if save({ try $0.insert(message) }) { written[conversation.id, default: []].append(text) }
+    if save({ try $0.insert(message) }) {
+      written[conversation.id, default: []].append(text)
+      textsByID[message.id] = text
+    }
   }
 
   private func deleteLatestMessage(in position: Int) {
@@ -226,6 +229,7 @@ extension Simulator {
       else { return }
       if fake.removeMembersRemotely([me], from: id, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
+        awaitingNews.insert(id)
         figures.removedFromGroups += 1
       }
     case .remoteAddSelf(let group):
@@ -233,6 +237,7 @@ extension Simulator {
       else { return }
       if fake.addMembersRemotely([me], to: id, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
+        awaitingNews.insert(id)
         figures.rejoinedGroups += 1
       }
     default: return

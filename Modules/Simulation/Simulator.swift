@@ -44,12 +44,20 @@ public final class Simulator {
   /// The texts of messages refused for good and sent again: a retried message goes after
   /// those written later, which were not held back for it.
   var retriedTexts: Set<String> = []
+  /// The texts of the messages the self user wrote, by id.
+  var textsByID: [UUID: String] = [:]
+  /// The texts of unsent messages the app dropped with their group (another member removed the
+  /// self user): their requests may still land, after messages written later that did not wait
+  /// for them.
+  var droppedTexts: Set<String> = []
   /// The groups the self user created.
   var createdGroups: Set<UUID> = []
   /// Objects other users changed on the backend since the app last caught up.
   var remotelyTouched: Set<ObjectReference> = []
-  /// Groups whose changes the app dropped with them while a request of theirs may still reach
-  /// the backend: only the news say whether it landed before or after the group came back.
+  /// Groups another member removed the self user from or added them back to, since the app last
+  /// caught up with no request of theirs out: a request that crossed the change may land before
+  /// or after it, and only the news say which (a leave settled by the removal's news, then
+  /// applied after the re-add, removes the user again).
   var awaitingNews: Set<UUID> = []
   var journalSeen = 0
   var instances = 0

@@ -418,6 +418,11 @@ final class UpstreamModel {
     // group back as last known, which may not be what the backend holds; see the README).
     case .permanent where isLeave(request.endpoint):
       return answer(request, .success)
+    // Nor does it refuse to delete a message it no longer holds (an earlier attempt, its answer
+    // lost, deleted it): it answers 404, which settles the deletion. A made-up refusal would
+    // bring the message back here as sent (seeds 873 and 1810 of 1,000 steps).
+    case .permanent where isDeletionOfMessageGone(request.endpoint):
+      return answer(request, .success)
     case .temporary:
       outcome = .temporary(BackendFailure(responseClass: .temporary, status: 503))
     case .tooMany:
@@ -435,6 +440,12 @@ final class UpstreamModel {
     trace.append(.answered(request.endpoint, kind))
     upstream.complete(request.token, with: outcome, in: stack.sync, now: now)
     return applied
+  }
+
+  /// Whether `endpoint` deletes a message the server does not hold (any more).
+  private func isDeletionOfMessageGone(_ endpoint: Endpoint) -> Bool {
+    guard case .deleteMessage(let conversation, let nonce) = endpoint else { return false }
+    return !fake.messages(in: conversation).contains { $0.nonce == nonce }
   }
 
   /// Whether `endpoint` is the self user leaving a group.

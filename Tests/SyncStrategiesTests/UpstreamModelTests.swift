@@ -63,7 +63,8 @@ struct UpstreamModelTests {
         return Outcome(violation: nil, steps: ran)
       } catch let violation as ModelViolation {
         let named = model.trace.map(\.description).filter { line in
-          violation.rule.split(separator: " ").contains { word in
+          // Ids may sit in parentheses or before a colon: words are runs of hex digits and dashes.
+          violation.rule.split { !$0.isHexDigit && $0 != "-" }.contains { word in
             word.count == 36 && line.localizedCaseInsensitiveContains(word)
           }
         }

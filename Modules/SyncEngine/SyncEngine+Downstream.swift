@@ -9,7 +9,12 @@ import Transport
 extension SyncEngine {
   /// Fetches every notification since the last one seen and applies it, then the users it
   /// mentioned that the context does not know.
+  ///
+  /// News are read relative to the self user (a member list without them drops the group), so
+  /// none is applied before the backend has said who the self user is: the pull fetches them
+  /// first if they are not known, and waits for a later pull if that fails.
   public func pullNotifications() async {
+    guard await knowsSelfUser() else { return }
     var unknownUsers: Set<UUID> = []
     var hasMore = true
     while hasMore {
@@ -73,6 +78,13 @@ extension SyncEngine {
       }
     }
     if let problem { report(.save(problem)) }
+  }
+
+  /// Whether the sync context knows the self user, after fetching them if it did not.
+  private func knowsSelfUser() async -> Bool {
+    if await stack.sync.perform({ $0.selfUser != nil }) { return true }
+    await fetchSelfUser()
+    return await stack.sync.perform { $0.selfUser != nil }
   }
 
   func fetchSelfUser() async {

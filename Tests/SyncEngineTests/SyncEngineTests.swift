@@ -31,6 +31,46 @@ struct SyncEngineTests {
     #expect(world.fake.journal.map(\.route) == [.getSelf, .getNotifications])
   }
 
+  @Test(
+    "A self user the backend did not return at start is known as the self user once it does, though news name them"
+  )
+  func selfUserAfterFailedFetch() async throws {
+    // given: GET /self refused for a while at start, and news of a group naming the self user
+    expectLoggedError(containing: "GET /self")
+    let world = try await SyncWorld.start { fake, me in
+      fake.addFault(.always(RequestMatcher("GET", "/self"), .status(403)))
+      let contact = fake.insertUser(name: "Ann")
+      fake.createGroupRemotely(name: "Team", by: contact, members: [contact])
+    }
+    world.fake.removeFaults()
+
+    // when: the app starts the engine again, as at its next launch
+    await world.engine.start()
+    await world.settle()
+
+    // then: the self user is the self user, and the news are applied
+    #expect(world.ui.selfUser?.id == world.me)
+    #expect(world.ui.objects(Conversation.self).contains { $0.name == "Team" })
+  }
+
+  @Test("No news is applied before the backend says who the self user is; the pull asks first")
+  func noNewsWithoutSelfUser() async throws {
+    // given: GET /self refused, and news of a group naming the self user
+    expectLoggedError(containing: "GET /self")
+
+    // when
+    let world = try await SyncWorld.start { fake, me in
+      fake.addFault(.always(RequestMatcher("GET", "/self"), .status(403)))
+      let contact = fake.insertUser(name: "Ann")
+      fake.createGroupRemotely(name: "Team", by: contact, members: [contact])
+    }
+
+    // then: the start's fetch and the pull's, and nothing read relative to an unknown self user
+    #expect(world.fake.journal.map(\.route) == [.getSelf, .getSelf])
+    #expect(world.ui.objects(Conversation.self).isEmpty)
+    #expect(world.ui.objects(User.self).isEmpty)
+  }
+
   @Test("A profile change is pushed once with exactly the changed key")
   func profileChange() async throws {
     // given

@@ -113,7 +113,7 @@ extension Simulator {
   }
 
   /// The group whose name or members `endpoint` changes, if it changes one.
-  static func changedGroup(of endpoint: Endpoint) -> UUID? {
+  private static func changedGroup(of endpoint: Endpoint) -> UUID? {
     switch endpoint {
     case .renameConversation(let id, _), .addMembers(let id, _), .removeMembers(let id, _): id
     default: nil

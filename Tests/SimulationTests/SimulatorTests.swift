@@ -66,43 +66,45 @@ struct SimulatorTests {
     #expect(drawn == [refusals, refusals, refusals, refusals])
   }
 
-  @Test(
-    "Another member removing the self user from a group is drawn only when the options allow it, in place of time passing",
-    arguments: [true, false])
-  func removalsDrawnWhenAllowed(removals: Bool) {
-    // given
-    let with = ScheduleGenerator(options: SimulationOptions(steps: 40, removals: removals))
-    let without = ScheduleGenerator(options: SimulationOptions(steps: 40, removals: false))
+  /// A step drawn in place of time passing, behind an option of its own.
+  struct OptionalStep: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// Options with the step allowed or not.
+    let options: @Sendable (_ allowed: Bool) -> SimulationOptions
+    /// Whether a drawn step is this one.
+    let matches: @Sendable (SimulationStep) -> Bool
 
-    // when
-    let pairs = (1...50).flatMap { zip(with.schedule(seed: $0), without.schedule(seed: $0)) }
+    var testDescription: String { name }
 
-    // then: every other step is the same as without removals
-    let differing = pairs.filter { $0 != $1 }
-    #expect(differing.isEmpty != removals)
-    #expect(
-      differing.allSatisfy { drawn, replaced in
-        if case .remoteRemoveSelf = drawn, case .advance = replaced { true } else { false }
-      })
+    static let all = [
+      OptionalStep(
+        name: "another member removing the self user",
+        options: { SimulationOptions(steps: 40, removals: $0) },
+        matches: { if case .remoteRemoveSelf = $0 { true } else { false } }),
+      OptionalStep(
+        name: "another member adding the self user back",
+        options: { SimulationOptions(steps: 40, rejoins: $0) },
+        matches: { if case .remoteAddSelf = $0 { true } else { false } }),
+    ]
   }
 
   @Test(
-    "Another member adding the self user back to a group is drawn only when the options allow it, in place of time passing",
-    arguments: [true, false])
-  func rejoinsDrawnWhenAllowed(rejoins: Bool) {
+    "A step of other members is drawn only when the options allow it, in place of time passing",
+    arguments: OptionalStep.all, [true, false])
+  func optionalStepDrawnWhenAllowed(step: OptionalStep, allowed: Bool) {
     // given
-    let with = ScheduleGenerator(options: SimulationOptions(steps: 40, rejoins: rejoins))
-    let without = ScheduleGenerator(options: SimulationOptions(steps: 40, rejoins: false))
+    let with = ScheduleGenerator(options: step.options(allowed))
+    let without = ScheduleGenerator(options: step.options(false))
 
     // when
     let pairs = (1...50).flatMap { zip(with.schedule(seed: $0), without.schedule(seed: $0)) }
 
-    // then: every other step is the same as without rejoins
+    // then: every other step is the same as without it
     let differing = pairs.filter { $0 != $1 }
-    #expect(differing.isEmpty != rejoins)
+    #expect(differing.isEmpty != allowed)
     #expect(
       differing.allSatisfy { drawn, replaced in
-        if case .remoteAddSelf = drawn, case .advance = replaced { true } else { false }
+        if step.matches(drawn), case .advance = replaced { true } else { false }
       })
   }
 

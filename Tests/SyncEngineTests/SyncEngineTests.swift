@@ -31,17 +31,23 @@ struct SyncEngineTests {
     #expect(world.fake.journal.map(\.route) == [.getSelf, .getNotifications])
   }
 
+  /// A world whose backend refuses `GET /self` (until its faults are removed) and holds news of
+  /// a group that names the self user.
+  static func startRefusingSelfUser() async throws -> SyncWorld {
+    try await SyncWorld.start { fake, _ in
+      fake.addFault(.always(RequestMatcher("GET", "/self"), .status(403)))
+      let contact = fake.insertUser(name: "Ann")
+      fake.createGroupRemotely(name: "Team", by: contact, members: [contact])
+    }
+  }
+
   @Test(
     "A self user the backend did not return at start is known as the self user once it does, though news name them"
   )
   func selfUserAfterFailedFetch() async throws {
     // given: GET /self refused for a while at start, and news of a group naming the self user
     expectLoggedError(containing: "GET /self")
-    let world = try await SyncWorld.start { fake, me in
-      fake.addFault(.always(RequestMatcher("GET", "/self"), .status(403)))
-      let contact = fake.insertUser(name: "Ann")
-      fake.createGroupRemotely(name: "Team", by: contact, members: [contact])
-    }
+    let world = try await Self.startRefusingSelfUser()
     world.fake.removeFaults()
 
     // when: the app starts the engine again, as at its next launch
@@ -59,11 +65,7 @@ struct SyncEngineTests {
     expectLoggedError(containing: "GET /self")
 
     // when
-    let world = try await SyncWorld.start { fake, me in
-      fake.addFault(.always(RequestMatcher("GET", "/self"), .status(403)))
-      let contact = fake.insertUser(name: "Ann")
-      fake.createGroupRemotely(name: "Team", by: contact, members: [contact])
-    }
+    let world = try await Self.startRefusingSelfUser()
 
     // then: the start's fetch and the pull's, and nothing read relative to an unknown self user
     #expect(world.fake.journal.map(\.route) == [.getSelf, .getSelf])

@@ -31,17 +31,13 @@ public struct Table<Object: ModelObject>: Sendable, Equatable {
     inverse.reindex(id, relationships, removing: previous, adding: nil)
   }
 
-  /// Applies one save's changes to this entity: inserts, the changed keys of updates, deletions.
+  /// Applies one save's changes to this entity: inserts, updates, deletions.
+  ///
+  /// An update's object is already the saved row with only its changed keys new (the save built
+  /// it so), which is also what a store writes.
   mutating func apply(_ changes: EntityChanges<Object>) {
     for object in changes.inserted.values { put(object) }
-    for update in changes.updated.values {
-      guard var row = rows[update.object.id] else {
-        put(update.object)
-        continue
-      }
-      for key in update.keys { Object.field(key).copy(&row, update.object) }
-      put(row)
-    }
+    for update in changes.updated.values { put(update.object) }
     for id in changes.deleted { remove(id) }
   }
 

@@ -228,7 +228,6 @@ extension Simulator {
         let author = fake.members(of: id).first(where: { $0 != me })
       else { return }
       if fake.removeMembersRemotely([me], from: id, by: author) {
-        remotelyTouched.insert(ObjectReference(.conversation, id))
         awaitingNews.insert(id)
         figures.removedFromGroups += 1
       }
@@ -236,7 +235,6 @@ extension Simulator {
       guard let id = pick(groupsWithoutMe, group), let author = fake.members(of: id).first
       else { return }
       if fake.addMembersRemotely([me], to: id, by: author) {
-        remotelyTouched.insert(ObjectReference(.conversation, id))
         awaitingNews.insert(id)
         figures.rejoinedGroups += 1
       }

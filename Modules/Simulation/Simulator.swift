@@ -55,7 +55,7 @@ public final class Simulator {
   /// Objects other users changed on the backend since the app last caught up.
   var remotelyTouched: Set<ObjectReference> = []
   /// Groups another member removed the self user from or added them back to, since the app last
-  /// caught up with no request of theirs out: a request that crossed the change may land before
+  /// caught up with no request of theirs out (a wider ``remotelyTouched`` for these steps): a request that crossed the change may land before
   /// or after it, and only the news say which (a leave settled by the removal's news, then
   /// applied after the re-add, removes the user again).
   var awaitingNews: Set<UUID> = []

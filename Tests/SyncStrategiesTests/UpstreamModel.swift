@@ -287,9 +287,7 @@ final class UpstreamModel {
       guard !inFlight.isEmpty else { return false }
       let request = inFlight.remove(at: index % inFlight.count)
       let before = uncertainBeforeCreation.removeValue(forKey: request.token)
-      if outAcrossRejoin.remove(request.token) != nil {
-        awaitingNews.insert(request.item.object.id)
-      }
+      noteAnswerAcrossRejoin(request)
       let applied = answer(request, kind)
       try stack.sync.save()
       let id = request.item.object.id
@@ -522,6 +520,12 @@ final class UpstreamModel {
     }
   }
 
+  /// Leaves `request`'s group for the news if the request was out across the group's drop and
+  /// re-add, since it is answered now.
+  private func noteAnswerAcrossRejoin(_ request: UpstreamRequest) {
+    if outAcrossRejoin.remove(request.token) != nil { awaitingNews.insert(request.item.object.id) }
+  }
+
   /// Pulls the news once more if a request that was out across its group's drop and re-add
   /// was answered since the last pull: the backend may have applied it after the re-add, and
   /// only the news say which came last.
@@ -536,9 +540,7 @@ final class UpstreamModel {
     for _ in 0..<10_000 {
       // One save for all the answers, as the engine applies the answers that arrived together.
       for request in inFlight {
-        if outAcrossRejoin.remove(request.token) != nil {
-          awaitingNews.insert(request.item.object.id)
-        }
+        noteAnswerAcrossRejoin(request)
         answer(request, .success)
       }
       try stack.sync.save()

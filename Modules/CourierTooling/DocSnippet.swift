@@ -3,7 +3,9 @@ import Foundation
 /// A Swift code block of a Markdown document, turned into source that compiles against Courier,
 /// so that the examples in the README and CONTRIBUTING cannot drift from the code.
 ///
-/// A block of statements becomes the body of an async throwing function on the main actor; a
+/// A block of statements becomes the body of an async throwing function on the main actor,
+/// which then reads each value the block names at its top level (an example may end on the
+/// value it shows, and still compile with warnings as errors); a
 /// block of declarations is nested in an enum of its own, so two examples may declare the same
 /// name; an `extension` block stays at file scope. `import` lines are moved to the top of the
 /// file. A hidden setup may precede the block in an HTML comment, for values the reader need not
@@ -147,6 +149,7 @@ public struct DocSnippet: Sendable, Hashable {
     let name = "snippet\(number)"
     switch placement {
     case .statements:
+      let uses = topLevelValueNames.map { "_ = \($0)\n" }.joined()
       return """
         \(imports)
 
@@ -155,7 +158,7 @@ public struct DocSnippet: Sendable, Hashable {
         \(setupLines)\(location)
         \(body)
         #sourceLocation()
-        }
+        \(uses)}
 
         """
     case .declarations:
@@ -179,6 +182,24 @@ public struct DocSnippet: Sendable, Hashable {
 
         """
     }
+  }
+}
+
+extension DocSnippet {
+  /// The names a statement block binds with `let` or `var` at its top level, in order.
+  ///
+  /// An example often ends on the value it shows, which nothing then reads; the generated
+  /// function reads each of these once, so that the examples compile with warnings as errors.
+  var topLevelValueNames: [String] {
+    var names: [String] = []
+    for line in code.split(separator: "\n") {
+      guard let keyword = ["let ", "var "].first(where: { line.hasPrefix($0) }) else { continue }
+      let name = line.dropFirst(keyword.count).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+      if let first = name.first, !first.isNumber, !names.contains(String(name)) {
+        names.append(String(name))
+      }
+    }
+    return names
   }
 }
 

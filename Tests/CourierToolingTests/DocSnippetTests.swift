@@ -1,4 +1,5 @@
 import CourierTooling
+import Foundation
 import TestSupport
 import Testing
 
@@ -93,9 +94,33 @@ struct DocSnippetTests {
         #sourceLocation(file: "README.md", line: 12)
         let stack = ModelStack.inMemory()
         #sourceLocation()
+        _ = stack
         }
 
         """)
+  }
+
+  @Test(
+    "A statement block uses each value it names at its top level, so an example that ends on a value builds without warnings",
+    arguments: zip(
+      [
+        "let a = 1\nvar b = a\nb += 1",
+        "let a = 1\nif true {\n  let inner = a\n  print(inner)\n}",
+        "let a = 1\nlet a2: Int = a",
+        "print(1)",
+        "letter()\nvariable()",
+      ],
+      [["a", "b"], ["a"], ["a", "a2"], [], []]))
+  func usesTopLevelValues(code: String, used: [String]) {
+    // given
+    let snippet = DocSnippet(document: "README.md", line: 1, code: code)
+
+    // when
+    let source = snippet.source(number: 1, commonImports: [])
+
+    // then
+    let tail = source.components(separatedBy: "#sourceLocation()\n").last ?? ""
+    #expect(tail == used.map { "_ = \($0)\n" }.joined() + "}\n")
   }
 
   @Test("Declarations are nested in an enum named after the snippet")

@@ -6,7 +6,7 @@ import Testing
 
 /// A deliberately broken self-user strategy: it claims to carry every changed key but sends
 /// only the name, so an accent change is cleared without reaching the backend.
-struct ForgetfulSelfUserStrategy: UpstreamStrategy {
+struct NameOnlySelfUserStrategy: UpstreamStrategy {
   var pushableKeys: Set<User.Key> { [.name, .accentID] }
 
   func isSynchronised(_ object: User, in context: ModelContext) -> Bool { object.isSelf }
@@ -46,7 +46,7 @@ struct BrokenClient: Sendable, CustomTestStringConvertible {
     BrokenClient(
       name: "accent cleared without being sent",
       strategies: [
-        ForgetfulSelfUserStrategy(), ConnectionStrategy(), ConversationStrategy(),
+        NameOnlySelfUserStrategy(), ConnectionStrategy(), ConversationStrategy(),
         MessageStrategy(),
       ], brokenRule: "not pending"),
     BrokenClient(

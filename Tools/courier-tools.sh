@@ -27,3 +27,32 @@ narrow_to_modules() {
   COURIER_MODULES=$(IFS=,; echo "$*")
   export COURIER_MODULES
 }
+
+# The folder of the products built with these build options: only --scratch-path among them
+# moves it.
+courier_bin_path() {
+  local scratch=()
+  while [ $# -gt 0 ]; do
+    [ "$1" != --scratch-path ] || scratch=(--scratch-path "$2")
+    shift
+  done
+  swift build ${scratch[@]+"${scratch[@]}"} --show-bin-path
+}
+
+# Runs `$1 ITEM` for each further argument, as many at once as courier_jobs says, oldest first;
+# fails when any of them failed (each says itself what went wrong).
+courier_each_per_core() {
+  local command=$1 item status=0
+  local running=()
+  shift
+  for item in "$@"; do
+    "$command" "$item" &
+    running+=($!)
+    if [ ${#running[@]} -ge "$(courier_jobs)" ]; then
+      wait "${running[0]}" || status=1
+      running=("${running[@]:1}")
+    fi
+  done
+  for item in ${running[@]+"${running[@]}"}; do wait "$item" || status=1; done
+  return "$status"
+}

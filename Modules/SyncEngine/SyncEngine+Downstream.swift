@@ -13,6 +13,12 @@ extension SyncEngine {
   /// News are read relative to the self user (a member list without them drops the group), so
   /// none is applied before the backend has said who the self user is: the pull fetches them
   /// first if they are not known, and waits for a later pull if that fails.
+  ///
+  /// Pulls may overlap (an app may pull on a push and on coming to the foreground); a page is
+  /// applied only if it starts where the client is when it arrives. A page overtaken by another
+  /// pull would replay news already applied, such as a removal of the self user from a group
+  /// they have since been added back to, which drops the group's unsent changes: it is set
+  /// aside, and the pull asks again from the newer cursor.
   public func pullNotifications() async {
     guard await knowsSelfUser() else { return }
     var unknownUsers: Set<UUID> = []
@@ -23,7 +29,9 @@ extension SyncEngine {
       guard let response = await fetch(downstream.notifications(since: since)) else { return }
       let downstream = self.downstream
       let result = await stack.sync.perform {
-        context -> Result<NotificationApplication, SyncProblem> in
+        context -> Result<NotificationApplication?, SyncProblem> in
+        // Another pull applied news while this page was on its way.
+        guard context.syncMetadata.lastNotificationID == since else { return .success(nil) }
         do {
           let applied = try downstream.applyNotifications(response, since: since, in: context)
           // The cursor is saved with what it covers: a restart resumes right after it.
@@ -42,7 +50,9 @@ extension SyncEngine {
         }
       }
       switch result {
-      case .success(let applied):
+      case .success(nil):
+        hasMore = true
+      case .success(let applied?):
         unknownUsers.formUnion(applied.unknownUsers)
         hasMore = applied.hasMore
         onEvent?(.notifications(count: applied.count, lastID: applied.lastID))

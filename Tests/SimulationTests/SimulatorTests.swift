@@ -320,6 +320,30 @@ struct SimulatorTests {
     #expect(report.requests.contains { $0.contains("/messages") && $0.hasSuffix("→ 201 [park]") })
   }
 
+  @Test(
+    "A pull held on its way while a later pull read the self user's return replays no removal (seed 17437, shortened)"
+  )
+  func overtakenPull() async {
+    // given: the user leaves a group and another member adds them back; a pull is held on its
+    // way while a later one reads both, and member changes of the group go out meanwhile
+    let schedule: [SimulationStep] = [
+      .restart, .restart, .createGroup(name: "g47", contacts: [3, 2]), .leaveGroup(group: 4),
+      .fault(.delay), .fault(.delay), .writeMessage(conversation: 6, text: "m57"), .pull,
+      .remoteAddSelf(group: 0), .pull, .createGroup(name: "g62", contacts: [1, 2]),
+      .createGroup(name: "g67", contacts: [0, 1]), .fault(.park),
+      .toggleMember(group: 2, contact: 1),
+      .toggleMember(group: 5, contact: 0), .advance(milliseconds: 2_554),
+    ]
+
+    // when: the held pull arrives last
+    let report = await Simulator.run(seed: 17437, schedule: schedule)
+
+    // then: its page, overtaken, was set aside, so the group's changes were not dropped here
+    // while the backend applied them
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.rejoinedGroups == 1)
+  }
+
   @Test("A group creation given up after an earlier attempt made it is left on the server")
   func givenUpCreationIsLeft() async {
     // given: the first creation is applied and its answer lost, the resend refused

@@ -121,5 +121,38 @@ extension SyncEngineTests {
       #expect(world.fake.members(of: group.id) == [])
       #expect(await world.engine.queue().isEmpty)
     }
+
+    @Test(
+      "A pull the backend answers after a later pull applies no news twice, so a rename saved in between is kept"
+    )
+    func overtakenPull() async throws {
+      // given: Bob removed the self user from his group and added them back; a pull of that
+      // news is held on its way while a later one applies it, and a rename is saved and sent
+      let world = try await SyncWorld.start()
+      let (bob, _) = try await world.contactWithConversation(named: "Bob")
+      let group = try await world.group(named: "Lunch", members: [bob])
+      world.fake.removeMembersRemotely([world.me], from: group.id, by: bob)
+      world.fake.addMembersRemotely([world.me], to: group.id, by: bob)
+      world.fake.addFault(.once(RequestMatcher("GET", "/notifications"), .park))
+      let overtaken = Task { await world.engine.pullNotifications() }
+      await world.fake.waitForParkedRequests(1)
+      let heldPull = try #require(world.fake.parkedRequests.first)
+      await world.engine.pullNotifications()
+      await world.settle()
+      world.fake.addFault(.once(RequestMatcher("PUT", "/conversations/*"), .park))
+      try world.save { try $0.update(Conversation.self, id: group.id) { $0.name = "Dinner" } }
+      await world.fake.waitForParkedRequests(2)
+
+      // when: the held pull is answered, then the rename
+      world.fake.releaseParkedRequest(heldPull)
+      await overtaken.value
+      world.fake.releaseAllParkedRequests()
+      await world.settle()
+
+      // then
+      #expect(world.fake.conversation(group.id)?.name == "Dinner")
+      #expect(world.ui.object(Conversation.self, id: group.id)?.name == "Dinner")
+      #expect(await world.engine.queue().isEmpty)
+    }
   }
 }

@@ -161,12 +161,16 @@ extension Simulator {
 
   private func leaveGroup(_ group: Int) {
     guard let conversation = pick(groups, group) else { return }
-    save { context in
+    let unsent = ui.messages(in: conversation).filter { $0.deliveryState != .sent }
+    let left = save { context in
       for message in context.messages(in: conversation) {
         try context.delete(Message.self, id: message.id)
       }
       try context.delete(Conversation.self, id: conversation.id)
     }
+    // An unsent message given up here may have a request out, which lands if another member
+    // adds the self user back.
+    if left { droppedTexts.formUnion(unsent.compactMap { textsByID[$0.id] }) }
   }
 
   /// Writes a message stamped with the virtual time plus a millisecond per step, so that, as

@@ -47,8 +47,8 @@ public final class Simulator {
   /// The texts of the messages the self user wrote, by id.
   var textsByID: [UUID: String] = [:]
   /// The texts of unsent messages the app dropped with their group (another member removed the
-  /// self user): their requests may still land, after messages written later that did not wait
-  /// for them.
+  /// self user) or the user gave up by leaving it: their requests may still land (once the self
+  /// user is added back), after messages written later that did not wait for them.
   var droppedTexts: Set<String> = []
   /// The groups the self user created.
   var createdGroups: Set<UUID> = []

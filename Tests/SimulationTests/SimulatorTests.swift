@@ -344,6 +344,27 @@ struct SimulatorTests {
     #expect(report.figures.rejoinedGroups == 1)
   }
 
+  @Test(
+    "A message given up by leaving while its request was out may land after one written once the user is back (seed 43994, shortened)"
+  )
+  func messageGivenUpByLeavingLandsLate() async {
+    // given: m15's request is held on its way; the user leaves the group, which deletes m15
+    // here, another member adds them back, and they write m31 there
+    let schedule: [SimulationStep] = [
+      .createGroup(name: "g0", contacts: [3, 0]), .fault(.refusal), .fault(.delay),
+      .requestConnection(contact: 2), .writeMessage(conversation: 0, text: "m15"),
+      .leaveGroup(group: 2), .remoteAddSelf(group: 4), .pull,
+      .writeMessage(conversation: 0, text: "m31"),
+    ]
+
+    // when: the drain lets the held request land, after m31
+    let report = await Simulator.run(seed: 43994, schedule: schedule)
+
+    // then: m31 did not wait for a message gone here, and the order check lets m15 be late
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.rejoinedGroups == 1)
+  }
+
   @Test("A group creation given up after an earlier attempt made it is left on the server")
   func givenUpCreationIsLeft() async {
     // given: the first creation is applied and its answer lost, the resend refused

@@ -166,8 +166,12 @@ extension Simulator {
     }
     for message in view.messages.values.sorted(by: { $0.id < $1.id }) where message.senderID == me {
       let reference = ObjectReference(.message, message.id)
+      // A message of a group the self user was removed from (or added back to) since the app
+      // last caught up waits for the news, as the group does: a refused deletion given up shows
+      // it as last known, though an earlier attempt may have deleted it (seed 47746).
       guard !view.pendingInserts.contains(reference), !view.pendingDeletes.contains(reference),
-        !view.failed.contains(reference), fake.conversation(message.conversationID) != nil
+        !view.failed.contains(reference), !awaitingNews.contains(message.conversationID),
+        fake.conversation(message.conversationID) != nil
       else { continue }
       if !fake.messages(in: message.conversationID).contains(where: { $0.nonce == message.nonce }) {
         return "message \(message.text) is sent here but not on the server"

@@ -365,6 +365,28 @@ struct SimulatorTests {
     #expect(report.figures.rejoinedGroups == 1)
   }
 
+  @Test(
+    "A message whose deletion was refused after another member removed the self user waits for the news (seed 47746, shortened)"
+  )
+  func messageInGroupLeftByRemoval() async {
+    // given: the deletion of m13 reaches the backend but its answer is lost; another member
+    // removes the self user, so the deletion sent again is refused (403), and the app gives the
+    // refused change up, which shows m13 as sent again before the news of the removal came
+    let schedule: [SimulationStep] = [
+      .leaveGroup(group: 1), .createGroup(name: "g10", contacts: [3, 1]),
+      .writeMessage(conversation: 3, text: "m13"), .fault(.lostResponse),
+      .deleteMessage(conversation: 0), .remoteRemoveSelf(group: 2), .advance(milliseconds: 3_081),
+      .giveUpRefused,
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 47746, schedule: schedule)
+
+    // then: the check left the group's message for the news, which drop the group here
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.removedFromGroups == 1)
+  }
+
   @Test("A group creation given up after an earlier attempt made it is left on the server")
   func givenUpCreationIsLeft() async {
     // given: the first creation is applied and its answer lost, the resend refused

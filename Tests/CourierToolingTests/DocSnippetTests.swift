@@ -26,7 +26,7 @@ struct DocSnippetTests {
     ```swift
     @Suite("X")
     struct XTests {
-      @Test func works() {}
+      @Test func works() { #expect(Bool(true)) }
     }
     ```
 
@@ -48,16 +48,18 @@ struct DocSnippetTests {
     #expect(snippets.first?.code == "import Models\nlet stack = ModelStack.inMemory()")
   }
 
+  /// Blocks of each kind, beside the placement each gets.
+  static let blocks = [
+    "let x = 1\nprint(x)", "@Suite struct A {\n  let x = 1\n}", "struct A {}\nlet a = A()",
+    "extension Tag {\n  static let x = 1\n}", "// only a comment\nfunc f() {}",
+  ]
+  static let placements: [DocSnippet.Placement] = [
+    .statements, .declarations, .statements, .fileScope, .declarations,
+  ]
+
   @Test(
     "It places statements in a function, declarations in an enum and extensions at file scope",
-    arguments: zip(
-      [
-        "let x = 1\nprint(x)", "@Suite struct A {\n  let x = 1\n}", "struct A {}\nlet a = A()",
-        "extension Tag {\n  static let x = 1\n}", "// only a comment\nfunc f() {}",
-      ],
-      [
-        DocSnippet.Placement.statements, .declarations, .statements, .fileScope, .declarations,
-      ]))
+    arguments: zip(blocks, placements))
   func placement(code: String, expected: DocSnippet.Placement) {
     // given
     let snippet = DocSnippet(document: "README.md", line: 1, code: code)

@@ -161,15 +161,14 @@ extension Simulator {
 
   private func leaveGroup(_ group: Int) {
     guard let conversation = pick(groups, group) else { return }
-    let unsent = ui.messages(in: conversation).filter { $0.deliveryState != .sent }
+    let messages = ui.messages(in: conversation)
     let left = save { context in
-      for message in context.messages(in: conversation) {
-        try context.delete(Message.self, id: message.id)
-      }
+      for message in messages { try context.delete(Message.self, id: message.id) }
       try context.delete(Conversation.self, id: conversation.id)
     }
     // An unsent message given up here may have a request out, which lands if another member
     // adds the self user back.
+    let unsent = messages.filter { $0.deliveryState != .sent }
     if left { droppedTexts.formUnion(unsent.compactMap { textsByID[$0.id] }) }
   }
 

@@ -50,7 +50,7 @@ extension SimulatorTests {
           failures.append(
             """
             seed \(seed) broke the promise \(violation)
-            replay: Tools/simulate --seed \(seed) --steps 12
+            replay: \(options.replayCommand(seed: seed))
             \(report.lastEvents.map { "  \($0)" }.joined(separator: "\n"))
             """)
         }

@@ -1,0 +1,136 @@
+import Simulation
+import TestSupport
+import Testing
+
+@Suite("SimulationCommandLine", .tags(.simulation, .tools), .timeBudget(.seconds(5)))
+struct SimulationCommandLineTests {
+  @Test("It reads every option")
+  func readsEveryOption() throws {
+    // given
+    let arguments = [
+      "--seed", "42", "--seeds", "500", "--from", "9001", "--steps", "120", "--concurrency", "6",
+      "--shrink", "--no-faults", "--no-restarts", "--no-refusals", "--no-removals",
+      "--no-rejoins", "--in-memory", "--verbose", "--trace",
+    ]
+
+    // when
+    let command = try SimulationCommandLine(arguments: arguments)
+
+    // then
+    #expect(command.seed == 42)
+    #expect(command.seeds == 500)
+    #expect(command.first == 9001)
+    #expect(command.shrink && command.verbose && !command.help)
+    let options = command.options
+    #expect(options.steps == 120)
+    #expect(options.maxConcurrentRequests == 6)
+    #expect(!options.faults && !options.restarts && !options.refusals)
+    #expect(!options.removals && !options.rejoins && !options.durableStore)
+    #expect(options.trace)
+  }
+
+  @Test("Without arguments it runs 100 seeds from 1 with the default options")
+  func defaults() throws {
+    // when
+    let command = try SimulationCommandLine(arguments: [])
+
+    // then
+    #expect(command.seed == nil && command.seeds == 100 && command.first == 1)
+    #expect(command.options.commandLineFlags == ["--steps", "40"])
+  }
+
+  /// Arguments the command refuses, and the error that names what is wrong with each.
+  static let refused: [([String], SimulationCommandLineError)] = [
+    (["--seed"], .invalidValue("--seed", needs: "a whole number from 0")),
+    (["--seeds", "many"], .invalidValue("--seeds", needs: "a whole number from 0")),
+    (["--steps", "-1"], .invalidValue("--steps", needs: "a whole number from 0")),
+    (["--concurrency", "0"], .invalidValue("--concurrency", needs: "a whole number from 1")),
+    (["--colour"], .unknownArgument("--colour")),
+  ]
+
+  @Test("It refuses what it cannot read, naming the argument", arguments: refused)
+  func refuses(_ arguments: [String], _ expected: SimulationCommandLineError) {
+    // when
+    let error = #expect(throws: SimulationCommandLineError.self) {
+      try SimulationCommandLine(arguments: arguments)
+    }
+
+    // then
+    #expect(error == expected)
+  }
+
+  /// Options with the switches that are off in `mask` (one bit each), a concurrency and a
+  /// schedule length that vary with it.
+  static func options(mask: Int) -> SimulationOptions {
+    var options = SimulationOptions(steps: 12 + mask)
+    options.maxConcurrentRequests = [3, 1, 6][mask % 3]
+    options.faults = mask & 1 == 0
+    options.restarts = mask & 2 == 0
+    options.refusals = mask & 4 == 0
+    options.removals = mask & 8 == 0
+    options.rejoins = mask & 16 == 0
+    options.durableStore = mask & 32 == 0
+    return options
+  }
+
+  @Test(
+    "A replay command reads back as the options that printed it, for every combination of switches",
+    arguments: 0..<64)
+  func replayRoundTrip(mask: Int) throws {
+    // given
+    let options = Self.options(mask: mask)
+
+    // when
+    let replay = options.replayCommand(seed: 7)
+    let read = try SimulationCommandLine(
+      arguments: Array(replay.split(separator: " ").dropFirst().map(String.init)))
+
+    // then
+    #expect(read.seed == 7)
+    #expect(read.options.steps == options.steps)
+    #expect(read.options.maxConcurrentRequests == options.maxConcurrentRequests)
+    #expect(read.options.faults == options.faults)
+    #expect(read.options.restarts == options.restarts)
+    #expect(read.options.refusals == options.refusals)
+    #expect(read.options.removals == options.removals)
+    #expect(read.options.rejoins == options.rejoins)
+    #expect(read.options.durableStore == options.durableStore)
+  }
+
+  /// Switch masks (see ``options(mask:)``) and the replay commands they print.
+  static let replays: [(Int, String)] = [
+    (0, "Tools/simulate --seed 7 --steps 12"),
+    (33, "Tools/simulate --seed 7 --steps 45 --no-faults --in-memory"),
+    (
+      30,
+      "Tools/simulate --seed 7 --steps 42 --no-restarts --no-refusals --no-removals --no-rejoins"
+    ),
+  ]
+
+  @Test(
+    "A replay command names the schedule length and only the options that are not the defaults",
+    arguments: replays)
+  func replayCommand(mask: Int, expected: String) {
+    // given
+    let options = Self.options(mask: mask)
+
+    // when
+    let replay = options.replayCommand(seed: 7)
+
+    // then
+    #expect(replay == expected)
+  }
+
+  @Test("A concurrency other than the default is part of the replay command")
+  func concurrencyInReplay() {
+    // given
+    var options = SimulationOptions(steps: 120)
+    options.maxConcurrentRequests = 6
+
+    // when
+    let replay = options.replayCommand(seed: 48_001)
+
+    // then
+    #expect(replay == "Tools/simulate --seed 48001 --steps 120 --concurrency 6")
+  }
+}

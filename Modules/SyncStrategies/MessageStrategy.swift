@@ -88,10 +88,12 @@ public struct MessageStrategy: UpstreamStrategy {
     }
   }
 
-  /// Takes the server time and marks the message sent.
+  /// Takes the server time and marks the message sent; after a deletion, makes sure the
+  /// message is gone here too.
   public func didSucceed(
     _ sent: SentChange<Message>, response: EndpointResponse, in context: ModelContext
   ) {
+    if sent.kind == .delete { forgetDeleted(sent.id, in: context) }
     guard sent.kind == .insert else { return }
     var serverTime: Date?
     if case .message(let payload) = response { serverTime = payload.time }
@@ -106,11 +108,25 @@ public struct MessageStrategy: UpstreamStrategy {
   public func didFailPermanently(
     _ sent: SentChange<Message>, failure: BackendFailure, in context: ModelContext
   ) -> PermanentFailureDecision {
-    if sent.kind == .delete && failure.status == 404 { return .alreadyApplied }
+    if sent.kind == .delete && failure.status == 404 {
+      forgetDeleted(sent.id, in: context)
+      return .alreadyApplied
+    }
     if sent.kind == .insert {
       _ = try? context.update(Message.self, id: sent.id) { $0.deliveryState = .failed }
     }
     return .markFailed("\(failure)")
+  }
+
+  /// Removes a message the backend no longer holds, once its deletion is answered, if news
+  /// brought it back here while the deletion was out.
+  ///
+  /// News of the self user's removal from a group drop the group with its messages and their
+  /// unsent changes, this deletion among them; news of their return and of the message, pulled
+  /// in the same page, then bring both back as the backend held them before the deletion
+  /// landed. A deleted message never comes back on the backend, so the answer is the last word.
+  private func forgetDeleted(_ id: UUID, in context: ModelContext) {
+    context.applyRemoteDeletion(Message.self, id: id)
   }
 
   /// Shows the message as pending again.

@@ -345,6 +345,28 @@ struct SimulatorTests {
   }
 
   @Test(
+    "A message deleted while news it had not heard drop its group and bring it back stays deleted once the deletion is answered (seed 54236, shortened)"
+  )
+  func deletionAnsweredAfterNewsBroughtMessageBack() async {
+    // given: another member removes the self user from the first group and adds them back,
+    // unheard here; the user writes there and deletes the message, whose deletion is delayed,
+    // and the pull drops the group with the deletion, then brings back the group and the message
+    let schedule: [SimulationStep] = [
+      .remoteRemoveSelf(group: 0), .createGroup(name: "g57", contacts: [2, 2]),
+      .remoteAddSelf(group: 1), .leaveGroup(group: 1), .writeMessage(conversation: 6, text: "m85"),
+      .fault(.delay), .deleteMessage(conversation: 3), .pull,
+    ]
+
+    // when: the deletion is answered
+    let report = await Simulator.run(
+      seed: 54236, schedule: schedule + [.advance(milliseconds: 1_790)])
+
+    // then: the message is gone here as it is on the server
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.rejoinedGroups == 1)
+  }
+
+  @Test(
     "A message given up by leaving while its request was out may land after one written once the user is back (seed 43994, shortened)"
   )
   func messageGivenUpByLeavingLandsLate() async {

@@ -329,6 +329,36 @@ extension UpstreamObjectSyncTests {
       #expect(Set(harness.fake.members(of: id)) == expected)
     }
 
+    @Test(
+      "A message deletion answered after news dropped its group and brought back the group and the message removes the message here too (simulator seed 54236)"
+    )
+    func messageDeletionAnsweredAfterNewsBroughtItBack() async throws {
+      // given: Ann removed the self user from the group and added them back, unheard here; the
+      // user sends a message there and deletes it, and before the deletion is answered the news
+      // drop the group with the deletion, then bring back the group and the message
+      let harness = TrackerHarness()
+      let (id, ann) = try await seedGroupWithAnn(in: harness)
+      harness.fake.removeMembersRemotely([harness.me.id], from: id, by: ann)
+      harness.fake.addMembersRemotely([harness.me.id], to: id, by: ann)
+      let group = try #require(harness.ui.object(Conversation.self, id: id))
+      let message = harness.make.message(in: group, from: harness.me)
+      try harness.insert([message])
+      let post = try #require(await harness.next())
+      await harness.complete(post, await harness.respond(to: post))
+      try harness.save { try $0.delete(Message.self, id: message.id) }
+      let deletion = try #require(await harness.next())
+      try await pullNotifications(into: harness)
+
+      // when
+      await harness.complete(deletion, await harness.respond(to: deletion))
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(harness.fake.messages(in: id).isEmpty)
+      #expect(harness.ui.object(Message.self, id: message.id) == nil)
+      #expect(await harness.queue().isEmpty)
+    }
+
     @Test("A rename whose own notification was pulled before its answer is sent once")
     func ownNotificationIsNotNews() async throws {
       // given

@@ -58,6 +58,9 @@ extension Simulator {
     if let problem = await endStateDiffers(queue, sync: sync) {
       return InvariantViolation(invariant: .endStateDiffers, step: nil, detail: problem)
     }
+    if let problem = newsMissed(queue, sync: sync) {
+      return InvariantViolation(invariant: .endStateDiffers, step: nil, detail: problem)
+    }
     if let problem = Self.notQuiescent(app.tracker) {
       return InvariantViolation(invariant: .notQuiescent, step: nil, detail: problem)
     }
@@ -261,6 +264,58 @@ extension Simulator {
       if theirs.name != group.name || Set(fake.members(of: group.id)) != group.participantIDs {
         return
           "group \(group.id) differs: \(group.name ?? "nil") here, \(theirs.name ?? "nil") on the server"
+      }
+    }
+    return nil
+  }
+
+  /// What the backend holds for the self user that the client never got, after the drain.
+  ///
+  /// Gathers the backend's side for ``newsMissed(connections:messages:view:)``: the self
+  /// user's connections, and the messages of every conversation the self user is in, less
+  /// those the client cannot have: a group's history from before the self user was added back
+  /// (the news bring the group, not its messages), and the self user's messages dropped with a
+  /// group while their requests were out, which may land after the re-add.
+  private func newsMissed(_ queue: SyncQueueSnapshot, sync: ClientView) -> String? {
+    let refused = Set(queue.failed.map(\.object)).union(queue.waitingOnFailure.map(\.item.object))
+    let connections = contacts.compactMap { contact -> (UUID, String)? in
+      guard !refused.contains(ObjectReference(.connection, contact)),
+        let connection = fake.connection(from: me, to: contact)
+      else { return nil }
+      return (contact, connection.status.rawValue)
+    }
+    var messages: [UUID: [UUID]] = [:]
+    let snapshot = fake.snapshot
+    for (id, conversation) in snapshot.conversations where conversation.members.contains(me) {
+      let history = postedBeforeRejoin[id] ?? []
+      messages[id] = (snapshot.messages[id] ?? []).filter { nonce in
+        let dropped = textsByID[nonce].map(droppedTexts.contains) ?? false
+        return !history.contains(nonce) && !dropped
+      }
+    }
+    return Self.newsMissed(connections: connections, messages: messages, view: sync)
+  }
+
+  /// A connection the backend holds that the client lacks or holds with another status, or a
+  /// message the backend holds that the client lacks; `nil` when the client has them all.
+  ///
+  /// `connections` are the backend's, by contact, with their status; `messages` the nonces of
+  /// the messages the client should hold, by conversation.
+  static func newsMissed(
+    connections: [(contact: UUID, status: String)], messages: [UUID: [UUID]], view: ClientView
+  ) -> String? {
+    for (contact, status) in connections.sorted(by: { $0.contact < $1.contact }) {
+      guard let mine = view.connections[contact] else {
+        return "the connection with \(contact) is \(status) on the server but not here"
+      }
+      if mine.status.rawValue != status {
+        return
+          "the connection with \(contact) is \(mine.status.rawValue) here, \(status) on the server"
+      }
+    }
+    for conversation in messages.keys.sorted() {
+      for nonce in messages[conversation] ?? [] where view.messages[nonce] == nil {
+        return "message \(nonce) of conversation \(conversation) is on the server but not here"
       }
     }
     return nil

@@ -239,6 +239,7 @@ extension Simulator {
       else { return }
       if fake.addMembersRemotely([me], to: id, by: author) {
         awaitingNews.insert(id)
+        postedBeforeRejoin[id, default: []].formUnion(fake.messages(in: id).map(\.nonce))
         figures.rejoinedGroups += 1
       }
     default: return

@@ -59,6 +59,10 @@ public final class Simulator {
   /// or after it, and only the news say which (a leave settled by the removal's news, then
   /// applied after the re-add, removes the user again).
   var awaitingNews: Set<UUID> = []
+  /// For each group the self user was added back to, the messages the backend held when they
+  /// were: the news of a re-add bring the group, not its history, which the client dropped
+  /// with the group or never had.
+  var postedBeforeRejoin: [UUID: Set<UUID>] = [:]
   var journalSeen = 0
   var instances = 0
 

@@ -215,7 +215,8 @@ extension EntityTrack {
   }
 
   /// Gives a change up: an insert is dropped locally (and deleted on the backend if an earlier
-  /// attempt may have made it there), a deletion undone (the object of a given-up creation
+  /// attempt or another user may have made it there, or, if the backend never deletes such an
+  /// object, kept as the backend holds it), a deletion undone (the object of a given-up creation
   /// comes back as new), and an update's `keys` go back to the values the backend has.
   ///
   /// Where an earlier request for a key may have been applied without an answer, the backend
@@ -227,10 +228,18 @@ extension EntityTrack {
     let changes = context.localChanges(of: Object.self)
     switch kind {
     case .insert:
-      if let possible = changes.backendValue(of: id) {
-        context.discardInsertion(Object.self, id: id, backendMayHold: possible)
-      } else {
+      guard let possible = changes.backendValue(of: id) else {
         context.discardLocally(Object.self, id: id)
+        return
+      }
+      if Self.backendNeverDeletes(possible, in: context) {
+        // Dropped here, it would be lost for good: no request can delete it there, and the news
+        // that it is there were read already (a contact's own request to connect, which shares
+        // the id of the one the backend refused).
+        context.applyRemoteDeletion(Object.self, id: id)
+        context.applyRemote(possible)
+      } else {
+        context.discardInsertion(Object.self, id: id, backendMayHold: possible)
       }
     case .delete:
       guard let lastKnown = changes.originals[id] else {
@@ -262,6 +271,14 @@ extension EntityTrack {
       // an edit of this context, which the next request carries.
       context.applyRemote(reverted)
       if !uncertain.isEmpty { _ = try? context.update(Object.self, id: id) { $0 = reverted } }
+    }
+  }
+
+  /// Whether the backend never deletes `object` (a connection), so that a deletion of it can
+  /// never be sent.
+  private static func backendNeverDeletes(_ object: Object, in context: ModelContext) -> Bool {
+    object.deletionViolations(in: context).contains { rule in
+      if case .deletionNotSynchronisable = rule { true } else { false }
     }
   }
 

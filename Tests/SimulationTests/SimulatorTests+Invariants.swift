@@ -112,6 +112,45 @@ extension SimulatorTests {
       #expect(problem.map { $0.contains(group.id.uuidString.lowercased()) } ?? true)
     }
 
+    /// The backend's status of the connection (`nil`: none), whether the client holds the
+    /// connection and the message, and what the check should name (`nil`: nothing).
+    nonisolated static let newsCases: [(String?, Bool, Bool, String?)] = [
+      (nil, true, true, nil),
+      ("accepted", true, true, nil),
+      ("pending", true, true, "accepted here, pending on the server"),
+      ("accepted", false, true, "is accepted on the server but not here"),
+      (nil, true, false, "is on the server but not here"),
+    ]
+
+    // The news are applied by the engine, not by a strategy, so this check is proven on
+    // made-up views.
+    @Test(
+      "A connection or message the server holds that the client lacks is caught and named",
+      arguments: newsCases)
+    func newsMissed(
+      serverStatus: String?, connectionHere: Bool, messageHere: Bool, expected: String?
+    ) {
+      // given
+      let (me, contact, conversation, nonce) = (UUID(1), UUID(2), UUID(3), UUID(4))
+      let connection = Connection(
+        from: me, to: contact, status: .accepted, lastUpdate: Date(timeIntervalSince1970: 0))
+      let message = Message(
+        nonce: nonce, conversationID: conversation, senderID: contact, text: "hi",
+        localTime: Date(timeIntervalSince1970: 0))
+      let objects: [any ModelObject] =
+        (connectionHere ? [connection] : []) + (messageHere ? [message] : [])
+      let view = ClientView(Tables(objects))
+      let connections = serverStatus.map { [(contact: contact, status: $0)] } ?? []
+
+      // when
+      let problem = Simulator.newsMissed(
+        connections: connections, messages: [conversation: [nonce]], view: view)
+
+      // then
+      #expect(
+        problem.map { $0.contains(expected ?? "?") } ?? (expected == nil), "\(problem ?? "nil")")
+    }
+
     // No strategy can keep the engine's jobs running after the drain (strategies are
     // synchronous and hold no tracker), so this check is proven on a tracker made for it.
     @Test("A job still running after the drain is caught and named")

@@ -345,6 +345,24 @@ struct SimulatorTests {
   }
 
   @Test(
+    "A refused connection request given up after the contact asked on their own device leaves their request here (seed 60390, shortened)"
+  )
+  func refusedRequestGivenUpAfterContactAsked() async {
+    // given: the self user's request to a contact is refused, the contact asks the self user on
+    // their own device, and the app reads the news of it
+    let schedule: [SimulationStep] = [
+      .fault(.refusal), .requestConnection(contact: 2), .remoteRequest(contact: 2), .pull,
+    ]
+
+    // when: the app gives the refused request up
+    let report = await Simulator.run(seed: 60390, schedule: schedule + [.giveUpRefused])
+
+    // then: the contact's request is here, as on the server
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.refusalsGivenUp == 1)
+  }
+
+  @Test(
     "A message deleted while news it had not heard drop its group and bring it back stays deleted once the deletion is answered (seed 54236, shortened)"
   )
   func deletionAnsweredAfterNewsBroughtMessageBack() async {

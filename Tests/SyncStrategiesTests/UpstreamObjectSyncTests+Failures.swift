@@ -1,3 +1,4 @@
+import ConnectionParsing
 import ConversationParsing
 import CourierAPI
 import Foundation
@@ -213,6 +214,37 @@ extension UpstreamObjectSyncTests {
       await harness.answerAll(at: .seconds(120))
       #expect(harness.fake.user(harness.me.id)?.name == "Me")
       #expect(await harness.localChanges(User.self).isEmpty)
+    }
+
+    @Test(
+      "Discarding a refused connection request after the contact asked on their own device keeps their request here, as the backend holds it (simulator seed 60390)"
+    )
+    func discardRefusedRequestAfterContactAsked() async throws {
+      // given: the self user's request to Bob is refused; Bob then asks the self user to
+      // connect, and the news say so before the app gives its request up
+      let harness = TrackerHarness()
+      let bob = harness.fake.insertUser(name: "Bob")
+      try await harness.seedRemote([User(id: bob, name: "Bob")])
+      let request = Connection(
+        from: harness.me.id, to: bob, status: .sent, lastUpdate: harness.make.now, message: "Hi")
+      try harness.insert([request])
+      await harness.refuse(try #require(await harness.next()))
+      harness.fake.requestConnectionRemotely(from: bob)
+      try await pullNotifications(into: harness)
+      let upstream = harness.upstream
+
+      // when
+      try await harness.stack.sync.perform { context in
+        upstream.discardFailedChange(of: request.reference, in: context)
+        try context.save()
+      }
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(harness.fake.connection(from: harness.me.id, to: bob)?.status == .pending)
+      #expect(harness.ui.object(Connection.self, id: bob)?.status == .pending)
+      #expect(await harness.localChanges(Connection.self).isEmpty)
+      #expect(await harness.queue().isEmpty)
     }
 
     @Test(

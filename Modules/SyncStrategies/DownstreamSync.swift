@@ -201,7 +201,14 @@ public struct DownstreamSync: Sendable {
     case .messageAdd(let event):
       guard context.object(Conversation.self, id: event.conversation) != nil else { return false }
       need([event.from])
-      context.applyRemote(PayloadMapping.message(event.data))
+      let message = PayloadMapping.message(event.data)
+      if context.localChanges(of: Message.self).inserted.contains(message.id) {
+        // This device's message, not acknowledged here: perhaps an attempt the app lost track
+        // of when it was killed. The backend holds it, so giving the message up must delete it
+        // there, and the local one keeps its state until its own answer.
+        context.updateLastSynchronised(Message.self, id: message.id) { $0 = message }
+      }
+      context.applyRemote(message)
     case .messageDelete(let event):
       context.applyRemoteDeletion(Message.self, id: event.data)
     case .unknown:

@@ -345,6 +345,31 @@ struct SimulatorTests {
   }
 
   @Test(
+    "A refused message given up after the news showed an attempt of it, from an app killed before it heard back, on the server is deleted there too (seed 142 with six requests at once, shortened)"
+  )
+  func refusedMessageGivenUpAfterNewsShowedIt() async {
+    // given: a message's request is held when the app is killed and lands; the next instance's
+    // resend is refused, and the instance after it reads the news of the message
+    let schedule: [SimulationStep] = [
+      .fault(.park), .fault(.park), .writeMessage(conversation: 5, text: "m11"),
+      .toggleMember(group: 4, contact: 1), .releaseParked(3), .goOffline(hanging: false),
+      .fault(.serverError), .fault(.lostResponse), .renameGroup(group: 0, name: "r31"),
+      .fault(.refusal), .createGroup(name: "g42", contacts: [1, 3]), .restart, .goOnline,
+      .restart,
+    ]
+    var options = SimulationOptions()
+    options.maxConcurrentRequests = 6
+
+    // when: the app gives the refused message up
+    let report = await Simulator.run(
+      seed: 142, schedule: schedule + [.giveUpRefused], options: options)
+
+    // then: the message is gone on the server as here
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.refusalsGivenUp == 1)
+  }
+
+  @Test(
     "A refused connection request given up after the contact asked on their own device leaves their request here (seed 60390, shortened)"
   )
   func refusedRequestGivenUpAfterContactAsked() async {

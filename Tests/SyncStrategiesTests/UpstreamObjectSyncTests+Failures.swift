@@ -231,19 +231,45 @@ extension UpstreamObjectSyncTests {
       await harness.refuse(try #require(await harness.next()))
       harness.fake.requestConnectionRemotely(from: bob)
       try await pullNotifications(into: harness)
-      let upstream = harness.upstream
 
       // when
-      try await harness.stack.sync.perform { context in
-        upstream.discardFailedChange(of: request.reference, in: context)
-        try context.save()
-      }
-      await Quiescence.expectIdle(harness.stack.tracker)
+      try await discardFailedChange(of: request.reference, in: harness)
 
       // then
       #expect(harness.fake.connection(from: harness.me.id, to: bob)?.status == .pending)
       #expect(harness.ui.object(Connection.self, id: bob)?.status == .pending)
       #expect(await harness.localChanges(Connection.self).isEmpty)
+      #expect(await harness.queue().isEmpty)
+    }
+
+    @Test(
+      "Discarding a refused message that the news showed on the backend, from an attempt this device lost track of, deletes it there too (simulator seed 142)"
+    )
+    func discardRefusedMessageTheNewsShowed() async throws {
+      // given: an attempt of the message from an app instance killed before it heard back
+      // landed; this instance's resend is refused, and the news of the message come before the
+      // app gives it up
+      let harness = TrackerHarness()
+      let ann = harness.fake.insertUser(name: "Ann")
+      let id = harness.fake.createGroupRemotely(name: "G", by: harness.me.id, members: [ann])
+      let group = Conversation(
+        id: id, kind: .group, name: "G", creatorID: harness.me.id,
+        participantIDs: [harness.me.id, ann], lastEventTime: harness.make.now)
+      try await harness.seedRemote([User(id: ann, name: "Ann"), group])
+      let message = harness.make.message(in: group, from: harness.me)
+      try harness.insert([message])
+      _ = harness.fake.answer(
+        .postMessage(conversation: id, NewMessage(nonce: message.nonce, text: message.text)))
+      await harness.refuse(try #require(await harness.next()))
+      try await pullNotifications(into: harness)
+
+      // when
+      try await discardFailedChange(of: message.reference, in: harness)
+      await harness.answerAll(at: .seconds(120))
+
+      // then
+      #expect(harness.fake.messages(in: id).isEmpty)
+      #expect(harness.ui.object(Message.self, id: message.id) == nil)
       #expect(await harness.queue().isEmpty)
     }
 
@@ -470,4 +496,18 @@ private func refusedRename(to name: String) async throws -> TrackerHarness {
   try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = name } }
   await harness.refuse(try #require(await harness.next()))
   return harness
+}
+
+/// Gives up the refused change of `object` as an app does, saves, and waits until the tracker
+/// is idle.
+@MainActor
+private func discardFailedChange(of object: ObjectReference, in harness: TrackerHarness)
+  async throws
+{
+  let upstream = harness.upstream
+  try await harness.stack.sync.perform { context in
+    upstream.discardFailedChange(of: object, in: context)
+    try context.save()
+  }
+  await Quiescence.expectIdle(harness.stack.tracker)
 }

@@ -241,7 +241,7 @@ extension Simulator {
       return
         "the store and the sync context hold different objects (store here, sync there): \(stored.differences(from: sync))"
     }
-    let refused = Set(queue.failed.map(\.object)).union(queue.waitingOnFailure.map(\.item.object))
+    let refused = Self.refusedObjects(in: queue)
     if let mine = sync.me, let theirs = fake.user(me),
       !refused.contains(ObjectReference(.user, me)),
       mine.name != theirs.name || mine.accentID != theirs.accentID
@@ -269,6 +269,12 @@ extension Simulator {
     return nil
   }
 
+  /// The objects whose changes the backend refused for good, and those waiting on them: the
+  /// end-state checks leave them to the app's decision.
+  private static func refusedObjects(in queue: SyncQueueSnapshot) -> Set<ObjectReference> {
+    Set(queue.failed.map(\.object)).union(queue.waitingOnFailure.map(\.item.object))
+  }
+
   /// What the backend holds for the self user that the client never got, after the drain.
   ///
   /// Gathers the backend's side for ``newsMissed(connections:messages:view:)``: the self
@@ -277,7 +283,7 @@ extension Simulator {
   /// (the news bring the group, not its messages), and the self user's messages dropped with a
   /// group while their requests were out, which may land after the re-add.
   private func newsMissed(_ queue: SyncQueueSnapshot, sync: ClientView) -> String? {
-    let refused = Set(queue.failed.map(\.object)).union(queue.waitingOnFailure.map(\.item.object))
+    let refused = Self.refusedObjects(in: queue)
     let connections = contacts.compactMap { contact -> (UUID, String)? in
       guard !refused.contains(ObjectReference(.connection, contact)),
         let connection = fake.connection(from: me, to: contact)

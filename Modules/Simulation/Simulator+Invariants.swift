@@ -284,11 +284,11 @@ extension Simulator {
   /// group while their requests were out, which may land after the re-add.
   private func newsMissed(_ queue: SyncQueueSnapshot, sync: ClientView) -> String? {
     let refused = Self.refusedObjects(in: queue)
-    let connections = contacts.compactMap { contact -> (UUID, String)? in
+    let connections = contacts.compactMap { contact -> (UUID, Connection.Status)? in
       guard !refused.contains(ObjectReference(.connection, contact)),
         let connection = fake.connection(from: me, to: contact)
       else { return nil }
-      return (contact, connection.status.rawValue)
+      return (contact, Connection.Status(backendValue: connection.status.rawValue))
     }
     var messages: [UUID: [UUID]] = [:]
     let snapshot = fake.snapshot
@@ -308,15 +308,16 @@ extension Simulator {
   /// `connections` are the backend's, by contact, with their status; `messages` the nonces of
   /// the messages the client should hold, by conversation.
   static func newsMissed(
-    connections: [(contact: UUID, status: String)], messages: [UUID: [UUID]], view: ClientView
+    connections: [(contact: UUID, status: Connection.Status)], messages: [UUID: [UUID]],
+    view: ClientView
   ) -> String? {
     for (contact, status) in connections.sorted(by: { $0.contact < $1.contact }) {
       guard let mine = view.connections[contact] else {
-        return "the connection with \(contact) is \(status) on the server but not here"
+        return "the connection with \(contact) is \(status.rawValue) on the server but not here"
       }
-      if mine.status.rawValue != status {
+      if mine.status != status {
         return
-          "the connection with \(contact) is \(mine.status.rawValue) here, \(status) on the server"
+          "the connection with \(contact) is \(mine.status.rawValue) here, \(status.rawValue) on the server"
       }
     }
     for conversation in messages.keys.sorted() {

@@ -114,11 +114,11 @@ extension SimulatorTests {
 
     /// The backend's status of the connection (`nil`: none), whether the client holds the
     /// connection and the message, and what the check should name (`nil`: nothing).
-    nonisolated static let newsCases: [(String?, Bool, Bool, String?)] = [
+    nonisolated static let newsCases: [(Connection.Status?, Bool, Bool, String?)] = [
       (nil, true, true, nil),
-      ("accepted", true, true, nil),
-      ("pending", true, true, "accepted here, pending on the server"),
-      ("accepted", false, true, "is accepted on the server but not here"),
+      (.accepted, true, true, nil),
+      (.pending, true, true, "accepted here, pending on the server"),
+      (.accepted, false, true, "is accepted on the server but not here"),
       (nil, true, false, "is on the server but not here"),
     ]
 
@@ -128,7 +128,7 @@ extension SimulatorTests {
       "A connection or message the server holds that the client lacks is caught and named",
       arguments: newsCases)
     func newsMissed(
-      serverStatus: String?, connectionHere: Bool, messageHere: Bool, expected: String?
+      serverStatus: Connection.Status?, connectionHere: Bool, messageHere: Bool, expected: String?
     ) {
       // given
       let (me, contact, conversation, nonce) = (UUID(1), UUID(2), UUID(3), UUID(4))

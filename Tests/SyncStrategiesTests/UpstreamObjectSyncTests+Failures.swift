@@ -223,8 +223,7 @@ extension UpstreamObjectSyncTests {
       // given: the self user's request to Bob is refused; Bob then asks the self user to
       // connect, and the news say so before the app gives its request up
       let harness = TrackerHarness()
-      let bob = harness.fake.insertUser(name: "Bob")
-      try await harness.seedRemote([User(id: bob, name: "Bob")])
+      let bob = try await knownUsers(["Bob"], in: harness)[0]
       let request = Connection(
         from: harness.me.id, to: bob, status: .sent, lastUpdate: harness.make.now, message: "Hi")
       try harness.insert([request])
@@ -250,12 +249,8 @@ extension UpstreamObjectSyncTests {
       // landed; this instance's resend is refused, and the news of the message come before the
       // app gives it up
       let harness = TrackerHarness()
-      let ann = harness.fake.insertUser(name: "Ann")
-      let id = harness.fake.createGroupRemotely(name: "G", by: harness.me.id, members: [ann])
-      let group = Conversation(
-        id: id, kind: .group, name: "G", creatorID: harness.me.id,
-        participantIDs: [harness.me.id, ann], lastEventTime: harness.make.now)
-      try await harness.seedRemote([User(id: ann, name: "Ann"), group])
+      let (id, _) = try await seedGroupWithAnn(in: harness)
+      let group = try #require(harness.ui.object(Conversation.self, id: id))
       let message = harness.make.message(in: group, from: harness.me)
       try harness.insert([message])
       _ = harness.fake.answer(

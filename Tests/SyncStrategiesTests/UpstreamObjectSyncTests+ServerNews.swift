@@ -383,7 +383,7 @@ extension UpstreamObjectSyncTests {
 
 /// Users named `names`, on the backend and synchronised here, in the same order.
 @MainActor
-private func knownUsers(_ names: [String], in harness: TrackerHarness) async throws -> [UUID] {
+func knownUsers(_ names: [String], in harness: TrackerHarness) async throws -> [UUID] {
   let ids = names.map { harness.fake.insertUser(name: $0) }
   try await harness.seedRemote(zip(ids, names).map { User(id: $0, name: $1) })
   return ids
@@ -451,7 +451,7 @@ private func connectedUser(_ name: String, in harness: TrackerHarness) async thr
 
 /// A group named "G" of the self user and Ann, on the backend and synchronised here.
 @MainActor
-private func seedGroupWithAnn(in harness: TrackerHarness) async throws -> (group: UUID, ann: UUID) {
+func seedGroupWithAnn(in harness: TrackerHarness) async throws -> (group: UUID, ann: UUID) {
   let ann = harness.fake.insertUser(name: "Ann")
   let id = harness.fake.createGroupRemotely(name: "G", by: harness.me.id, members: [ann])
   try await harness.seedRemote([

@@ -9,6 +9,7 @@ import ModelsTestSupport
 import Seams
 import SyncEngine
 import SyncStrategies
+import TestSupport
 import Testing
 import Transport
 
@@ -78,8 +79,13 @@ public struct SyncWorld {
 
   /// Waits until the engine has nothing left to do by itself (moving the clock past backoffs
   /// and delays) and every merge landed, and returns the queue.
+  ///
+  /// It waits at most `timeout` of real time, 5 s scaled by ``TimeoutScale`` as every other
+  /// TestSupport wait is (30× under `Tools/test --sanitize thread`).
   @discardableResult
-  public func settle(within timeout: Duration = .seconds(5)) async -> SyncQueueSnapshot {
+  public func settle(within timeout: Duration = TimeoutScale.scaled(.seconds(5))) async
+    -> SyncQueueSnapshot
+  {
     let queue = await engine.settle(advancing: clock, timeout: timeout)
     // The merges of what the engine saved land in the UI; a parked request may keep other
     // work running for as long as the test likes, so only the merges are waited for.

@@ -80,8 +80,8 @@ public struct SyncWorld {
   /// Waits until the engine has nothing left to do by itself (moving the clock past backoffs
   /// and delays) and every merge landed, and returns the queue.
   ///
-  /// It waits at most `timeout` of real time, 5 s scaled by ``TimeoutScale`` as every other
-  /// TestSupport wait is (30× under `Tools/test --sanitize thread`).
+  /// It waits at most `timeout` of real time: 5 s scaled by TestSupport's `TimeoutScale`, as
+  /// every TestSupport wait is (30× under `Tools/test --sanitize thread`).
   @discardableResult
   public func settle(within timeout: Duration = TimeoutScale.scaled(.seconds(5))) async
     -> SyncQueueSnapshot

@@ -1,3 +1,4 @@
+import CourierAPI
 import ConnectionParsing
 import ConversationParsing
 import EventParsing
@@ -85,6 +86,19 @@ extension FakeBackend {
     state.withLock { state in
       guard state.conversations[conversation] != nil else { return false }
       state.rename(conversation, to: name, by: user)
+      return true
+    }
+  }
+
+  /// Another user renames themselves on their own device; the self user hears of it, as from
+  /// the real backend, only if the two are connected.
+  ///
+  /// - Returns: Whether the backend holds the user.
+  @discardableResult
+  public func renameUserRemotely(_ user: UUID, to name: String) -> Bool {
+    state.withLock { state in
+      guard state.users[user] != nil else { return false }
+      state.updateUser(user, SelfUpdate(name: name))
       return true
     }
   }

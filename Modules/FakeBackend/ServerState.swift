@@ -80,14 +80,16 @@ struct ServerState {
     case nil: break
     }
     users[id] = user
-    if id == selfID {
-      var handle: String?
-      if case .set(let text)? = update.handle { handle = text }
-      notify([
-        .userUpdate(
-          UserUpdatePayload(id: id, name: update.name, accentID: update.accentID, handle: handle))
-      ])
-    }
+    // The backend tells a user of their own changes and of their connections' ones.
+    guard let selfID,
+      id == selfID || connections[ConnectionKey(from: selfID, to: id)]?.status == .accepted
+    else { return }
+    var handle: String?
+    if case .set(let text)? = update.handle { handle = text }
+    notify([
+      .userUpdate(
+        UserUpdatePayload(id: id, name: update.name, accentID: update.accentID, handle: handle))
+    ])
   }
 
   // MARK: - Conversations

@@ -224,6 +224,53 @@ extension FakeBackendTests {
         ])
     }
 
+    /// How far a contact's connection with the self user got before the contact renames
+    /// themselves.
+    enum ContactState: String, CaseIterable, CustomTestStringConvertible {
+      case strangers, requested, connected
+
+      var testDescription: String { rawValue }
+    }
+
+    @Test(
+      "A contact's rename reaches the self user's news only once they are connected",
+      arguments: zip(ContactState.allCases, [false, false, true]))
+    func contactRename(_ state: ContactState, notified: Bool) async throws {
+      // given
+      let fake = FakeBackend()
+      fake.insertSelfUser()
+      let ann = fake.insertUser(name: "Ann")
+      if state != .strangers {
+        _ = try await fake.call(
+          .post, "/connections", json: ["user": .string(ann.text), "name": "Ann"])
+      }
+      if state == .connected { fake.acceptRemotely(by: ann) }
+      let before = fake.notifications.count
+
+      // when
+      let renamed = fake.renameUserRemotely(ann, to: "Annie")
+
+      // then
+      #expect(renamed)
+      #expect(fake.user(ann)?.name == "Annie")
+      let events = fake.notifications.dropFirst(before).flatMap(\.events)
+      #expect(events == (notified ? [.userUpdate(UserUpdatePayload(id: ann, name: "Annie"))] : []))
+    }
+
+    @Test("Renaming a user the backend does not hold changes nothing and says so")
+    func unknownUserRename() {
+      // given
+      let fake = FakeBackend()
+      fake.insertSelfUser()
+
+      // when
+      let renamed = fake.renameUserRemotely(UUID(404), to: "Nobody")
+
+      // then
+      #expect(!renamed)
+      #expect(fake.notifications.isEmpty)
+    }
+
     @Test("since= answers the notifications after that id, paged; an unknown id is 404")
     func since() async throws {
       // given

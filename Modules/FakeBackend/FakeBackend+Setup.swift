@@ -1,6 +1,6 @@
-import CourierAPI
 import ConnectionParsing
 import ConversationParsing
+import CourierAPI
 import EventParsing
 import Foundation
 import Seams

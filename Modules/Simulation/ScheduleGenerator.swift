@@ -49,6 +49,8 @@ public struct ScheduleGenerator: Sendable {
     // One draw, as the time passing it replaces, so that the rest of a schedule stays as it was.
     case 93..<94 where options.removals: return .remoteRemoveSelf(group: pick(0...5))
     case 92..<93 where options.rejoins: return .remoteAddSelf(group: pick(0...5))
+    case 91..<92 where options.contactRenames:
+      return .remoteRenameContact(contact: pick(0...3), name: "u\(index)")
     case 88..<97: return .advance(milliseconds: pick(1...4_000))
     case 97..<100 where options.restarts: return .restart
     default: return .advance(milliseconds: pick(1...500))

@@ -54,6 +54,7 @@ public struct SimulationCommandLine: Sendable {
       case "--no-refusals": options.refusals = false
       case "--no-removals": options.removals = false
       case "--no-rejoins": options.rejoins = false
+      case "--no-contact-renames": options.contactRenames = false
       case "--in-memory": options.durableStore = false
       case "--verbose": verbose = true
       case "--trace": options.trace = true
@@ -67,7 +68,8 @@ public struct SimulationCommandLine: Sendable {
   public static let usage = """
     usage: Tools/simulate [--seed N [--shrink] | --seeds N [--from N]] [--steps K]
                           [--concurrency N] [--no-faults] [--no-restarts] [--no-refusals]
-                          [--no-removals] [--no-rejoins] [--in-memory] [--verbose] [--trace]
+                          [--no-removals] [--no-rejoins] [--no-contact-renames] [--in-memory]
+                          [--verbose] [--trace]
 
     Runs the real sync engine, strategies, model stack and fake backend through seeded
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
@@ -77,8 +79,9 @@ public struct SimulationCommandLine: Sendable {
     --no-refusals draws schedules without refusals, as seeds found before 2026-11-23 need;
     --no-removals without the self user removed from groups, as seeds found before such
     removals were drawn need; --no-rejoins without the self user added back to groups, as
-    seeds found before such additions were drawn need. --trace prints every step, request and
-    event of the run. A failing seed's report names the command that replays it.
+    seeds found before such additions were drawn need; --no-contact-renames without contacts
+    renaming themselves, as seeds found before 2026-11-24 need. --trace prints every step,
+    request and event of the run. A failing seed's report names the command that replays it.
     """
 }
 
@@ -112,7 +115,8 @@ extension SimulationOptions {
     // Each of these is on by default, and its flag turns it off.
     let switches: [(isOn: Bool, flag: String)] = [
       (faults, "--no-faults"), (restarts, "--no-restarts"), (refusals, "--no-refusals"),
-      (removals, "--no-removals"), (rejoins, "--no-rejoins"), (durableStore, "--in-memory"),
+      (removals, "--no-removals"), (rejoins, "--no-rejoins"),
+      (contactRenames, "--no-contact-renames"), (durableStore, "--in-memory"),
     ]
     flags += switches.filter { !$0.isOn }.map(\.flag)
     return flags

@@ -18,6 +18,8 @@ public struct SimulationFigures: Sendable, Hashable {
   public var removedFromGroups = 0
   /// Times another member added the self user back to a group.
   public var rejoinedGroups = 0
+  /// Times a connected contact renamed themselves.
+  public var contactRenames = 0
   /// Refused changes the app sent again.
   public var refusalsRetried = 0
   /// Refused changes the app gave up.
@@ -40,6 +42,7 @@ public struct SimulationFigures: Sendable, Hashable {
     parkedRefused += other.parkedRefused
     removedFromGroups += other.removedFromGroups
     rejoinedGroups += other.rejoinedGroups
+    contactRenames += other.contactRenames
     refusalsRetried += other.refusalsRetried
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
@@ -57,7 +60,7 @@ public struct SimulationFigures: Sendable, Hashable {
       faults: \(faultList)
       held requests refused \(parkedRefused); refused changes retried \(refusalsRetried), \
       given up \(refusalsGivenUp); removed from a group \(removedFromGroups) times, added back \
-      \(rejoinedGroups) times
+      \(rejoinedGroups) times; contacts renamed \(contactRenames) times
       """
   }
 }

@@ -23,6 +23,10 @@ public struct SimulationOptions: Sendable {
   ///
   /// Seeds drawn before such additions existed replay with this off.
   public var rejoins: Bool
+  /// Whether contacts the self user is connected with may rename themselves.
+  ///
+  /// Seeds drawn before such renames existed replay with this off.
+  public var contactRenames: Bool
   /// Whether the client keeps its state in a SQLite file (else an in-memory store that
   /// outlives each app instance).
   public var durableStore: Bool
@@ -36,12 +40,13 @@ public struct SimulationOptions: Sendable {
   /// Whether every event is printed as it happens, for following a run that hangs or fails.
   public var trace = false
 
-  /// Creates options; by default 40 steps with faults, refusals, removals, rejoins and restarts
-  /// on a SQLite store.
+  /// Creates options; by default 40 steps with faults, refusals, removals, rejoins, contact
+  /// renames and restarts on a SQLite store.
   public init(
     steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
-    removals: Bool = true, rejoins: Bool = true, durableStore: Bool = true,
-    maxConcurrentRequests: Int = 3, strategies: [any UpstreamStrategy]? = nil
+    removals: Bool = true, rejoins: Bool = true, contactRenames: Bool = true,
+    durableStore: Bool = true, maxConcurrentRequests: Int = 3,
+    strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps
     self.faults = faults
@@ -49,6 +54,7 @@ public struct SimulationOptions: Sendable {
     self.refusals = refusals
     self.removals = removals
     self.rejoins = rejoins
+    self.contactRenames = contactRenames
     self.durableStore = durableStore
     self.maxConcurrentRequests = maxConcurrentRequests
     self.strategies = strategies

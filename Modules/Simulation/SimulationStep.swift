@@ -39,6 +39,9 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case remoteRename(group: Int, name: String)
   /// A contact removes another member from a group.
   case remoteRemoveMember(group: Int, contact: Int)
+  /// A contact the self user is connected with renames themselves, on their own device;
+  /// `contact` picks one of those connected on the backend.
+  case remoteRenameContact(contact: Int, name: String)
   /// A contact removes the self user from a group.
   case remoteRemoveSelf(group: Int)
   /// A member adds the self user back to a group they left or were removed from; `group`
@@ -87,6 +90,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case .remoteRename(let group, let name): "a contact renames group \(group) to \(name)"
     case .remoteRemoveMember(let group, let contact):
       "a contact removes contact \(contact) from group \(group)"
+    case .remoteRenameContact(let contact, let name):
+      "connected contact \(contact) renames themselves to \(name)"
     case .remoteRemoveSelf(let group): "a contact removes the self user from group \(group)"
     case .remoteAddSelf(let group): "a contact adds the self user back to left group \(group)"
     case .pull: "pull notifications"

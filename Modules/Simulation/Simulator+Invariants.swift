@@ -277,8 +277,9 @@ extension Simulator {
 
   /// What the backend holds for the self user that the client never got, after the drain.
   ///
-  /// Gathers the backend's side for ``newsMissed(connections:messages:view:)``: the self
-  /// user's connections, and the messages of every conversation the self user is in, less
+  /// Gathers the backend's side for ``newsMissed(connections:names:messages:view:)``: the self
+  /// user's connections, the names of the contacts connected with them (whose renames the news
+  /// carry), and the messages of every conversation the self user is in, less
   /// those the client cannot have: a group's history from before the self user was added back
   /// (the news bring the group, not its messages), and the self user's messages dropped with a
   /// group while their requests were out, which may land after the re-add.
@@ -290,6 +291,10 @@ extension Simulator {
       else { return nil }
       return (contact, Connection.Status(backendValue: connection.status.rawValue))
     }
+    var names: [UUID: String] = [:]
+    for (contact, status) in connections where status == .accepted {
+      names[contact] = fake.user(contact)?.name
+    }
     var messages: [UUID: [UUID]] = [:]
     let snapshot = fake.snapshot
     for (id, conversation) in snapshot.conversations where conversation.members.contains(me) {
@@ -299,17 +304,21 @@ extension Simulator {
         return !history.contains(nonce) && !dropped
       }
     }
-    return Self.newsMissed(connections: connections, messages: messages, view: sync)
+    return Self.newsMissed(
+      connections: connections, names: names, messages: messages, view: sync)
   }
 
-  /// A connection the backend holds that the client lacks or holds with another status, or a
-  /// message the backend holds that the client lacks; `nil` when the client has them all.
+  /// A connection the backend holds that the client lacks or holds with another status, a
+  /// contact the client shows under another name than the backend's, or a message the backend
+  /// holds that the client lacks; `nil` when the client has them all.
   ///
-  /// `connections` are the backend's, by contact, with their status; `messages` the nonces of
-  /// the messages the client should hold, by conversation.
+  /// `connections` are the backend's, by contact, with their status; `names` the backend's
+  /// names of the contacts the client should show as the backend has them, by id (one the
+  /// client does not hold is left out); `messages` the nonces of the messages the client should
+  /// hold, by conversation.
   static func newsMissed(
-    connections: [(contact: UUID, status: Connection.Status)], messages: [UUID: [UUID]],
-    view: ClientView
+    connections: [(contact: UUID, status: Connection.Status)], names: [UUID: String] = [:],
+    messages: [UUID: [UUID]], view: ClientView
   ) -> String? {
     for (contact, status) in connections.sorted(by: { $0.contact < $1.contact }) {
       guard let mine = view.connections[contact] else {
@@ -318,6 +327,11 @@ extension Simulator {
       if mine.status != status {
         return
           "the connection with \(contact) is \(mine.status.rawValue) here, \(status.rawValue) on the server"
+      }
+    }
+    for (contact, name) in names.sorted(by: { $0.key < $1.key }) {
+      if let mine = view.users[contact], mine.name != name {
+        return "contact \(contact) is named \(mine.name) here, \(name) on the server"
       }
     }
     for conversation in messages.keys.sorted() {

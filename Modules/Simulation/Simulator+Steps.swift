@@ -7,6 +7,7 @@ import Seams
 import SyncEngine
 import SyncStrategies
 import Transport
+import UserParsing
 
 extension Simulator {
   /// The UI context of the living app.
@@ -56,7 +57,7 @@ extension Simulator {
     case .writeMessage(let conversation, let text): write(text, in: conversation, at: index)
     case .deleteMessage(let conversation): deleteLatestMessage(in: conversation)
     case .remoteRequest, .remoteAccept, .remotePost, .remoteRename, .remoteRemoveMember,
-      .remoteRemoveSelf, .remoteAddSelf:
+      .remoteRenameContact, .remoteRemoveSelf, .remoteAddSelf:
       applyRemote(step)
     case .pull:
       let engine = app.engine
@@ -126,8 +127,9 @@ extension Simulator {
   private func requestConnection(_ contact: UUID) {
     guard ui.object(Connection.self, id: contact) == nil else { return }
     save { context in
+      // As an app does with the contact a search found: under the name the backend has.
       if context.object(User.self, id: contact) == nil {
-        try context.insert(User(id: contact, name: "Contact"))
+        try context.insert(User(id: contact, name: self.fake.user(contact)?.name ?? "Contact"))
       }
       try context.insert(
         Connection(
@@ -226,6 +228,10 @@ extension Simulator {
       if fake.removeMembersRemotely([removed], from: id, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
       }
+    case .remoteRenameContact(let contact, let name):
+      let connected = contacts.filter { fake.connection(from: me, to: $0)?.status == .accepted }
+      guard let id = pick(connected, contact) else { return }
+      if fake.renameUserRemotely(id, to: name) { figures.contactRenames += 1 }
     case .remoteRemoveSelf(let group):
       guard let id = pick(groups, group)?.id,
         let author = fake.members(of: id).first(where: { $0 != me })

@@ -10,7 +10,7 @@ struct SimulationCommandLineTests {
     let arguments = [
       "--seed", "42", "--seeds", "500", "--from", "9001", "--steps", "120", "--concurrency", "6",
       "--shrink", "--no-faults", "--no-restarts", "--no-refusals", "--no-removals",
-      "--no-rejoins", "--in-memory", "--verbose", "--trace",
+      "--no-rejoins", "--no-contact-renames", "--in-memory", "--verbose", "--trace",
     ]
 
     // when
@@ -25,7 +25,8 @@ struct SimulationCommandLineTests {
     #expect(options.steps == 120)
     #expect(options.maxConcurrentRequests == 6)
     #expect(!options.faults && !options.restarts && !options.refusals)
-    #expect(!options.removals && !options.rejoins && !options.durableStore)
+    #expect(!options.removals && !options.rejoins && !options.contactRenames)
+    #expect(!options.durableStore)
     #expect(options.trace)
   }
 
@@ -70,12 +71,13 @@ struct SimulationCommandLineTests {
     options.removals = mask & 8 == 0
     options.rejoins = mask & 16 == 0
     options.durableStore = mask & 32 == 0
+    options.contactRenames = mask & 64 == 0
     return options
   }
 
   @Test(
     "A replay command reads back as the options that printed it, for every combination of switches",
-    arguments: 0..<64)
+    arguments: 0..<128)
   func replayRoundTrip(mask: Int) throws {
     // given
     let options = Self.options(mask: mask)
@@ -94,6 +96,7 @@ struct SimulationCommandLineTests {
     #expect(read.options.refusals == options.refusals)
     #expect(read.options.removals == options.removals)
     #expect(read.options.rejoins == options.rejoins)
+    #expect(read.options.contactRenames == options.contactRenames)
     #expect(read.options.durableStore == options.durableStore)
   }
 
@@ -105,6 +108,7 @@ struct SimulationCommandLineTests {
       30,
       "Tools/simulate --seed 7 --steps 42 --no-restarts --no-refusals --no-removals --no-rejoins"
     ),
+    (64, "Tools/simulate --seed 7 --steps 76 --concurrency 1 --no-contact-renames"),
   ]
 
   @Test(

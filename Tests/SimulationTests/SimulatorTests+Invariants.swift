@@ -151,6 +151,29 @@ extension SimulatorTests {
         problem.map { $0.contains(expected ?? "?") } ?? (expected == nil), "\(problem ?? "nil")")
     }
 
+    @Test(
+      "A connected contact shown under an older name than the server's is caught and named",
+      arguments: zip(["Annie", "Ann"], ["named Ann here, Annie on the server", nil]))
+    func contactNameMissed(serverName: String, expected: String?) {
+      // given
+      let (me, ann) = (UUID(1), UUID(2))
+      let view = ClientView(
+        Tables([
+          User(id: ann, name: "Ann"),
+          Connection(
+            from: me, to: ann, status: .accepted, lastUpdate: Date(timeIntervalSince1970: 0)),
+        ]))
+
+      // when
+      let problem = Simulator.newsMissed(
+        connections: [(contact: ann, status: .accepted)], names: [ann: serverName], messages: [:],
+        view: view)
+
+      // then
+      #expect(
+        problem.map { $0.contains(expected ?? "?") } ?? (expected == nil), "\(problem ?? "nil")")
+    }
+
     // No strategy can keep the engine's jobs running after the drain (strategies are
     // synchronous and hold no tracker), so this check is proven on a tracker made for it.
     @Test("A job still running after the drain is caught and named")

@@ -85,6 +85,10 @@ struct SimulatorTests {
         name: "another member adding the self user back",
         options: { SimulationOptions(steps: 40, rejoins: $0) },
         matches: { if case .remoteAddSelf = $0 { true } else { false } }),
+      OptionalStep(
+        name: "a connected contact renaming themselves",
+        options: { SimulationOptions(steps: 40, contactRenames: $0) },
+        matches: { if case .remoteRenameContact = $0 { true } else { false } }),
     ]
   }
 
@@ -115,7 +119,8 @@ struct SimulatorTests {
 
     // when
     let schedule = ScheduleGenerator(
-      options: SimulationOptions(refusals: false, removals: false, rejoins: false)
+      options: SimulationOptions(
+        refusals: false, removals: false, rejoins: false, contactRenames: false)
     )
     .schedule(seed: 55048)
 
@@ -275,6 +280,27 @@ struct SimulatorTests {
     // then: the end check finds the group here as the server holds it
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     #expect(report.figures.rejoinedGroups == 1)
+  }
+
+  @Test(
+    "A connected contact's renames, one pulled before the next, end here under the server's name",
+    arguments: [
+      [SimulationStep.remoteRenameContact(contact: 0, name: "Zed"), .pull],
+      [
+        .remoteRenameContact(contact: 1, name: "Zed"), .pull,
+        .remoteRenameContact(contact: 1, name: "Zoe"),
+      ],
+    ])
+  func contactRenamed(schedule: [SimulationStep]) async {
+    // when
+    let report = await Simulator.run(seed: 3, schedule: schedule)
+
+    // then: the end check finds the contact here under the name the server holds
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    let renames = schedule.filter {
+      if case .remoteRenameContact = $0 { true } else { false }
+    }
+    #expect(report.figures.contactRenames == renames.count)
   }
 
   @Test(
@@ -500,9 +526,11 @@ struct SimulatorTests {
       55048,
     ])
   func regressions(seed: UInt64) async {
-    // when: drawn as they were found, before refusals, removals and rejoins
+    // when: drawn as they were found, before refusals, removals, rejoins and contact renames
     let report = await Simulator.run(
-      seed: seed, options: SimulationOptions(refusals: false, removals: false, rejoins: false))
+      seed: seed,
+      options: SimulationOptions(
+        refusals: false, removals: false, rejoins: false, contactRenames: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -516,9 +544,10 @@ struct SimulatorTests {
       UInt64(24)
     ])
   func removalRegressions(seed: UInt64) async {
-    // when: drawn as it was found, 120 steps with refusals and removals, before rejoins
+    // when: drawn as it was found, 120 steps with refusals and removals, before rejoins and
+    // contact renames
     let report = await Simulator.run(
-      seed: seed, options: SimulationOptions(steps: 120, rejoins: false))
+      seed: seed, options: SimulationOptions(steps: 120, rejoins: false, contactRenames: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

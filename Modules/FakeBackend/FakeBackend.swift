@@ -19,6 +19,8 @@ public final class FakeBackend: Sendable {
   private struct Parked {
     let request: FakeRequest
     let continuation: CheckedContinuation<Void, Never>
+    /// Whether the request was applied and only its answer is held.
+    let applied: Bool
   }
 
   private struct Control {
@@ -160,11 +162,19 @@ public final class FakeBackend: Sendable {
         return .success(
           Self.error(status, label: "injected-fault", message: "refused while parked"))
       }
-    case .loseResponse?, .malformedBody?, nil:
+    case .holdAnswer?, .loseResponse?, .malformedBody?, nil:
       break
     }
     let response = state.withLock { Self.route(request, in: &$0) }
     switch fault {
+    case .holdAnswer?:
+      // The server answered; the answer is what waits, on its way back.
+      record(index, request, route: route, status: response.status, fault: fault)
+      switch await park(index, request, applied: true) {
+      case .released, .refused: return .success(response)
+      case .cancelled: return .failure(.cancelled)
+      case .dropped: return .failure(.network(.connectionLost))
+      }
     case .loseResponse?:
       record(index, request, route: route, status: nil, fault: fault)
       return .failure(.network(.connectionLost))
@@ -276,13 +286,14 @@ public final class FakeBackend: Sendable {
 
   /// Holds the request `index` until it is released, dropped or refused, or its task is
   /// cancelled, which takes it off the parked list.
-  private func park(_ index: Int, _ request: FakeRequest) async -> ParkEnd {
+  private func park(_ index: Int, _ request: FakeRequest, applied: Bool = false) async -> ParkEnd {
     let ended = Locked<ParkEnd?>(nil)
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let (waiters, cancelled) = control.withLock { control in
           if Task.isCancelled { return ([CheckedContinuation<Void, Never>](), true) }
-          control.parked[index] = Parked(request: request, continuation: continuation)
+          control.parked[index] = Parked(
+            request: request, continuation: continuation, applied: applied)
           defer { control.parkWaiters = [] }
           return (control.parkWaiters, false)
         }
@@ -314,10 +325,12 @@ public final class FakeBackend: Sendable {
   /// Answers the parked request `index` with `status` (by default a 400, a refusal for good)
   /// without applying it, as a backend that turned it down after a long wait would.
   ///
-  /// Returns whether it was parked.
+  /// Returns whether it was parked; a request whose answer is held (``Fault/holdAnswer``) was
+  /// applied already, so it is left held and this returns `false`.
   @discardableResult
   public func refuseParkedRequest(_ index: Int, status: Int = 400) -> Bool {
-    unpark(index, ending: .refused(status: status))
+    guard control.withLock({ $0.parked[index]?.applied }) == false else { return false }
+    return unpark(index, ending: .refused(status: status))
   }
 
   /// Takes the request `index` off the parked list to end as `ending`; whether it was parked.

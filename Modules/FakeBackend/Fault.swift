@@ -12,6 +12,10 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
   case delay(Duration)
   /// Hold the request until the test releases it, then handle it normally.
   case park
+  /// Handle the request at once, then hold its answer until the test releases it: answers
+  /// that overtake each other on their way back, each telling of the state it was worked out
+  /// against. A held answer can be dropped (the request stays applied) but not refused.
+  case holdAnswer
   /// Act on the request, then fail with `connectionLost`: the duplicate-send trap.
   case loseResponse
   /// Act on the request, then answer with a body that is not JSON.
@@ -25,6 +29,7 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
     case .network(let failure): "network: \(failure)"
     case .delay(let duration): "delay \(duration)"
     case .park: "park"
+    case .holdAnswer: "hold the answer"
     case .loseResponse: "lose the response"
     case .malformedBody: "malformed body"
     }

@@ -405,3 +405,51 @@ extension FakeBackendTests.Faults {
     #expect(fake.journal.last?.status == 400)
   }
 }
+
+extension FakeBackendTests.Faults {
+  @Test(
+    "A held answer is worked out when the request arrives and reaches the client only when released"
+  )
+  func heldAnswer() async throws {
+    // given: a rename whose answer is held, then a later rename answered at once
+    let fake = Self.fakeWithSelf()
+    fake.addFault(.once(RequestMatcher("GET", "/self"), .holdAnswer))
+    let reading = Task { try await fake.call(.get, "/self") }
+    await fake.waitForParkedRequests()
+    let index = try #require(fake.parkedRequests.first)
+    _ = try await fake.call(.put, "/self", json: ["name": "Newer"])
+
+    // when
+    let released = fake.releaseParkedRequest(index)
+    let (status, body) = try await reading.value
+
+    // then: the answer is the self user as it was when the request arrived
+    #expect(released)
+    #expect(status == 200)
+    #expect(body?["name"] == "Me")
+    #expect(fake.journal.first?.status == 200)
+  }
+
+  @Test("A request whose answer is held is applied, so it can be dropped but not refused")
+  func heldAnswerIsApplied() async throws {
+    // given
+    let fake = Self.fakeWithSelf()
+    fake.addFault(.once(RequestMatcher("PUT", "/self"), .holdAnswer))
+    let sending = Task { try await fake.send(.put, "/self", json: ["name": "Applied"]) }
+    await fake.waitForParkedRequests()
+    let index = try #require(fake.parkedRequests.first)
+    let nameWhileHeld = fake.user(try #require(fake.selfUserID))?.name
+
+    // when
+    let refused = fake.refuseParkedRequest(index)
+    let dropped = fake.dropParkedRequest(index)
+    let outcome = try await sending.value
+
+    // then
+    #expect(nameWhileHeld == "Applied")
+    #expect(!refused)
+    #expect(dropped)
+    #expect(throws: TransportError.network(.connectionLost)) { try outcome.get() }
+    #expect(fake.parkedRequests.isEmpty)
+  }
+}

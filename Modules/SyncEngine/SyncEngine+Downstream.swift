@@ -21,6 +21,7 @@ extension SyncEngine {
   /// aside, and the pull asks again from the newer cursor.
   public func pullNotifications() async {
     guard await knowsSelfUser() else { return }
+    let order = userFetches
     var unknownUsers: Set<UUID> = []
     var hasMore = true
     while hasMore {
@@ -37,6 +38,7 @@ extension SyncEngine {
           // The cursor is saved with what it covers: a restart resumes right after it.
           context.syncMetadata.lastNotificationID = applied.lastID
           try context.save()
+          order.newsApplied(to: applied.updatedUsers)
           return .success(applied)
         } catch let error as DownstreamError {
           context.rollback()
@@ -106,8 +108,12 @@ extension SyncEngine {
 
   private func fetchUsers(_ ids: Set<UUID>) async {
     let downstream = self.downstream
+    let order = userFetches
+    // Pulls may overlap, so two fetches of one user may be out at once, their answers
+    // overtaking each other: the later fetch's profile is kept (see UserFetchOrder).
+    let fetch = order.send()
     await fetchAndApply(downstream.users(ids)) { (response, context) throws(DownstreamError) in
-      try downstream.applyUsers(response, in: context)
+      try downstream.applyUsers(response, in: context) { order.claim($0, for: fetch) }
     }
   }
 

@@ -39,6 +39,8 @@ public actor SyncEngine {
   var pumpAgain = false
   var completed: [(token: RequestToken, outcome: UpstreamOutcome)] = []
   var applyScheduled = false
+  /// Which fetch of each user the sync context took its profile from.
+  let userFetches = UserFetchOrder()
 
   /// Creates an engine; it does nothing until ``start()``.
   ///

@@ -39,6 +39,9 @@ public struct NotificationApplication: Sendable, Equatable {
   public let hasMore: Bool
   /// Users that events referred to and the context does not know; fetch them.
   public let unknownUsers: Set<UUID>
+  /// Users the context knew whose profile a `user.update` event changed: a fetch of them sent
+  /// before the page was read tells of an older profile, or the same.
+  public internal(set) var updatedUsers: Set<UUID> = []
   /// Events of types this client does not know, or about conversations it does not know, skipped.
   public let skippedEvents: Int
   /// Elements of the page that could not be read, skipped.
@@ -101,24 +104,34 @@ public struct DownstreamSync: Sendable {
   ) -> NotificationApplication {
     var unknown: Set<UUID> = []
     var dropped: [DroppedChange] = []
+    var updated: Set<UUID> = []
     var skipped = 0
     for notification in page.elements {
       for event in notification.events {
-        if !apply(event, in: context, unknownUsers: &unknown, dropped: &dropped) { skipped += 1 }
+        if !apply(event, in: context, unknownUsers: &unknown, dropped: &dropped) {
+          skipped += 1
+        } else if case .userUpdate(let update) = event, !unknown.contains(update.id) {
+          // A user unknown here is fetched instead; one known stays known for the whole page.
+          updated.insert(update.id)
+        }
       }
     }
-    return NotificationApplication(
+    var application = NotificationApplication(
       count: page.elements.count, lastID: page.elements.last?.id ?? since, hasMore: page.hasMore,
       unknownUsers: unknown, skippedEvents: skipped, unreadable: page.failures.count,
       droppedChanges: dropped)
+    application.updatedUsers = updated
+    return application
   }
 
-  /// Applies a list of users, none of them the self user.
-  public func applyUsers(_ response: TransportResponse, in context: ModelContext)
-    throws(DownstreamError)
-  {
+  /// Applies a list of users, none of them the self user; only those `keeping` returns `true`
+  /// for, so that an engine can leave out the users a later fetch or the news already set.
+  public func applyUsers(
+    _ response: TransportResponse, in context: ModelContext,
+    keeping: (UUID) -> Bool = { _ in true }
+  ) throws(DownstreamError) {
     guard case .users(let users) = try decode(response, for: .getUsers(ids: [])) else { return }
-    for payload in users {
+    for payload in users where keeping(payload.id) {
       let isSelf = context.selfUser?.id == payload.id
       context.applyRemote(PayloadMapping.user(payload, isSelf: isSelf))
     }

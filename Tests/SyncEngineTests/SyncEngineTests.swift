@@ -1,4 +1,6 @@
+import ConnectionParsing
 import ConversationParsing
+import CourierAPI
 import EventParsing
 import FakeBackend
 import Foundation
@@ -205,6 +207,67 @@ struct SyncEngineTests {
     #expect(world.ui.messages(in: conversation).map(\.text) == ["Hello from Ann"])
     #expect(world.ui.object(User.self, id: ann)?.name == "Ann")
     #expect(world.fake.requests("GET", "/users").count == 1)
+  }
+
+  @Test(
+    "A contact fetched by two overlapping pulls ends under the later fetch's name, whichever answer comes last",
+    arguments: [true, false])
+  func overlappingUserFetches(olderAnswerLast: Bool) async throws {
+    // given: Ann, not known here, connects; the answer to the pull's fetch of her is held on
+    // its way back while she renames herself and a later pull fetches her again, held too
+    let world = try await SyncWorld.start()
+    let ann = world.fake.insertUser(name: "Ann")
+    world.fake.requestConnectionRemotely(from: ann)
+    try await world.call(.updateConnection(user: ann, ConnectionUpdate(status: .accepted)))
+    for _ in 0..<2 { world.fake.addFault(.once(RequestMatcher("GET", "/users"), .holdAnswer)) }
+    let firstPull = Task { await world.engine.pullNotifications() }
+    await world.fake.waitForParkedRequests(1)
+    world.fake.renameUserRemotely(ann, to: "Annie")
+    let secondPull = Task { await world.engine.pullNotifications() }
+    await world.fake.waitForParkedRequests(2)
+    let (older, newer) = (world.fake.parkedRequests[0], world.fake.parkedRequests[1])
+
+    // when: one answer is applied, then the other
+    let order =
+      olderAnswerLast
+      ? [(newer, secondPull), (older, firstPull)] : [(older, firstPull), (newer, secondPull)]
+    for (answer, pull) in order {
+      world.fake.releaseParkedRequest(answer)
+      await pull.value
+    }
+    await world.settle()
+
+    // then
+    #expect(world.fake.requests("GET", "/users").count == 2)
+    #expect(world.ui.object(User.self, id: ann)?.name == "Annie")
+  }
+
+  @Test(
+    "A fetch of a contact out when the news rename them does not put the older name back")
+  func userFetchOvertakenByNews() async throws {
+    // given: Ann, not known here, connects, and the pull's fetch of her is held on its way
+    // back; meanwhile the app adds her as a search found her, and she renames herself
+    let world = try await SyncWorld.start()
+    let ann = world.fake.insertUser(name: "Ann")
+    world.fake.requestConnectionRemotely(from: ann)
+    try await world.call(.updateConnection(user: ann, ConnectionUpdate(status: .accepted)))
+    world.fake.addFault(.once(RequestMatcher("GET", "/users"), .holdAnswer))
+    let firstPull = Task { await world.engine.pullNotifications() }
+    await world.fake.waitForParkedRequests(1)
+    try world.save([User(id: ann, name: "Ann")])
+    await world.settle()
+    world.fake.renameUserRemotely(ann, to: "Annie")
+    await world.engine.pullNotifications()
+    let renamedByNews = world.ui.object(User.self, id: ann)?.name
+
+    // when: the fetch's older answer arrives
+    world.fake.releaseAllParkedRequests()
+    await firstPull.value
+    await world.settle()
+
+    // then
+    #expect(renamedByNews == "Annie")
+    #expect(world.ui.object(User.self, id: ann)?.name == "Annie")
   }
 
   @Test("A remote rename of a key with an unpushed local rename does not win; the local one does")

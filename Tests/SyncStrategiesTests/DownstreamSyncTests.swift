@@ -144,6 +144,47 @@ struct DownstreamSyncTests {
     #expect(applied.skippedEvents == 2)
   }
 
+  @Test(
+    "A page names the known users whose profile its user.update events changed, not unknown ones")
+  func updatedUsers() async throws {
+    // given: Ann is known here, Bob is not
+    let harness = TrackerHarness()
+    let (ann, bob) = (UUID(101), UUID(102))
+    try await harness.seedRemote([User(id: ann, name: "Ann")])
+
+    // when
+    let applied = try await apply(
+      [
+        .userUpdate(UserUpdatePayload(id: ann, name: "Annie")),
+        .userUpdate(UserUpdatePayload(id: bob, name: "Bobby")),
+      ], to: harness)
+
+    // then
+    #expect(applied.updatedUsers == [ann])
+    #expect(applied.unknownUsers == [bob])
+    #expect(harness.ui.object(User.self, id: ann)?.name == "Annie")
+  }
+
+  @Test("A list of users is applied only for the users the caller keeps")
+  func usersKept() async throws {
+    // given
+    let harness = TrackerHarness()
+    let (ann, bob) = (UUID(101), UUID(102))
+    let users = zip([ann, bob], ["Ann", "Bob"]).map { UserPayload(id: $0, name: $1, accentID: 0) }
+    let response = TransportResponse(status: 200, json: .array(users.map(\.jsonValue)))
+
+    // when
+    try await harness.stack.sync.perform { context in
+      try DownstreamSync().applyUsers(response, in: context) { $0 == bob }
+      try context.save()
+    }
+    await Quiescence.expectIdle(harness.stack.tracker)
+
+    // then
+    #expect(harness.ui.object(User.self, id: ann) == nil)
+    #expect(harness.ui.object(User.self, id: bob)?.name == "Bob")
+  }
+
   @Test("A server value does not overwrite a local change that has not been pushed")
   func localChangeWins() async throws {
     // given

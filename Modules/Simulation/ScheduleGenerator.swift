@@ -49,6 +49,10 @@ public struct ScheduleGenerator: Sendable {
     // One draw, as the time passing it replaces, so that the rest of a schedule stays as it was.
     case 93..<94 where options.removals: return .remoteRemoveSelf(group: pick(0...5))
     case 92..<93 where options.rejoins: return .remoteAddSelf(group: pick(0...5))
+    case 90..<91 where options.heldAnswers && options.faults:
+      // A draw the step does not need, as the time passing it replaces made one.
+      _ = pick(1...4_000)
+      return .fault(.heldAnswer)
     case 91..<92 where options.contactRenames:
       return .remoteRenameContact(contact: pick(0...3), name: "u\(index)")
     case 88..<97: return .advance(milliseconds: pick(1...4_000))

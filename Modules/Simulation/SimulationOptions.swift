@@ -27,6 +27,11 @@ public struct SimulationOptions: Sendable {
   ///
   /// Seeds drawn before such renames existed replay with this off.
   public var contactRenames: Bool
+  /// Whether, with faults on, the backend may apply a request and hold its answer, so that
+  /// answers overtake each other on their way back.
+  ///
+  /// Seeds drawn before held answers existed replay with this off.
+  public var heldAnswers: Bool
   /// Whether the client keeps its state in a SQLite file (else an in-memory store that
   /// outlives each app instance).
   public var durableStore: Bool
@@ -41,11 +46,11 @@ public struct SimulationOptions: Sendable {
   public var trace = false
 
   /// Creates options; by default 40 steps with faults, refusals, removals, rejoins, contact
-  /// renames and restarts on a SQLite store.
+  /// renames, held answers and restarts on a SQLite store.
   public init(
     steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
     removals: Bool = true, rejoins: Bool = true, contactRenames: Bool = true,
-    durableStore: Bool = true, maxConcurrentRequests: Int = 3,
+    heldAnswers: Bool = true, durableStore: Bool = true, maxConcurrentRequests: Int = 3,
     strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps
@@ -55,6 +60,7 @@ public struct SimulationOptions: Sendable {
     self.removals = removals
     self.rejoins = rejoins
     self.contactRenames = contactRenames
+    self.heldAnswers = heldAnswers
     self.durableStore = durableStore
     self.maxConcurrentRequests = maxConcurrentRequests
     self.strategies = strategies
@@ -63,8 +69,9 @@ public struct SimulationOptions: Sendable {
   /// The request limit in force.
   var maxRequests: Int { requestLimit ?? 50 * steps + 500 }
 
-  /// The faults a schedule may draw: every kind, or every kind but refusals.
+  /// The faults a schedule draws among: every kind, or every kind but refusals; held answers
+  /// have a roll of their own, so that the draws of older seeds stay as they were.
   var faultKinds: [SimulatedFault] {
-    refusals ? SimulatedFault.allCases : SimulatedFault.allCases.filter { $0 != .refusal }
+    SimulatedFault.allCases.filter { $0 != .heldAnswer && (refusals || $0 != .refusal) }
   }
 }

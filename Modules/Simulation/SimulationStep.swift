@@ -131,6 +131,10 @@ public enum SimulatedFault: String, Sendable, Hashable, CaseIterable, CustomStri
   /// it does not hold or that was left already is a 404 or a 204. A 400 for a deletion would
   /// stand for no backend there is.
   case refusal
+  /// The backend applies the request at once and holds its answer until a step releases it:
+  /// answers that overtake each other on their way back. Drawn by a roll of its own (see
+  /// ``SimulationOptions/heldAnswers``), not among the other faults.
+  case heldAnswer
 
   /// Which requests the fault may hit: the next one, or for a refusal the next that is not a
   /// deletion.
@@ -149,6 +153,7 @@ public enum SimulatedFault: String, Sendable, Hashable, CaseIterable, CustomStri
     case .park: .park
     case .malformedBody: .malformedBody
     case .refusal: .status(400)
+    case .heldAnswer: .holdAnswer
     }
   }
 

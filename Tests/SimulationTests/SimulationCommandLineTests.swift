@@ -10,7 +10,8 @@ struct SimulationCommandLineTests {
     let arguments = [
       "--seed", "42", "--seeds", "500", "--from", "9001", "--steps", "120", "--concurrency", "6",
       "--shrink", "--no-faults", "--no-restarts", "--no-refusals", "--no-removals",
-      "--no-rejoins", "--no-contact-renames", "--in-memory", "--verbose", "--trace",
+      "--no-rejoins", "--no-contact-renames", "--no-held-answers", "--in-memory", "--verbose",
+      "--trace",
     ]
 
     // when
@@ -26,6 +27,7 @@ struct SimulationCommandLineTests {
     #expect(options.maxConcurrentRequests == 6)
     #expect(!options.faults && !options.restarts && !options.refusals)
     #expect(!options.removals && !options.rejoins && !options.contactRenames)
+    #expect(!options.heldAnswers)
     #expect(!options.durableStore)
     #expect(options.trace)
   }
@@ -72,12 +74,13 @@ struct SimulationCommandLineTests {
     options.rejoins = mask & 16 == 0
     options.durableStore = mask & 32 == 0
     options.contactRenames = mask & 64 == 0
+    options.heldAnswers = mask & 128 == 0
     return options
   }
 
   @Test(
     "A replay command reads back as the options that printed it, for every combination of switches",
-    arguments: 0..<128)
+    arguments: 0..<256)
   func replayRoundTrip(mask: Int) throws {
     // given
     let options = Self.options(mask: mask)
@@ -97,6 +100,7 @@ struct SimulationCommandLineTests {
     #expect(read.options.removals == options.removals)
     #expect(read.options.rejoins == options.rejoins)
     #expect(read.options.contactRenames == options.contactRenames)
+    #expect(read.options.heldAnswers == options.heldAnswers)
     #expect(read.options.durableStore == options.durableStore)
   }
 
@@ -109,6 +113,7 @@ struct SimulationCommandLineTests {
       "Tools/simulate --seed 7 --steps 42 --no-restarts --no-refusals --no-removals --no-rejoins"
     ),
     (64, "Tools/simulate --seed 7 --steps 76 --concurrency 1 --no-contact-renames"),
+    (128, "Tools/simulate --seed 7 --steps 140 --concurrency 6 --no-held-answers"),
   ]
 
   @Test(

@@ -89,11 +89,15 @@ struct SimulatorTests {
         name: "a connected contact renaming themselves",
         options: { SimulationOptions(steps: 40, contactRenames: $0) },
         matches: { if case .remoteRenameContact = $0 { true } else { false } }),
+      OptionalStep(
+        name: "the backend holding an answer on its way back",
+        options: { SimulationOptions(steps: 40, heldAnswers: $0) },
+        matches: { $0 == .fault(.heldAnswer) }),
     ]
   }
 
   @Test(
-    "A step of other members is drawn only when the options allow it, in place of time passing",
+    "A step behind an option of its own is drawn only when the options allow it, in place of time passing",
     arguments: OptionalStep.all, [true, false])
   func optionalStepDrawnWhenAllowed(step: OptionalStep, allowed: Bool) {
     // given
@@ -120,7 +124,8 @@ struct SimulatorTests {
     // when
     let schedule = ScheduleGenerator(
       options: SimulationOptions(
-        refusals: false, removals: false, rejoins: false, contactRenames: false)
+        refusals: false, removals: false, rejoins: false, contactRenames: false,
+        heldAnswers: false)
     )
     .schedule(seed: 55048)
 
@@ -530,7 +535,8 @@ struct SimulatorTests {
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
-        refusals: false, removals: false, rejoins: false, contactRenames: false))
+        refusals: false, removals: false, rejoins: false, contactRenames: false,
+        heldAnswers: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -547,7 +553,9 @@ struct SimulatorTests {
     // when: drawn as it was found, 120 steps with refusals and removals, before rejoins and
     // contact renames
     let report = await Simulator.run(
-      seed: seed, options: SimulationOptions(steps: 120, rejoins: false, contactRenames: false))
+      seed: seed,
+      options: SimulationOptions(
+        steps: 120, rejoins: false, contactRenames: false, heldAnswers: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

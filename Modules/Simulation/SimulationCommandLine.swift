@@ -55,7 +55,7 @@ public struct SimulationCommandLine: Sendable {
       case "--no-removals": options.removals = false
       case "--no-rejoins": options.rejoins = false
       case "--no-contact-renames": options.contactRenames = false
-      case "--no-held-answers": options.heldAnswers = false
+      case "--held-answers": options.heldAnswers = true
       case "--in-memory": options.durableStore = false
       case "--verbose": verbose = true
       case "--trace": options.trace = true
@@ -70,7 +70,7 @@ public struct SimulationCommandLine: Sendable {
     usage: Tools/simulate [--seed N [--shrink] | --seeds N [--from N]] [--steps K]
                           [--concurrency N] [--no-faults] [--no-restarts] [--no-refusals]
                           [--no-removals] [--no-rejoins] [--no-contact-renames]
-                          [--no-held-answers] [--in-memory] [--verbose] [--trace]
+                          [--held-answers] [--in-memory] [--verbose] [--trace]
 
     Runs the real sync engine, strategies, model stack and fake backend through seeded
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
@@ -81,8 +81,8 @@ public struct SimulationCommandLine: Sendable {
     --no-removals without the self user removed from groups, as seeds found before such
     removals were drawn need; --no-rejoins without the self user added back to groups, as
     seeds found before such additions were drawn need; --no-contact-renames without contacts
-    renaming themselves and --no-held-answers without answers held on their way back, as
-    seeds found before 2026-11-24 need. --trace prints every step,
+    renaming themselves, as seeds found before 2026-11-24 need. --held-answers lets the
+    backend hold answers on their way back (off by default: see the README). --trace prints every step,
     request and event of the run. A failing seed's report names the command that replays it.
     """
 }
@@ -118,10 +118,11 @@ extension SimulationOptions {
     let switches: [(isOn: Bool, flag: String)] = [
       (faults, "--no-faults"), (restarts, "--no-restarts"), (refusals, "--no-refusals"),
       (removals, "--no-removals"), (rejoins, "--no-rejoins"),
-      (contactRenames, "--no-contact-renames"), (heldAnswers, "--no-held-answers"),
-      (durableStore, "--in-memory"),
+      (contactRenames, "--no-contact-renames"), (durableStore, "--in-memory"),
     ]
     flags += switches.filter { !$0.isOn }.map(\.flag)
+    // Off by default, and its flag turns it on.
+    if heldAnswers { flags.append("--held-answers") }
     return flags
   }
 

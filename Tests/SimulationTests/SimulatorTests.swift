@@ -124,8 +124,7 @@ struct SimulatorTests {
     // when
     let schedule = ScheduleGenerator(
       options: SimulationOptions(
-        refusals: false, removals: false, rejoins: false, contactRenames: false,
-        heldAnswers: false)
+        refusals: false, removals: false, rejoins: false, contactRenames: false)
     )
     .schedule(seed: 55048)
 
@@ -285,6 +284,27 @@ struct SimulatorTests {
     // then: the end check finds the group here as the server holds it
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     #expect(report.figures.rejoinedGroups == 1)
+  }
+
+  @Test(
+    "A news page worked out before a rename was answered, and read after it, puts the older name back: known, open (seed 467 with held answers, shortened)"
+  )
+  func newsPageOlderThanAnswer() async {
+    // given: the pull's page holds the news of the first rename; its answer is held on the way
+    // back while the second rename goes and is answered
+    let schedule: [SimulationStep] = [
+      .renameSelf("n15"), .fault(.heldAnswer), .pull, .renameSelf("n29"), .releaseParked(1),
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 467, schedule: schedule)
+
+    // then: the client shows n15 until its next pull; the fix (set such a page aside and ask
+    // again, as for an overtaken pull) is not built yet, and this fails once it is
+    withKnownIssue("a news page older than an answer already applied puts the older value back") {
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
+    #expect(report.violation?.invariant == .savedValueLost)
   }
 
   @Test(
@@ -535,8 +555,7 @@ struct SimulatorTests {
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
-        refusals: false, removals: false, rejoins: false, contactRenames: false,
-        heldAnswers: false))
+        refusals: false, removals: false, rejoins: false, contactRenames: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -554,8 +573,7 @@ struct SimulatorTests {
     // contact renames
     let report = await Simulator.run(
       seed: seed,
-      options: SimulationOptions(
-        steps: 120, rejoins: false, contactRenames: false, heldAnswers: false))
+      options: SimulationOptions(steps: 120, rejoins: false, contactRenames: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

@@ -82,8 +82,9 @@ public struct SimulationCommandLine: Sendable {
     removals were drawn need; --no-rejoins without the self user added back to groups, as
     seeds found before such additions were drawn need; --no-contact-renames without contacts
     renaming themselves, as seeds found before 2026-11-24 need. --held-answers lets the
-    backend hold answers on their way back (off by default: see the README). --trace prints every step,
-    request and event of the run. A failing seed's report names the command that replays it.
+    backend hold answers on their way back (off by default: see the README). --trace prints
+    every step, request and event of the run. A failing seed's report names the command that
+    replays it.
     """
 }
 

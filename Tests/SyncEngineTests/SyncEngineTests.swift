@@ -258,6 +258,7 @@ struct SyncEngineTests {
     await world.settle()
     world.fake.renameUserRemotely(ann, to: "Annie")
     await world.engine.pullNotifications()
+    await world.settle()
     let renamedByNews = world.ui.object(User.self, id: ann)?.name
 
     // when: the fetch's older answer arrives

@@ -116,12 +116,10 @@ public struct DownstreamSync: Sendable {
         }
       }
     }
-    var application = NotificationApplication(
+    return NotificationApplication(
       count: page.elements.count, lastID: page.elements.last?.id ?? since, hasMore: page.hasMore,
-      unknownUsers: unknown, skippedEvents: skipped, unreadable: page.failures.count,
-      droppedChanges: dropped)
-    application.updatedUsers = updated
-    return application
+      unknownUsers: unknown, updatedUsers: updated, skippedEvents: skipped,
+      unreadable: page.failures.count, droppedChanges: dropped)
   }
 
   /// Applies a list of users, none of them the self user; only those `keeping` returns `true`

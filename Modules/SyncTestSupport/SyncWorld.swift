@@ -81,12 +81,15 @@ public struct SyncWorld {
   /// and delays) and every merge landed, and returns the queue.
   ///
   /// It waits at most `timeout` of real time: 5 s scaled by TestSupport's `TimeoutScale`, as
-  /// every TestSupport wait is (30× under `Tools/test --sanitize thread`).
+  /// every TestSupport wait is (30× under `Tools/test --sanitize thread`). Work that stays the
+  /// same for the engine's quiet period, scaled the same way, counts as stuck (a parked
+  /// request), so a slowed-down run does not take slow work for stuck work.
   @discardableResult
   public func settle(within timeout: Duration = TimeoutScale.scaled(.seconds(5))) async
     -> SyncQueueSnapshot
   {
-    let queue = await engine.settle(advancing: clock, timeout: timeout)
+    let queue = await engine.settle(
+      advancing: clock, timeout: timeout, quietPeriod: TimeoutScale.scaled(.milliseconds(100)))
     // The merges of what the engine saved land in the UI; a parked request may keep other
     // work running for as long as the test likes, so only the merges are waited for.
     let deadline = ContinuousClock.now + timeout

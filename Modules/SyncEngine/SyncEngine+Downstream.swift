@@ -19,14 +19,22 @@ extension SyncEngine {
   /// pull would replay news already applied, such as a removal of the self user from a group
   /// they have since been added back to, which drops the group's unsent changes: it is set
   /// aside, and the pull asks again from the newer cursor.
+  ///
+  /// Likewise a page the backend worked out before it answered a change of ours, when that
+  /// answer was applied first: its news of the object are older than the answer, and would put
+  /// the object's older values back until the next pull. The page is set aside and asked for
+  /// again, and the backend's new page tells of both.
   public func pullNotifications() async {
     guard await knowsSelfUser() else { return }
     let order = userFetches
+    let answers = self.answers
     var unknownUsers: Set<UUID> = []
     var hasMore = true
     while hasMore {
       hasMore = false
       let since = await lastNotificationID
+      let page = answers.send()
+      defer { answers.finish(page) }
       guard let response = await fetch(downstream.notifications(since: since)) else { return }
       let downstream = self.downstream
       let result = await stack.sync.perform {
@@ -34,7 +42,12 @@ extension SyncEngine {
         // Another pull applied news while this page was on its way.
         guard context.syncMetadata.lastNotificationID == since else { return .success(nil) }
         do {
-          let applied = try downstream.applyNotifications(response, since: since, in: context)
+          let news = try downstream.readNotifications(response, since: since)
+          // An answer applied while this page was on its way is newer than its news.
+          if answers.isOvertaken(page, about: downstream.objects(toldOfIn: news)) {
+            return .success(nil)
+          }
+          let applied = downstream.apply(news, since: since, in: context)
           // The cursor is saved with what it covers: a restart resumes right after it.
           context.syncMetadata.lastNotificationID = applied.lastID
           try context.save()
@@ -99,9 +112,20 @@ extension SyncEngine {
     return await stack.sync.perform { $0.selfUser != nil }
   }
 
+  /// Fetches the self user's profile and applies it, unless the answer to a change of theirs
+  /// was applied while it was on its way: then it tells of older values, and the news bring
+  /// what changed since.
   func fetchSelfUser() async {
     let downstream = self.downstream
+    let answers = self.answers
+    let fetch = answers.send()
+    defer { answers.finish(fetch) }
     await fetchAndApply(downstream.selfUser) { (response, context) throws(DownstreamError) in
+      if let me = context.selfUser,
+        answers.isOvertaken(fetch, about: [me.reference])
+      {
+        return
+      }
       try downstream.applySelfUser(response, in: context)
     }
   }

@@ -77,8 +77,13 @@ extension SyncEngine {
       completed = []
       let upstream = self.upstream
       let now = time.now()
+      let answers = self.answers
       let completions = await saveInSyncContext { context in
-        batch.map { upstream.complete($0.token, with: $0.outcome, in: context, now: now) }
+        let completions = batch.map {
+          upstream.complete($0.token, with: $0.outcome, in: context, now: now)
+        }
+        answers.answered(completions.compactMap(\.answeredObject))
+        return completions
       }
       for completion in completions { announce(completion) }
       pump()
@@ -130,5 +135,15 @@ extension SyncEngine {
   private func retryWokeUp() {
     retryTimer = nil
     pump()
+  }
+}
+
+extension UpstreamCompletion {
+  /// The object whose values the backend's answer set here; none for a change still pending.
+  fileprivate var answeredObject: ObjectReference? {
+    switch self {
+    case .settled(let object), .failed(let object, _), .reverted(let object, _): object
+    case .retrying, .unknownToken: nil
+    }
   }
 }

@@ -41,6 +41,8 @@ public actor SyncEngine {
   var applyScheduled = false
   /// Which fetch of each user the sync context took its profile from.
   let userFetches = UserFetchOrder()
+  /// Which objects answers set while fetches were out.
+  let answers = AnswerOrder()
 
   /// Creates an engine; it does nothing until ``start()``.
   ///

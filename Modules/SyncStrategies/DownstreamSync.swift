@@ -92,10 +92,49 @@ public struct DownstreamSync: Sendable {
   public func applyNotifications(
     _ response: TransportResponse, since: UUID?, in context: ModelContext
   ) throws(DownstreamError) -> NotificationApplication {
+    apply(try readNotifications(response, since: since), since: since, in: context)
+  }
+
+  /// Reads a page of notifications without applying it.
+  ///
+  /// - Throws: ``DownstreamError/unknownSince(_:)`` for a 404 on `since`, other errors for other
+  ///   statuses or an unreadable page.
+  public func readNotifications(_ response: TransportResponse, since: UUID?)
+    throws(DownstreamError) -> Page<NotificationPayload>
+  {
     if response.status == 404, let since { throw .unknownSince(since) }
     guard case .notifications(let page) = try decode(response, for: notifications(since: since))
     else { throw .status(.getNotifications, response.status, nil) }
-    return apply(page, since: since, in: context)
+    return page
+  }
+
+  /// The objects whose values a page's events set, so that an engine can tell whether the
+  /// answer to a change of one of them arrived after the backend worked the page out.
+  public func objects(toldOfIn page: Page<NotificationPayload>) -> Set<ObjectReference> {
+    var objects: Set<ObjectReference> = []
+    for event in page.elements.lazy.flatMap(\.events) {
+      switch event {
+      case .userUpdate(let update):
+        objects.insert(ObjectReference(User.entityName, update.id))
+      case .connection(let payload):
+        // An accepted request also turns its conversation into a one-to-one.
+        objects.insert(ObjectReference(Connection.entityName, payload.to))
+        objects.insert(ObjectReference(Conversation.entityName, payload.conversation))
+      case .conversationCreate(let event):
+        objects.insert(ObjectReference(Conversation.entityName, event.data.id))
+      case .conversationRename(let event):
+        objects.insert(ObjectReference(Conversation.entityName, event.conversation))
+      case .memberJoin(let event), .memberLeave(let event):
+        objects.insert(ObjectReference(Conversation.entityName, event.conversation))
+      case .messageAdd(let event):
+        objects.insert(ObjectReference(Message.entityName, event.data.nonce))
+      case .messageDelete(let event):
+        objects.insert(ObjectReference(Message.entityName, event.data))
+      case .unknown:
+        break
+      }
+    }
+    return objects
   }
 
   /// Applies a page of notifications already read, event by event.

@@ -271,6 +271,111 @@ struct SyncEngineTests {
     #expect(world.ui.object(User.self, id: ann)?.name == "Annie")
   }
 
+  @Test(
+    "A news page worked out before a change's answer was applied does not put the older value back",
+    arguments: AnsweredChange.allCases)
+  func newsPageOlderThanAnswer(change: AnsweredChange) async throws {
+    // given: a first change is answered; the pull's page, which holds its news, is held on the
+    // way back while a second change of the same object goes and is answered
+    let world = try await SyncWorld.start { fake, me in
+      fake.createGroupRemotely(name: "Team", by: me, members: [])
+    }
+    let group = try #require(world.ui.objects(Conversation.self).first)
+    let object = try change.makeFirst(in: world, group: group)
+    await world.settle()
+    world.fake.addFault(.once(RequestMatcher("GET", "/notifications"), .holdAnswer))
+    let pull = Task { await world.engine.pullNotifications() }
+    await world.fake.waitForParkedRequests(1)
+    try change.makeSecond(of: object, in: world)
+    await world.settle()
+
+    // when
+    world.fake.releaseAllParkedRequests()
+    await pull.value
+    await world.settle()
+
+    // then: the page was set aside and asked for again, now with the news of both changes
+    #expect(change.shown(of: object, in: world) == change.expected)
+    #expect(world.fake.requests("GET", "/notifications").count == 3)
+  }
+
+  @Test("A profile fetched as the engine starts again does not put back a name answered meanwhile")
+  func selfFetchOlderThanAnswer() async throws {
+    // given: the engine starts again; the answer to its fetch of the self user is held on the
+    // way back while a rename goes and is answered, and the pull after it waits
+    let world = try await SyncWorld.start()
+    await world.engine.stop()
+    world.fake.addFault(.once(RequestMatcher("GET", "/self"), .holdAnswer))
+    world.fake.addFault(.once(RequestMatcher("GET", "/notifications"), .park))
+    let restart = Task { await world.engine.start() }
+    await world.fake.waitForParkedRequests(1)
+    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Renamed" } }
+    await world.settle()
+
+    // when: the profile's answer arrives
+    world.fake.releaseAllParkedRequests()
+    await world.fake.waitForParkedRequests(1)
+    await world.settle()
+    let beforeTheNews = world.selfUser?.name
+    world.fake.releaseAllParkedRequests()
+    await restart.value
+    await world.settle()
+
+    // then
+    #expect(beforeTheNews == "Renamed")
+    #expect(world.selfUser?.name == "Renamed")
+  }
+
+  /// Two changes of one object, the second answered while a page with the first's news is out.
+  enum AnsweredChange: String, CaseIterable, CustomTestStringConvertible {
+    case selfRename = "a rename of the self user"
+    case groupRename = "a rename of a group"
+    case messageDeletion = "a message sent, then deleted"
+
+    var testDescription: String { rawValue }
+
+    /// Makes and saves the first change; returns the id of the object it changed.
+    @MainActor func makeFirst(in world: SyncWorld, group: Conversation) throws -> UUID {
+      switch self {
+      case .selfRename:
+        try world.save { try $0.update(User.self, id: world.me) { $0.name = "First" } }
+        return world.me
+      case .groupRename:
+        try world.save { try $0.update(Conversation.self, id: group.id) { $0.name = "First" } }
+        return group.id
+      case .messageDeletion:
+        let me = try #require(world.selfUser)
+        let message = world.make.message(in: group, from: me, text: "First")
+        try world.save([message])
+        return message.id
+      }
+    }
+
+    /// Makes and saves the second change of `id`.
+    @MainActor func makeSecond(of id: UUID, in world: SyncWorld) throws {
+      switch self {
+      case .selfRename:
+        try world.save { try $0.update(User.self, id: id) { $0.name = "Second" } }
+      case .groupRename:
+        try world.save { try $0.update(Conversation.self, id: id) { $0.name = "Second" } }
+      case .messageDeletion:
+        try world.save { try $0.delete(Message.self, id: id) }
+      }
+    }
+
+    /// What the UI context shows of `id`.
+    @MainActor func shown(of id: UUID, in world: SyncWorld) -> String? {
+      switch self {
+      case .selfRename: world.ui.object(User.self, id: id)?.name
+      case .groupRename: world.ui.object(Conversation.self, id: id)?.name
+      case .messageDeletion: world.ui.object(Message.self, id: id)?.text
+      }
+    }
+
+    /// What it should show once both changes are answered and the news read.
+    var expected: String? { self == .messageDeletion ? nil : "Second" }
+  }
+
   @Test("A remote rename of a key with an unpushed local rename does not win; the local one does")
   func localRenameWins() async throws {
     // given

@@ -30,9 +30,7 @@ public struct SimulationOptions: Sendable {
   /// Whether, with faults on, the backend may apply a request and hold its answer, so that
   /// answers overtake each other on their way back.
   ///
-  /// Off by default: with it, a news page worked out before a change was acknowledged and read
-  /// after the acknowledgement puts the older value back until the next pull, which the client
-  /// does not yet prevent (see the README's simulator section).
+  /// Seeds drawn before held answers were on by default replay with this off.
   public var heldAnswers: Bool
   /// Whether the client keeps its state in a SQLite file (else an in-memory store that
   /// outlives each app instance).
@@ -47,12 +45,12 @@ public struct SimulationOptions: Sendable {
   /// Whether every event is printed as it happens, for following a run that hangs or fails.
   public var trace = false
 
-  /// Creates options; by default 40 steps with faults, refusals, removals, rejoins, contact
-  /// renames and restarts on a SQLite store, without held answers.
+  /// Creates options; by default 40 steps with faults, held answers, refusals, removals,
+  /// rejoins, contact renames and restarts on a SQLite store.
   public init(
     steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
     removals: Bool = true, rejoins: Bool = true, contactRenames: Bool = true,
-    heldAnswers: Bool = false, durableStore: Bool = true, maxConcurrentRequests: Int = 3,
+    heldAnswers: Bool = true, durableStore: Bool = true, maxConcurrentRequests: Int = 3,
     strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps

@@ -10,7 +10,7 @@ struct SimulationCommandLineTests {
     let arguments = [
       "--seed", "42", "--seeds", "500", "--from", "9001", "--steps", "120", "--concurrency", "6",
       "--shrink", "--no-faults", "--no-restarts", "--no-refusals", "--no-removals",
-      "--no-rejoins", "--no-contact-renames", "--held-answers", "--in-memory", "--verbose",
+      "--no-rejoins", "--no-contact-renames", "--no-held-answers", "--in-memory", "--verbose",
       "--trace",
     ]
 
@@ -27,9 +27,20 @@ struct SimulationCommandLineTests {
     #expect(options.maxConcurrentRequests == 6)
     #expect(!options.faults && !options.restarts && !options.refusals)
     #expect(!options.removals && !options.rejoins && !options.contactRenames)
-    #expect(options.heldAnswers)
+    #expect(!options.heldAnswers)
     #expect(!options.durableStore)
     #expect(options.trace)
+  }
+
+  @Test(
+    "It still reads --held-answers, which replay commands printed before they were on by default name"
+  )
+  func readsHeldAnswersFlag() throws {
+    // when
+    let command = try SimulationCommandLine(arguments: ["--no-held-answers", "--held-answers"])
+
+    // then
+    #expect(command.options.heldAnswers)
   }
 
   @Test("Without arguments it runs 100 seeds from 1 with the default options")
@@ -62,8 +73,8 @@ struct SimulationCommandLineTests {
     #expect(error == expected)
   }
 
-  /// Options with the switches flipped from their defaults in `mask` (one bit each: every one
-  /// on by default but held answers), a concurrency and a schedule length that vary with it.
+  /// Options with the switches flipped from their defaults in `mask` (one bit each, every one
+  /// on by default), a concurrency and a schedule length that vary with it.
   static func options(mask: Int) -> SimulationOptions {
     var options = SimulationOptions(steps: 12 + mask)
     options.maxConcurrentRequests = [3, 1, 6][mask % 3]
@@ -74,7 +85,7 @@ struct SimulationCommandLineTests {
     options.rejoins = mask & 16 == 0
     options.durableStore = mask & 32 == 0
     options.contactRenames = mask & 64 == 0
-    options.heldAnswers = mask & 128 != 0
+    options.heldAnswers = mask & 128 == 0
     return options
   }
 
@@ -113,7 +124,7 @@ struct SimulationCommandLineTests {
       "Tools/simulate --seed 7 --steps 42 --no-restarts --no-refusals --no-removals --no-rejoins"
     ),
     (64, "Tools/simulate --seed 7 --steps 76 --concurrency 1 --no-contact-renames"),
-    (128, "Tools/simulate --seed 7 --steps 140 --concurrency 6 --held-answers"),
+    (128, "Tools/simulate --seed 7 --steps 140 --concurrency 6 --no-held-answers"),
   ]
 
   @Test(

@@ -19,8 +19,11 @@ extension EntityTrack {
     // News dropped the object here while the request was out (another member removed the self
     // user from its group): an answer settles the request and leaves nothing behind, neither
     // the object nor values the backend may hold; a temporary failure still backs the object
-    // off (it may come back), and a refusal is superseded, below, and says so.
-    if isDroppedByNews(flight.id, in: context) {
+    // off (it may come back), and a refusal is superseded, below, and says so. If the news
+    // brought a new object back too (the member added the self user back), they were worked
+    // out after the backend made it, so they are newer than the creation's answer, which
+    // leaves the object as they left it.
+    if isDroppedByNews(flight.id, in: context) || isBroughtBackByNews(flight, in: context) {
       switch outcome {
       case .success:
         withdraw(flight, in: context)
@@ -99,6 +102,16 @@ extension EntityTrack {
   private func isDroppedByNews(_ id: UUID, in context: ModelContext) -> Bool {
     context.object(Object.self, id: id) == nil
       && !context.localChanges(of: Object.self).hasChange(of: id)
+  }
+
+  /// Whether `flight` created an object that news dropped here and then brought back as the
+  /// backend holds it: it is here, no longer as this device's new object, and not deleted.
+  private func isBroughtBackByNews(_ flight: Flight, in context: ModelContext) -> Bool {
+    guard flight.kind == .insert, context.object(Object.self, id: flight.id) != nil else {
+      return false
+    }
+    let changes = context.localChanges(of: Object.self)
+    return !changes.inserted.contains(flight.id) && !changes.deleted.contains(flight.id)
   }
 
   /// What the server was heard to hold for `flight`'s keys while it was in flight, where

@@ -306,6 +306,30 @@ struct SimulatorTests {
   }
 
   @Test(
+    "A group's creation answered after the news dropped it, renamed it and brought it back keeps the news' name (seed 302067, shortened)"
+  )
+  func creationAnsweredAfterGroupCameBack() async {
+    // given: the creation of g13 is applied by the backend and its answer held; another member
+    // removes the self user, renames the group and adds them back, and the client reads it all
+    let schedule: [SimulationStep] = [
+      .writeMessage(conversation: 4, text: "m1"), .writeMessage(conversation: 5, text: "m4"),
+      .writeMessage(conversation: 6, text: "m11"), .writeMessage(conversation: 5, text: "m12"),
+      .createGroup(name: "g13", contacts: [0, 0]), .writeMessage(conversation: 1, text: "m16"),
+      .fault(.heldAnswer), .fault(.networkLoss), .changeAccent(5), .fault(.heldAnswer), .pull,
+      .createGroup(name: "g44", contacts: [0, 1]), .remoteRemoveSelf(group: 0),
+      .remoteRename(group: 0, name: "y63"), .remoteAddSelf(group: 3), .pull,
+    ]
+
+    // when: the held answers come back as the run drains
+    let report = await Simulator.run(
+      seed: 302067, schedule: schedule, options: SimulationOptions(maxConcurrentRequests: 6))
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.rejoinedGroups == 1)
+  }
+
+  @Test(
     "A connected contact's renames, one pulled before the next, end here under the server's name",
     arguments: [
       [SimulationStep.remoteRenameContact(contact: 0, name: "Zed"), .pull],
@@ -579,6 +603,25 @@ struct SimulatorTests {
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     #expect(report.figures.removedFromGroups > 0)
+  }
+
+  @Test(
+    "Seeds found with held answers keep the promise",
+    arguments: zip(
+      [
+        // A news page worked out before a rename was answered put the older name back.
+        UInt64(467),
+        // A group's creation answered after the news dropped it and brought it back.
+        302067,
+      ], [3, 6]))
+  func heldAnswerRegressions(seed: UInt64, concurrency: Int) async {
+    // when: drawn as they were found, 120 steps with every step on
+    let report = await Simulator.run(
+      seed: seed, options: SimulationOptions(steps: 120, maxConcurrentRequests: concurrency))
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.faults[.heldAnswer, default: 0] > 0)
   }
 
   @Test(

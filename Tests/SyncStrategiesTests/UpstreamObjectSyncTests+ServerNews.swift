@@ -129,6 +129,34 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A group another member removed the self user from, renamed and added them back to, heard of before the answer to its creation, keeps the news' name",
+      arguments: [true, false])
+    func insertAnsweredAfterSelfRemovedAndAddedBack(renameWhileRemoved: Bool) async throws {
+      // given: the backend created the group, then Ann removed the self user, renamed the group
+      // and added the self user back (or renamed it after), and the client heard of it all
+      // (dropping the group here and bringing it back) before the answer to its creation came
+      let harness = TrackerHarness()
+      let ann = try await knownUsers(["Ann"], in: harness)[0]
+      let (group, post, answer) = try await createdGroup(with: [ann], in: harness)
+      harness.fake.removeMembersRemotely([harness.me.id], from: group.id, by: ann)
+      if renameWhileRemoved { harness.fake.renameRemotely(group.id, to: "Theirs", by: ann) }
+      harness.fake.addMembersRemotely([harness.me.id], to: group.id, by: ann)
+      if !renameWhileRemoved { harness.fake.renameRemotely(group.id, to: "Theirs", by: ann) }
+      try await pullNotifications(into: harness)
+      await Quiescence.expectIdle(harness.stack.tracker)
+      let broughtBack = harness.ui.object(Conversation.self, id: group.id)?.name
+
+      // when
+      await settle(post, with: answer, thenAllAt: .seconds(60), in: harness)
+
+      // then
+      #expect(broughtBack == "Theirs")
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.name == "Theirs")
+      #expect(harness.fake.conversation(group.id)?.name == "Theirs")
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A member change the backend applied before another member removed the self user leaves nothing the backend may hold once answered"
     )
     func updateAnsweredAfterSelfRemoved() async throws {

@@ -23,13 +23,16 @@ extension SyncEngine {
   /// Likewise a page the backend worked out before it answered a change of ours, when that
   /// answer was applied first: its news of the object are older than the answer, and would put
   /// the object's older values back until the next pull. The page is set aside and asked for
-  /// again, and the backend's new page tells of both.
+  /// again, and the backend's new page tells of both. Answers that keep landing could make a
+  /// pull ask forever, so after ``pagesSetAsideForAnswers`` such pages in a row it ends, and the
+  /// next pull goes on from the same cursor.
   public func pullNotifications() async {
     guard await knowsSelfUser() else { return }
     let order = userFetches
     let answers = self.answers
     var unknownUsers: Set<UUID> = []
     var hasMore = true
+    var setAsideInARow = 0
     while hasMore {
       hasMore = false
       let since = await lastNotificationID
@@ -37,22 +40,23 @@ extension SyncEngine {
       defer { answers.finish(page) }
       guard let response = await fetch(downstream.notifications(since: since)) else { return }
       let downstream = self.downstream
-      let result = await stack.sync.perform {
-        context -> Result<NotificationApplication?, SyncProblem> in
+      let result = await stack.sync.perform { context -> Result<PageOutcome, SyncProblem> in
         // Another pull applied news while this page was on its way.
-        guard context.syncMetadata.lastNotificationID == since else { return .success(nil) }
+        guard context.syncMetadata.lastNotificationID == since else {
+          return .success(.overtakenByPull)
+        }
         do {
           let news = try downstream.readNotifications(response, since: since)
           // An answer applied while this page was on its way is newer than its news.
           if answers.isOvertaken(page, about: downstream.objects(toldOfIn: news)) {
-            return .success(nil)
+            return .success(.olderThanAnswer)
           }
           let applied = downstream.apply(news, since: since, in: context)
           // The cursor is saved with what it covers: a restart resumes right after it.
           context.syncMetadata.lastNotificationID = applied.lastID
           try context.save()
           order.newsApplied(to: applied.updatedUsers)
-          return .success(applied)
+          return .success(.applied(applied))
         } catch let error as DownstreamError {
           context.rollback()
           return .failure(.downstream(error))
@@ -64,10 +68,18 @@ extension SyncEngine {
           return .failure(.save(.store("\(error)")))
         }
       }
+      if case .success(.olderThanAnswer) = result {
+        setAsideInARow += 1
+      } else {
+        setAsideInARow = 0
+      }
       switch result {
-      case .success(nil):
+      case .success(.overtakenByPull):
         hasMore = true
-      case .success(let applied?):
+      case .success(.olderThanAnswer):
+        logger.debug("a news page was older than an answer applied while it was out")
+        hasMore = setAsideInARow < Self.pagesSetAsideForAnswers
+      case .success(.applied(let applied)):
         unknownUsers.formUnion(applied.unknownUsers)
         hasMore = applied.hasMore
         onEvent?(.notifications(count: applied.count, lastID: applied.lastID))
@@ -85,6 +97,10 @@ extension SyncEngine {
     }
     if !unknownUsers.isEmpty { await fetchUsers(unknownUsers) }
   }
+
+  /// How many pages in a row one pull sets aside because an answer applied while each was out
+  /// is newer than its news, before it ends and leaves the rest to the next pull.
+  public static let pagesSetAsideForAnswers = 3
 
   /// The id of the last notification applied, as the sync context keeps it (and saves it, so a
   /// restarted engine resumes after it).
@@ -187,4 +203,14 @@ extension SyncEngine {
       return nil
     }
   }
+}
+
+/// What became of a page of news a pull fetched.
+private enum PageOutcome: Sendable {
+  /// It was applied.
+  case applied(NotificationApplication)
+  /// Another pull applied news while it was out: it starts before the cursor.
+  case overtakenByPull
+  /// An answer applied while it was out is newer than its news of the same object.
+  case olderThanAnswer
 }

@@ -100,8 +100,22 @@ extension Simulator {
       }
     case .giveUpRefused:
       for refused in await app.engine.queue().failed.map(\.object) {
+        let wasNew = await isNewMessage(refused)
         if await app.engine.discardFailedChange(of: refused) { figures.refusalsGivenUp += 1 }
+        // Giving up the deletion of a message given up before brings it back as new: it is
+        // sent again, after those written since.
+        if !wasNew, await isNewMessage(refused), let text = textsByID[refused.id] {
+          retriedTexts.insert(text)
+        }
       }
+    }
+  }
+
+  /// Whether `object` is a message the sync context holds as new, not yet on the backend.
+  private func isNewMessage(_ object: ObjectReference) async -> Bool {
+    guard object.entity == .message else { return false }
+    return await app.engine.stack.sync.perform {
+      $0.localChanges(of: Message.self).inserted.contains(object.id)
     }
   }
 

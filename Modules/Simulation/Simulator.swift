@@ -41,8 +41,9 @@ public final class Simulator {
   var random: SeededRandomNumberGenerator
   /// The texts the self user wrote, by conversation, in the order written.
   var written: [UUID: [String]] = [:]
-  /// The texts of messages refused for good and sent again: a retried message goes after
-  /// those written later, which were not held back for it.
+  /// The texts of messages refused for good and sent again (retried, or given up and brought
+  /// back as new when the app gave up their deletion too): such a message goes after those
+  /// written later, which were not held back for it.
   var retriedTexts: Set<String> = []
   /// The texts of the messages the self user wrote, by id.
   var textsByID: [UUID: String] = [:]

@@ -330,6 +330,30 @@ struct SimulatorTests {
   }
 
   @Test(
+    "A message given up, whose deletion on the backend is refused and given up too, is sent again after those written since (seed 501227, shortened)"
+  )
+  func givenUpMessageSentAgain() async {
+    // given: m33's request is lost, the self user is removed from its group, and the message
+    // and the member change are refused; the app gives up m33, whose deletion on the backend is
+    // refused too; the self user is added back, writes m84, and gives that deletion up
+    let schedule: [SimulationStep] = [
+      .fault(.delay), .fault(.networkLoss), .renameSelf("n32"),
+      .writeMessage(conversation: 7, text: "m33"), .remoteRemoveSelf(group: 1),
+      .goOffline(hanging: false), .toggleMember(group: 3, contact: 3), .goOnline,
+      .giveUpRefused, .remoteAddSelf(group: 2), .writeMessage(conversation: 1, text: "m84"),
+      .giveUpRefused,
+    ]
+
+    // when
+    let report = await Simulator.run(
+      seed: 501227, schedule: schedule, options: SimulationOptions(maxConcurrentRequests: 6))
+
+    // then: m33 came back as new and went after m84, as a message sent again does
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.requests.filter { $0.contains("/messages → 201") }.count == 2)
+  }
+
+  @Test(
     "A connected contact's renames, one pulled before the next, end here under the server's name",
     arguments: [
       [SimulationStep.remoteRenameContact(contact: 0, name: "Zed"), .pull],

@@ -48,9 +48,12 @@ final class AnswerOrder: Sendable {
 
   /// Whether an answer about one of `objects` was applied after `fetch` went out, so that what
   /// it brings about them may be older than what the context holds.
-  func isOvertaken(_ fetch: Fetch, about objects: Set<ObjectReference>) -> Bool {
+  ///
+  /// `objects` is worked out only if some answer was applied since: usually none was.
+  func isOvertaken(_ fetch: Fetch, about objects: @autoclosure () -> Set<ObjectReference>) -> Bool {
     state.withLock { state in
-      objects.contains { state.answered[$0, default: 0] > fetch.mark }
+      guard state.applied > fetch.mark else { return false }
+      return objects().contains { state.answered[$0, default: 0] > fetch.mark }
     }
   }
 

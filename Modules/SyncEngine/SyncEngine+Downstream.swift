@@ -24,15 +24,15 @@ extension SyncEngine {
   /// answer was applied first: its news of the object are older than the answer, and would put
   /// the object's older values back until the next pull. The page is set aside and asked for
   /// again, and the backend's new page tells of both. Answers that keep landing could make a
-  /// pull ask forever, so after ``pagesSetAsideForAnswers`` such pages in a row it ends, and the
-  /// next pull goes on from the same cursor.
+  /// pull ask forever, so after ``pagesSetAsideForAnswers`` such pages with none applied between
+  /// it ends, and the next pull goes on from the same cursor.
   public func pullNotifications() async {
     guard await knowsSelfUser() else { return }
     let order = userFetches
     let answers = self.answers
     var unknownUsers: Set<UUID> = []
     var hasMore = true
-    var setAsideInARow = 0
+    var setAsideSinceApplied = 0
     while hasMore {
       hasMore = false
       let since = await lastNotificationID
@@ -68,18 +68,15 @@ extension SyncEngine {
           return .failure(.save(.store("\(error)")))
         }
       }
-      if case .success(.olderThanAnswer) = result {
-        setAsideInARow += 1
-      } else {
-        setAsideInARow = 0
-      }
       switch result {
       case .success(.overtakenByPull):
         hasMore = true
       case .success(.olderThanAnswer):
         logger.debug("a news page was older than an answer applied while it was out")
-        hasMore = setAsideInARow < Self.pagesSetAsideForAnswers
+        setAsideSinceApplied += 1
+        hasMore = setAsideSinceApplied < Self.pagesSetAsideForAnswers
       case .success(.applied(let applied)):
+        setAsideSinceApplied = 0
         unknownUsers.formUnion(applied.unknownUsers)
         hasMore = applied.hasMore
         onEvent?(.notifications(count: applied.count, lastID: applied.lastID))
@@ -98,8 +95,9 @@ extension SyncEngine {
     if !unknownUsers.isEmpty { await fetchUsers(unknownUsers) }
   }
 
-  /// How many pages in a row one pull sets aside because an answer applied while each was out
-  /// is newer than its news, before it ends and leaves the rest to the next pull.
+  /// How many pages one pull sets aside, with none applied between, because an answer applied
+  /// while each was out is newer than its news, before it ends and leaves the rest to the next
+  /// pull.
   public static let pagesSetAsideForAnswers = 3
 
   /// The id of the last notification applied, as the sync context keeps it (and saves it, so a

@@ -30,7 +30,7 @@ extension SyncEngine {
     guard await knowsSelfUser() else { return }
     let order = userFetches
     let answers = self.answers
-    var unknownUsers: Set<UUID> = []
+    var usersToFetch: Set<UUID> = []
     var hasMore = true
     var setAsideSinceApplied = 0
     while hasMore {
@@ -77,7 +77,7 @@ extension SyncEngine {
         hasMore = setAsideSinceApplied < Self.pagesSetAsideForAnswers
       case .success(.applied(let applied)):
         setAsideSinceApplied = 0
-        unknownUsers.formUnion(applied.unknownUsers)
+        usersToFetch.formUnion(applied.unknownUsers.union(applied.acceptedContacts))
         hasMore = applied.hasMore
         onEvent?(.notifications(count: applied.count, lastID: applied.lastID))
         for change in applied.droppedChanges {
@@ -92,7 +92,7 @@ extension SyncEngine {
         report(problem)
       }
     }
-    if !unknownUsers.isEmpty { await fetchUsers(unknownUsers) }
+    if !usersToFetch.isEmpty { await fetchUsers(usersToFetch) }
   }
 
   /// How many pages one pull sets aside, with none applied between, because an answer applied

@@ -42,6 +42,10 @@ public struct NotificationApplication: Sendable, Equatable {
   /// Users the context knew whose profile a `user.update` event changed: a fetch of them sent
   /// before the page was read tells of an older profile, or the same.
   public internal(set) var updatedUsers: Set<UUID> = []
+  /// Users the context knew whose connection with the self user an event of the page showed
+  /// accepted: the backend tells a user's profile changes only to their connections, so what
+  /// they changed while the request waited never came as news; fetch them.
+  public internal(set) var acceptedContacts: Set<UUID> = []
   /// Events of types this client does not know, or about conversations it does not know, skipped.
   public let skippedEvents: Int
   /// Elements of the page that could not be read, skipped.
@@ -144,21 +148,29 @@ public struct DownstreamSync: Sendable {
     var unknown: Set<UUID> = []
     var dropped: [DroppedChange] = []
     var updated: Set<UUID> = []
+    var accepted: Set<UUID> = []
     var skipped = 0
     for notification in page.elements {
       for event in notification.events {
-        if !apply(event, in: context, unknownUsers: &unknown, dropped: &dropped) {
+        guard apply(event, in: context, unknownUsers: &unknown, dropped: &dropped) else {
           skipped += 1
-        } else if case .userUpdate(let update) = event, !unknown.contains(update.id) {
-          // A user unknown here is fetched instead; one known stays known for the whole page.
+          continue
+        }
+        // A user unknown here is fetched anyway; one known stays known for the whole page.
+        switch event {
+        case .userUpdate(let update) where !unknown.contains(update.id):
           updated.insert(update.id)
+        case .connection(let payload) where payload.status == .accepted:
+          accepted.insert(payload.to)
+        default:
+          break
         }
       }
     }
     return NotificationApplication(
       count: page.elements.count, lastID: page.elements.last?.id ?? since, hasMore: page.hasMore,
-      unknownUsers: unknown, updatedUsers: updated, skippedEvents: skipped,
-      unreadable: page.failures.count, droppedChanges: dropped)
+      unknownUsers: unknown, updatedUsers: updated, acceptedContacts: accepted.subtracting(unknown),
+      skippedEvents: skipped, unreadable: page.failures.count, droppedChanges: dropped)
   }
 
   /// Applies a list of users, none of them the self user; only those `keeping` returns `true`

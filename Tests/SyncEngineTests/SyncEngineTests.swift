@@ -272,6 +272,46 @@ struct SyncEngineTests {
   }
 
   @Test(
+    "A contact who renamed themselves while the connection was pending shows the new name once it is accepted",
+    arguments: [true, false])
+  func contactRenamedWhilePending(selfAsked: Bool) async throws {
+    // given: a request between the self user and Ann waits, and the client knows her profile;
+    // she renames herself, which the backend tells only the users she is connected with
+    let world = try await SyncWorld.start()
+    let ann = world.fake.insertUser(name: "Ann")
+    if selfAsked {
+      let me = try #require(world.ui.selfUser)
+      let annUser = User(id: ann, name: "Ann")
+      try world.save([
+        annUser, world.make.connection(from: me, to: annUser, status: .sent, message: "Hi"),
+      ])
+    } else {
+      world.fake.requestConnectionRemotely(from: ann)
+      await world.engine.pullNotifications()
+    }
+    await world.settle()
+    world.fake.renameUserRemotely(ann, to: "Annie")
+    await world.engine.pullNotifications()
+    await world.settle()
+    let nameWhilePending = world.ui.object(User.self, id: ann)?.name
+
+    // when: the one who was asked accepts, and the client reads the news
+    if selfAsked {
+      world.fake.acceptRemotely(by: ann)
+    } else {
+      try world.save { try $0.update(Connection.self, id: ann) { $0.status = .accepted } }
+      await world.settle()
+    }
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // then
+    #expect(nameWhilePending == "Ann")
+    #expect(world.ui.object(Connection.self, id: ann)?.status == .accepted)
+    #expect(world.ui.object(User.self, id: ann)?.name == "Annie")
+  }
+
+  @Test(
     "A news page worked out before a change's answer was applied does not put the older value back",
     arguments: AnsweredChange.allCases)
   func newsPageOlderThanAnswer(change: AnsweredChange) async throws {

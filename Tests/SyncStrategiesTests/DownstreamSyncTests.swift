@@ -219,6 +219,30 @@ struct DownstreamSyncTests {
     #expect(harness.ui.object(User.self, id: ann)?.name == "Annie")
   }
 
+  @Test(
+    "A page names the known users whose connection it shows accepted, not pending ones nor unknown ones"
+  )
+  func acceptedContacts() async throws {
+    // given: Ann and Bob are known here, Cat is not
+    let harness = TrackerHarness()
+    let (ann, bob, cat) = (UUID(101), UUID(102), UUID(103))
+    try await harness.seedRemote([User(id: ann, name: "Ann"), User(id: bob, name: "Bob")])
+    let events = zip([ann, bob, cat], [ConnectionStatus.accepted, .pending, .accepted]).enumerated()
+      .map { index, pair in
+        EventPayload.connection(
+          ConnectionPayload(
+            from: harness.me.id, to: pair.0, status: pair.1, conversation: UUID(110 + UInt64(index)),
+            lastUpdate: Self.time))
+      }
+
+    // when
+    let applied = try await apply(events, to: harness)
+
+    // then
+    #expect(applied.acceptedContacts == [ann])
+    #expect(applied.unknownUsers == [cat])
+  }
+
   @Test("A list of users is applied only for the users the caller keeps")
   func usersKept() async throws {
     // given

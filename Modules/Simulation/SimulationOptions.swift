@@ -23,7 +23,7 @@ public struct SimulationOptions: Sendable {
   ///
   /// Seeds drawn before such additions existed replay with this off.
   public var rejoins: Bool
-  /// Whether contacts the self user is connected with may rename themselves.
+  /// Whether contacts may rename themselves, connected with the self user or not.
   ///
   /// Seeds drawn before such renames existed replay with this off.
   public var contactRenames: Bool

@@ -39,8 +39,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case remoteRename(group: Int, name: String)
   /// A contact removes another member from a group.
   case remoteRemoveMember(group: Int, contact: Int)
-  /// A contact the self user is connected with renames themselves, on their own device;
-  /// `contact` picks one of those connected on the backend.
+  /// A contact renames themselves on their own device, whether or not the self user is
+  /// connected with them.
   case remoteRenameContact(contact: Int, name: String)
   /// A contact removes the self user from a group.
   case remoteRemoveSelf(group: Int)
@@ -91,7 +91,7 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case .remoteRemoveMember(let group, let contact):
       "a contact removes contact \(contact) from group \(group)"
     case .remoteRenameContact(let contact, let name):
-      "connected contact \(contact) renames themselves to \(name)"
+      "contact \(contact) renames themselves to \(name)"
     case .remoteRemoveSelf(let group): "a contact removes the self user from group \(group)"
     case .remoteAddSelf(let group): "a contact adds the self user back to left group \(group)"
     case .pull: "pull notifications"

@@ -243,8 +243,9 @@ extension Simulator {
         remotelyTouched.insert(ObjectReference(.conversation, id))
       }
     case .remoteRenameContact(let contact, let name):
-      let connected = contacts.filter { fake.connection(from: me, to: $0)?.status == .accepted }
-      guard let id = pick(connected, contact) else { return }
+      // Any contact: the backend tells a rename only to connections, so one made while a
+      // request waits reaches the client only if it fetches the profile once it is accepted.
+      guard let id = pick(contacts, contact) else { return }
       if fake.renameUserRemotely(id, to: name) { figures.contactRenames += 1 }
     case .remoteRemoveSelf(let group):
       guard let id = pick(groups, group)?.id,

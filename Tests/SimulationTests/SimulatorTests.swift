@@ -375,6 +375,23 @@ struct SimulatorTests {
   }
 
   @Test(
+    "A contact who renames themselves while their connection waits ends here under that name once it is accepted",
+    arguments: [
+      [SimulationStep.remoteRequest(contact: 2), .pull, .remoteRenameContact(contact: 2, name: "Zed"),
+       .acceptIncoming(contact: 2)],
+      [.requestConnection(contact: 3), .remoteRenameContact(contact: 3, name: "Zoe"),
+       .remoteAccept(contact: 3)],
+    ])
+  func contactRenamedWhilePending(schedule: [SimulationStep]) async {
+    // when
+    let report = await Simulator.run(seed: 3, schedule: schedule)
+
+    // then: the end check finds the contact, accepted, under the name the server holds
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.contactRenames == 1)
+  }
+
+  @Test(
     "A change of a group held while the self user is removed and added back is left for the news (seed 27, shortened twice)",
     arguments: [SimulationStep.toggleMember(group: 0, contact: 3), .leaveGroup(group: 4)])
   func groupChangeAcrossRemovalAndReturn(change: SimulationStep) async {

@@ -10,6 +10,11 @@ extension SyncEngine {
   /// Fetches every notification since the last one seen and applies it, then the users it
   /// mentioned that the context does not know.
   ///
+  /// Contacts whose connection the news show accepted are fetched too, since the backend tells
+  /// a user's profile changes only to their connections. Users to fetch are saved with the
+  /// cursor (``SyncMetadata/usersToFetch``), so a fetch that fails, or an engine restarted
+  /// before it, is made up by the next pull.
+  ///
   /// News are read relative to the self user (a member list without them drops the group), so
   /// none is applied before the backend has said who the self user is: the pull fetches them
   /// first if they are not known, and waits for a later pull if that fails.
@@ -30,7 +35,6 @@ extension SyncEngine {
     guard await knowsSelfUser() else { return }
     let order = userFetches
     let answers = self.answers
-    var usersToFetch: Set<UUID> = []
     var hasMore = true
     var setAsideSinceApplied = 0
     while hasMore {
@@ -52,10 +56,14 @@ extension SyncEngine {
             return .success(.olderThanAnswer)
           }
           let applied = downstream.apply(news, since: since, in: context)
-          // The cursor is saved with what it covers: a restart resumes right after it.
+          // The cursor is saved with what it covers: a restart resumes right after it, owing
+          // the fetches of the users its news named.
           context.syncMetadata.lastNotificationID = applied.lastID
+          context.syncMetadata.usersToFetch.formUnion(
+            applied.unknownUsers.union(applied.acceptedContacts))
           try context.save()
-          order.newsApplied(to: applied.updatedUsers)
+          // A fetch out before an acceptance may tell of the profile from before it.
+          order.newsApplied(to: applied.updatedUsers.union(applied.acceptedContacts))
           return .success(.applied(applied))
         } catch let error as DownstreamError {
           context.rollback()
@@ -77,7 +85,6 @@ extension SyncEngine {
         hasMore = setAsideSinceApplied < Self.pagesSetAsideForAnswers
       case .success(.applied(let applied)):
         setAsideSinceApplied = 0
-        usersToFetch.formUnion(applied.unknownUsers.union(applied.acceptedContacts))
         hasMore = applied.hasMore
         onEvent?(.notifications(count: applied.count, lastID: applied.lastID))
         for change in applied.droppedChanges {
@@ -92,7 +99,7 @@ extension SyncEngine {
         report(problem)
       }
     }
-    if !usersToFetch.isEmpty { await fetchUsers(usersToFetch) }
+    await fetchOwedUsers()
   }
 
   /// How many pages one pull sets aside, with none applied between, because an answer applied
@@ -144,14 +151,29 @@ extension SyncEngine {
     }
   }
 
-  private func fetchUsers(_ ids: Set<UUID>) async {
+  /// Fetches the users the sync context owes a fetch (``SyncMetadata/usersToFetch``); those the
+  /// answer settles are owed no more, the others wait for the next pull.
+  private func fetchOwedUsers() async {
+    let ids = await stack.sync.perform { $0.syncMetadata.usersToFetch }
+    guard !ids.isEmpty else { return }
     let downstream = self.downstream
     let order = userFetches
     // Pulls may overlap, so two fetches of one user may be out at once, their answers
     // overtaking each other: the later fetch's profile is kept (see UserFetchOrder).
     let fetch = order.send()
     await fetchAndApply(downstream.users(ids)) { (response, context) throws(DownstreamError) in
-      try downstream.applyUsers(response, in: context) { order.claim($0, for: fetch) }
+      var answered: Set<UUID> = []
+      var settled: Set<UUID> = []
+      try downstream.applyUsers(response, in: context) { id in
+        answered.insert(id)
+        guard order.claim(id, for: fetch) else { return false }
+        settled.insert(id)
+        return true
+      }
+      // The backend has no profile to give of a user it left out, so this answer settles
+      // them too, unless news came since the fetch went.
+      for id in ids.subtracting(answered) where order.claim(id, for: fetch) { settled.insert(id) }
+      context.syncMetadata.usersToFetch.subtract(settled)
     }
   }
 

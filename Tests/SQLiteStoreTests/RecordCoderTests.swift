@@ -32,6 +32,7 @@ struct RecordCoderTests {
     return [
       me, ann, group, message, make.connection(from: me, to: ann, message: "Hi"), record,
       PendingChange<User>(), SyncMetadata(lastNotificationID: UUID(3)), SyncMetadata(),
+      SyncMetadata(lastNotificationID: UUID(3), usersToFetch: [UUID(5), UUID(4)]),
     ]
   }()
 
@@ -94,6 +95,19 @@ struct RecordCoderTests {
     // then
     #expect(failures.allSatisfy { $0 is DecodingError })
     #expect(failures.count > 1_900)
+  }
+
+  @Test("Sync metadata written before it owed user fetches reads back owing none")
+  func metadataBeforeUsersToFetch() throws {
+    // given: the metadata's shape before `usersToFetch`
+    struct Before: Codable { var lastNotificationID: UUID? }
+    let bytes = try RecordEncoder().encode(Before(lastNotificationID: UUID(3)))
+
+    // when
+    let metadata = try RecordDecoder().decode(SyncMetadata.self, from: bytes)
+
+    // then
+    #expect(metadata == SyncMetadata(lastNotificationID: UUID(3)))
   }
 
   @Test("An unknown key name in a record is refused, naming it")

@@ -377,10 +377,15 @@ struct SimulatorTests {
   @Test(
     "A contact who renames themselves while their connection waits ends here under that name once it is accepted",
     arguments: [
-      [SimulationStep.remoteRequest(contact: 2), .pull, .remoteRenameContact(contact: 2, name: "Zed"),
-       .acceptIncoming(contact: 2)],
-      [.requestConnection(contact: 3), .remoteRenameContact(contact: 3, name: "Zoe"),
-       .remoteAccept(contact: 3)],
+      [
+        SimulationStep.remoteRequest(contact: 2), .pull,
+        .remoteRenameContact(contact: 2, name: "Zed"),
+        .acceptIncoming(contact: 2),
+      ],
+      [
+        .requestConnection(contact: 3), .remoteRenameContact(contact: 3, name: "Zoe"),
+        .remoteAccept(contact: 3),
+      ],
     ])
   func contactRenamedWhilePending(schedule: [SimulationStep]) async {
     // when
@@ -389,6 +394,25 @@ struct SimulatorTests {
     // then: the end check finds the contact, accepted, under the name the server holds
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     #expect(report.figures.contactRenames == 1)
+  }
+
+  @Test(
+    "A contact's profile whose fetch was lost as the app was killed is fetched after the restart (seed 901008, shortened)"
+  )
+  func userFetchLostAcrossRestart() async {
+    // given
+    let schedule: [SimulationStep] = [
+      .remoteRequest(contact: 0), .pull, .remoteRenameContact(contact: 0, name: "u92"),
+      .acceptIncoming(contact: 0), .fault(.refusal), .fault(.park), .fault(.networkLoss),
+      .restart, .releaseParked(3),
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 901008, schedule: schedule)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.restarts > 0)
   }
 
   @Test(

@@ -311,6 +311,56 @@ struct SyncEngineTests {
     #expect(world.ui.object(User.self, id: ann)?.name == "Annie")
   }
 
+  @Test("A profile whose fetch failed is fetched again by the next pull, though no news name it")
+  func failedUserFetchAskedAgain() async throws {
+    // given: Ann asked to connect and renamed herself before the self user accepted; the pull
+    // that reads the acceptance fails to fetch her profile
+    expectLoggedError(containing: "GET /users answered 403")
+    let world = try await SyncWorld.start()
+    let ann = world.fake.insertUser(name: "Ann")
+    world.fake.requestConnectionRemotely(from: ann)
+    await world.engine.pullNotifications()
+    await world.settle()
+    world.fake.renameUserRemotely(ann, to: "Annie")
+    try world.save { try $0.update(Connection.self, id: ann) { $0.status = .accepted } }
+    await world.settle()
+    world.fake.addFault(.once(RequestMatcher("GET", "/users"), .status(403)))
+    await world.engine.pullNotifications()
+    await world.settle()
+    let nameAfterFailure = world.ui.object(User.self, id: ann)?.name
+
+    // when
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // then
+    #expect(nameAfterFailure == "Ann")
+    #expect(world.fake.requests("GET", "/users").count == 3)
+    #expect(world.ui.object(User.self, id: ann)?.name == "Annie")
+  }
+
+  @Test("A user the backend leaves out of a fetch's answer is not asked for again by later pulls")
+  func userLeftOutOfAnswer() async throws {
+    // given: news name a member the backend has no profile of
+    let world = try await SyncWorld.start { fake, me in
+      fake.createGroupRemotely(name: "Team", by: me, members: [])
+    }
+    let group = try #require(world.ui.objects(Conversation.self).first)
+    let me = try #require(world.ui.selfUser)
+    world.fake.addMembersRemotely([UUID(77)], to: group.id, by: me.id)
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // when
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // then
+    #expect(world.fake.requests("GET", "/users").count == 1)
+    #expect(
+      world.ui.object(Conversation.self, id: group.id)?.participantIDs.contains(UUID(77)) == true)
+  }
+
   @Test(
     "A news page worked out before a change's answer was applied does not put the older value back",
     arguments: AnsweredChange.allCases)

@@ -231,7 +231,8 @@ struct DownstreamSyncTests {
       .map { index, pair in
         EventPayload.connection(
           ConnectionPayload(
-            from: harness.me.id, to: pair.0, status: pair.1, conversation: UUID(110 + UInt64(index)),
+            from: harness.me.id, to: pair.0, status: pair.1,
+            conversation: UUID(110 + UInt64(index)),
             lastUpdate: Self.time))
       }
 

@@ -160,7 +160,7 @@ extension Simulator {
       guard !remotelyTouched.contains(reference), !view.pendingInserts.contains(reference),
         !view.failed.contains(reference), let theirs = fake.connection(from: me, to: connection.id)
       else { continue }
-      if theirs.status.rawValue != connection.status.rawValue
+      if Connection.Status(backendValue: theirs.status.rawValue) != connection.status
         && !view.isPending(reference, "status")
       {
         return

@@ -42,9 +42,10 @@ public struct NotificationApplication: Sendable, Equatable {
   /// Users the context knew whose profile a `user.update` event changed: a fetch of them sent
   /// before the page was read tells of an older profile, or the same.
   public internal(set) var updatedUsers: Set<UUID> = []
-  /// Users the context knew whose connection with the self user an event of the page showed
-  /// accepted: the backend tells a user's profile changes only to their connections, so what
-  /// they changed while the request waited never came as news; fetch them.
+  /// Users whose connection with the self user an event of the page showed accepted: the
+  /// backend tells a user's profile changes only to their connections, so what they changed
+  /// while the request waited never came as news, and a fetch sent before the page was read
+  /// may not tell it either; fetch them.
   public internal(set) var acceptedContacts: Set<UUID> = []
   /// Events of types this client does not know, or about conversations it does not know, skipped.
   public let skippedEvents: Int
@@ -156,8 +157,8 @@ public struct DownstreamSync: Sendable {
           skipped += 1
           continue
         }
-        // A user unknown here is fetched anyway; one known stays known for the whole page.
         switch event {
+        // A user unknown here is fetched anyway; one known stays known for the whole page.
         case .userUpdate(let update) where !unknown.contains(update.id):
           updated.insert(update.id)
         case .connection(let payload) where payload.status == .accepted:
@@ -169,7 +170,7 @@ public struct DownstreamSync: Sendable {
     }
     return NotificationApplication(
       count: page.elements.count, lastID: page.elements.last?.id ?? since, hasMore: page.hasMore,
-      unknownUsers: unknown, updatedUsers: updated, acceptedContacts: accepted.subtracting(unknown),
+      unknownUsers: unknown, updatedUsers: updated, acceptedContacts: accepted,
       skippedEvents: skipped, unreadable: page.failures.count, droppedChanges: dropped)
   }
 

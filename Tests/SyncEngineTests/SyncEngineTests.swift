@@ -339,6 +339,38 @@ struct SyncEngineTests {
     #expect(world.ui.object(User.self, id: ann)?.name == "Annie")
   }
 
+  @Test(
+    "A fetch of a contact out when the news show the connection accepted does not settle what the contact owes"
+  )
+  func userFetchOvertakenByAcceptance() async throws {
+    // given: Ann asks to connect; the pull's fetch of her is answered as "Ann" but held on its
+    // way back while she renames herself, the self user accepts, and the next pull, which reads
+    // the acceptance, fails to fetch her
+    expectLoggedError(containing: "GET /users answered 403")
+    let world = try await SyncWorld.start()
+    let ann = world.fake.insertUser(name: "Ann")
+    world.fake.requestConnectionRemotely(from: ann)
+    world.fake.addFault(.once(RequestMatcher("GET", "/users"), .holdAnswer))
+    let firstPull = Task { await world.engine.pullNotifications() }
+    await world.fake.waitForParkedRequests(1)
+    world.fake.renameUserRemotely(ann, to: "Annie")
+    try world.save { try $0.update(Connection.self, id: ann) { $0.status = .accepted } }
+    await world.settle()
+    world.fake.addFault(.once(RequestMatcher("GET", "/users"), .status(403)))
+    await world.engine.pullNotifications()
+    world.fake.releaseAllParkedRequests()
+    await firstPull.value
+    await world.settle()
+
+    // when
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // then
+    #expect(world.fake.requests("GET", "/users").count == 3)
+    #expect(world.ui.object(User.self, id: ann)?.name == "Annie")
+  }
+
   @Test("A user the backend leaves out of a fetch's answer is not asked for again by later pulls")
   func userLeftOutOfAnswer() async throws {
     // given: news name a member the backend has no profile of

@@ -12,7 +12,7 @@ extension SyncEngine {
   ///
   /// Contacts whose connection the news show accepted are fetched too, since the backend tells
   /// a user's profile changes only to their connections. Users to fetch are saved with the
-  /// cursor (``SyncMetadata/usersToFetch``), so a fetch that fails, or an engine restarted
+  /// cursor (`SyncMetadata.usersToFetch`), so a fetch that fails, or an engine restarted
   /// before it, is made up by the next pull.
   ///
   /// News are read relative to the self user (a member list without them drops the group), so
@@ -151,7 +151,7 @@ extension SyncEngine {
     }
   }
 
-  /// Fetches the users the sync context owes a fetch (``SyncMetadata/usersToFetch``); those the
+  /// Fetches the users the sync context owes a fetch (`SyncMetadata.usersToFetch`); those the
   /// answer settles are owed no more, the others wait for the next pull.
   private func fetchOwedUsers() async {
     let ids = await stack.sync.perform { $0.syncMetadata.usersToFetch }

@@ -40,7 +40,7 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   /// A contact removes another member from a group.
   case remoteRemoveMember(group: Int, contact: Int)
   /// A contact renames themselves on their own device, whether or not the self user is
-  /// connected with them.
+  /// connected with them; `contact` picks one of the four by position.
   case remoteRenameContact(contact: Int, name: String)
   /// A contact removes the self user from a group.
   case remoteRemoveSelf(group: Int)

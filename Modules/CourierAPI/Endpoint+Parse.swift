@@ -76,6 +76,11 @@ private struct Input {
         }
         ids.append(id)
       }
+      guard ids.count <= Endpoint.maxUserIDs else {
+        throw .invalidQuery(
+          route, name: "ids", expected: "at most \(Endpoint.maxUserIDs) ids",
+          found: "\(ids.count) ids")
+      }
       return .getUsers(ids: ids)
     case .getUser: return .getUser(id: try id(at: 0, name: "user id"))
     case .searchContacts:

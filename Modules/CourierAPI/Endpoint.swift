@@ -14,7 +14,8 @@ public enum Endpoint: Sendable, Hashable {
   case getSelf
   /// `PUT /self`: change the signed-in user's profile.
   case updateSelf(SelfUpdate)
-  /// `GET /users?ids=a,b`: the users with these ids that the backend knows.
+  /// `GET /users?ids=a,b`: the users with these ids that the backend knows, at most
+  /// ``maxUserIDs`` of them.
   case getUsers(ids: [UUID])
   /// `GET /users/{id}`: one user.
   case getUser(id: UUID)
@@ -85,6 +86,12 @@ public struct Paging: Sendable, Hashable {
     self.size = size
     self.start = start
   }
+}
+
+extension Endpoint {
+  /// The most users one ``getUsers(ids:)`` may ask for; the backend refuses a longer list, so
+  /// a client asks for more in several calls.
+  public static let maxUserIDs = 100
 }
 
 /// A route of the API: a method and a path template, such as `POST /conversations/{id}/messages`.

@@ -151,17 +151,27 @@ extension SyncEngine {
     }
   }
 
-  /// Fetches the users the sync context owes a fetch (`SyncMetadata.usersToFetch`); those the
-  /// answer settles are owed no more, the others wait for the next pull.
+  /// Fetches the users the sync context owes a fetch (`SyncMetadata.usersToFetch`), as many
+  /// at once as the backend answers; those an answer settles are owed no more, the others wait
+  /// for the next pull.
   private func fetchOwedUsers() async {
-    let ids = await stack.sync.perform { $0.syncMetadata.usersToFetch }
-    guard !ids.isEmpty else { return }
+    let owed = await stack.sync.perform { $0.syncMetadata.usersToFetch }
+    for case .getUsers(let batch) in downstream.userBatches(owed) {
+      // Without a response the backend is out of reach: the rest waits for the next pull.
+      guard await fetchUsers(Set(batch)) else { return }
+    }
+  }
+
+  /// Fetches `ids` in one `GET /users` call and applies the answer; `false` if no response
+  /// came.
+  private func fetchUsers(_ ids: Set<UUID>) async -> Bool {
     let downstream = self.downstream
     let order = userFetches
     // Pulls may overlap, so two fetches of one user may be out at once, their answers
     // overtaking each other: the later fetch's profile is kept (see UserFetchOrder).
     let fetch = order.send()
-    await fetchAndApply(downstream.users(ids)) { (response, context) throws(DownstreamError) in
+    return await fetchAndApply(downstream.users(ids)) {
+      (response, context) throws(DownstreamError) in
       var answered: Set<UUID> = []
       var settled: Set<UUID> = []
       try downstream.applyUsers(response, in: context) { id in
@@ -177,13 +187,16 @@ extension SyncEngine {
     }
   }
 
-  /// Fetches `endpoint` and applies its answer to the sync context with `apply`, then saves; a
-  /// failure is rolled back and reported.
+  /// Fetches `endpoint`, applies its answer to the sync context with `apply`, then saves, and
+  /// says whether a response came.
+  ///
+  /// A failure to apply or save is rolled back and reported.
+  @discardableResult
   private func fetchAndApply(
     _ endpoint: Endpoint,
     apply: @escaping @Sendable (TransportResponse, ModelContext) throws(DownstreamError) -> Void
-  ) async {
-    guard let response = await fetch(endpoint) else { return }
+  ) async -> Bool {
+    guard let response = await fetch(endpoint) else { return false }
     let problem = await stack.sync.perform { context -> SyncProblem? in
       do throws(DownstreamError) {
         try apply(response, context)
@@ -200,6 +213,7 @@ extension SyncEngine {
       }
     }
     if let problem { report(problem) }
+    return true
   }
 
   /// Sends a downstream request, letting the transport retry it (it is an idempotent GET), and

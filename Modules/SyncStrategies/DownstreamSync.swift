@@ -78,8 +78,20 @@ public struct DownstreamSync: Sendable {
   }
 
   /// `GET /users?ids=…` for `ids`, in a stable order.
+  ///
+  /// The backend answers at most `Endpoint.maxUserIDs` users at once: ask for more with
+  /// ``userBatches(_:)``.
   public func users(_ ids: Set<UUID>) -> Endpoint {
     .getUsers(ids: ids.sorted())
+  }
+
+  /// The `GET /users?ids=…` calls that fetch `ids`, each naming at most `Endpoint.maxUserIDs`
+  /// of them, in a stable order; none for no ids.
+  public func userBatches(_ ids: Set<UUID>) -> [Endpoint] {
+    let sorted = ids.sorted()
+    return stride(from: 0, to: sorted.count, by: Endpoint.maxUserIDs).map { start in
+      .getUsers(ids: Array(sorted[start..<min(start + Endpoint.maxUserIDs, sorted.count)]))
+    }
   }
 
   /// Applies the self user.

@@ -17,6 +17,7 @@ let everyEndpoint: [Endpoint] = [
   .updateSelf(SelfUpdate(name: "Ada", accentID: 3, handle: .set("ada"))),
   .updateSelf(SelfUpdate(handle: .remove)),
   .getUsers(ids: [UUID(1), UUID(2)]),
+  .getUsers(ids: (1...Endpoint.maxUserIDs).map { UUID(UInt64($0)) }),
   .getUser(id: UUID(3)),
   .searchContacts(query: "ann & bob/?#", size: 5),
   .getConnections(Paging()),
@@ -48,6 +49,11 @@ struct EndpointTests {
       case nil: nil
       }
     return (request.method.rawValue, request.path.segments, request.query, body)
+  }
+
+  /// A comma-separated list of `count` distinct ids, as `GET /users` reads them.
+  static func ids(_ count: Int) -> String {
+    (1...count).map { UUID(UInt64($0)).lowercasedText }.joined(separator: ",")
   }
 
   @Test(
@@ -107,6 +113,7 @@ struct EndpointTests {
         ),
         ("GET", ["connections"], [QueryItem("size", "0")], nil),
         ("GET", ["users"], [], nil),
+        ("GET", ["users"], [QueryItem("ids", EndpointTests.ids(Endpoint.maxUserIDs + 1))], nil),
         ("GET", ["users", "not-an-id"], [], nil),
         ("PUT", ["connections", "00000000-0000-0000-0000-000000000001"], [], Data("{}".utf8)),
       ] as [(String, [String], [QueryItem], Data?)],
@@ -123,6 +130,10 @@ struct EndpointTests {
         ("GET /connections: size must be 1…500, got 0", .getConnections),
         (
           "GET /users: query item 'ids' must be a comma-separated list of ids, found nothing",
+          .getUsers
+        ),
+        (
+          "GET /users: query item 'ids' must be at most 100 ids, found '101 ids'",
           .getUsers
         ),
         ("GET /users/{id}: 'not-an-id' is not a valid user id", .getUser),

@@ -371,6 +371,55 @@ struct SyncEngineTests {
     #expect(world.ui.object(User.self, id: ann)?.name == "Annie")
   }
 
+  @Test("Users news name beyond what one fetch may ask for are fetched in several requests")
+  func manyUnknownUsersFetchedInBatches() async throws {
+    // given: another device of the self user adds more users to a group than one
+    // `GET /users` may name
+    let world = try await SyncWorld.start { fake, me in
+      fake.createGroupRemotely(name: "Team", by: me, members: [])
+    }
+    let group = try #require(world.ui.objects(Conversation.self).first)
+    let users = (0..<Endpoint.maxUserIDs * 2 + 50).map { world.fake.insertUser(name: "User \($0)") }
+    world.fake.addMembersRemotely(users, to: group.id, by: world.me)
+
+    // when
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // then
+    let asked = world.fake.requests("GET", "/users").compactMap { entry -> [UUID]? in
+      guard case .success(.getUsers(let ids)) = entry.request.endpoint else { return nil }
+      return ids
+    }
+    #expect(asked.map(\.count) == [100, 100, 50])
+    #expect(Set(asked.joined()) == Set(users))
+    #expect(users.filter { world.ui.object(User.self, id: $0) == nil } == [])
+  }
+
+  @Test("Users left unfetched when the backend went out of reach are fetched by the next pull")
+  func userBatchesAfterOffline() async throws {
+    // given: news name more users than one fetch may ask for, and the backend cannot be reached
+    // when the pull fetches them
+    let world = try await SyncWorld.start { fake, me in
+      fake.createGroupRemotely(name: "Team", by: me, members: [])
+    }
+    let group = try #require(world.ui.objects(Conversation.self).first)
+    let users = (0..<Endpoint.maxUserIDs + 1).map { world.fake.insertUser(name: "User \($0)") }
+    world.fake.addMembersRemotely(users, to: group.id, by: world.me)
+    world.fake.addFault(.always(RequestMatcher("GET", "/users"), .network(.offline)))
+    await world.engine.pullNotifications()
+    let triedOffline = world.fake.requests("GET", "/users").count
+    world.fake.removeFaults()
+
+    // when
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // then
+    #expect(triedOffline == 1)
+    #expect(users.filter { world.ui.object(User.self, id: $0) == nil } == [])
+  }
+
   @Test("A user the backend leaves out of a fetch's answer is not asked for again by later pulls")
   func userLeftOutOfAnswer() async throws {
     // given: news name a member the backend has no profile of

@@ -545,6 +545,25 @@ struct DownstreamSyncTests {
   }
 
   @Test(
+    "Users are fetched in calls of at most the most ids the backend answers, each id once, in order",
+    arguments: zip([0, 1, 100, 101, 250], [[], [1], [100], [100, 1], [100, 100, 50]]))
+  func userBatches(count: Int, sizes: [Int]) {
+    // given
+    let ids = Set((0..<count).map { UUID(UInt64(1_000 + $0)) })
+
+    // when
+    let batches = DownstreamSync().userBatches(ids)
+
+    // then
+    let asked = batches.map { endpoint -> [UUID] in
+      guard case .getUsers(let ids) = endpoint else { return [] }
+      return ids
+    }
+    #expect(asked.map(\.count) == sizes)
+    #expect(Array(asked.joined()) == ids.sorted())
+  }
+
+  @Test(
     "Payloads map to models, with an unknown connection status kept as invalid",
     arguments: zip(
       [ConnectionStatus.accepted, .missingLegalholdConsent],

@@ -55,6 +55,10 @@ public struct ScheduleGenerator: Sendable {
       return .fault(.heldAnswer)
     case 91..<92 where options.contactRenames:
       return .remoteRenameContact(contact: pick(0...3), name: "u\(index)")
+    case 89..<90 where options.otherDevice:
+      // A draw the step does not need, as the time passing it replaces made one.
+      _ = pick(1...4_000)
+      return .remoteRenameSelf("o\(index)")
     case 88..<97: return .advance(milliseconds: pick(1...4_000))
     case 97..<100 where options.restarts: return .restart
     default: return .advance(milliseconds: pick(1...500))

@@ -55,6 +55,7 @@ public struct SimulationCommandLine: Sendable {
       case "--no-removals": options.removals = false
       case "--no-rejoins": options.rejoins = false
       case "--no-contact-renames": options.contactRenames = false
+      case "--no-other-device": options.otherDevice = false
       case "--no-held-answers": options.heldAnswers = false
       // On by default since 2026-11-24; replay commands printed before still name it.
       case "--held-answers": options.heldAnswers = true
@@ -72,7 +73,8 @@ public struct SimulationCommandLine: Sendable {
     usage: Tools/simulate [--seed N [--shrink] | --seeds N [--from N]] [--steps K]
                           [--concurrency N] [--no-faults] [--no-restarts] [--no-refusals]
                           [--no-removals] [--no-rejoins] [--no-contact-renames]
-                          [--no-held-answers] [--in-memory] [--verbose] [--trace]
+                          [--no-other-device] [--no-held-answers] [--in-memory]
+                          [--verbose] [--trace]
 
     Runs the real sync engine, strategies, model stack and fake backend through seeded
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
@@ -83,7 +85,9 @@ public struct SimulationCommandLine: Sendable {
     --no-removals without the self user removed from groups, as seeds found before such
     removals were drawn need; --no-rejoins without the self user added back to groups, as
     seeds found before such additions were drawn need; --no-contact-renames without contacts
-    renaming themselves, as seeds found before 2026-11-24 need; --no-held-answers without
+    renaming themselves, as seeds found before 2026-11-24 need; --no-other-device without the
+    self user renaming themselves on another device, as seeds found before such renames were
+    drawn need; --no-held-answers without
     the backend holding answers on their way back, as seeds found before they were on by
     default need (--held-answers, which turned them on then, is still read). --trace prints
     every step, request and event of the run. A failing seed's report names the command that
@@ -122,7 +126,8 @@ extension SimulationOptions {
     let switches: [(isOn: Bool, flag: String)] = [
       (faults, "--no-faults"), (restarts, "--no-restarts"), (refusals, "--no-refusals"),
       (removals, "--no-removals"), (rejoins, "--no-rejoins"),
-      (contactRenames, "--no-contact-renames"), (heldAnswers, "--no-held-answers"),
+      (contactRenames, "--no-contact-renames"), (otherDevice, "--no-other-device"),
+      (heldAnswers, "--no-held-answers"),
       (durableStore, "--in-memory"),
     ]
     flags += switches.filter { !$0.isOn }.map(\.flag)

@@ -18,8 +18,10 @@ public struct SimulationFigures: Sendable, Hashable {
   public var removedFromGroups = 0
   /// Times another member added the self user back to a group.
   public var rejoinedGroups = 0
-  /// Times a connected contact renamed themselves.
+  /// Times a contact renamed themselves.
   public var contactRenames = 0
+  /// Times the self user renamed themselves on another device.
+  public var renamesElsewhere = 0
   /// Refused changes the app sent again.
   public var refusalsRetried = 0
   /// Refused changes the app gave up.
@@ -43,6 +45,7 @@ public struct SimulationFigures: Sendable, Hashable {
     removedFromGroups += other.removedFromGroups
     rejoinedGroups += other.rejoinedGroups
     contactRenames += other.contactRenames
+    renamesElsewhere += other.renamesElsewhere
     refusalsRetried += other.refusalsRetried
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
@@ -60,7 +63,8 @@ public struct SimulationFigures: Sendable, Hashable {
       faults: \(faultList)
       held requests refused \(parkedRefused); refused changes retried \(refusalsRetried), \
       given up \(refusalsGivenUp); removed from a group \(removedFromGroups) times, added back \
-      \(rejoinedGroups) times; contacts renamed \(contactRenames) times
+      \(rejoinedGroups) times; contacts renamed \(contactRenames) times, the self user on \
+      another device \(renamesElsewhere) times
       """
   }
 }

@@ -27,6 +27,11 @@ public struct SimulationOptions: Sendable {
   ///
   /// Seeds drawn before such renames existed replay with this off.
   public var contactRenames: Bool
+  /// Whether the self user may rename themselves on another of their devices while this one
+  /// edits too.
+  ///
+  /// Seeds drawn before such renames existed replay with this off.
+  public var otherDevice: Bool
   /// Whether, with faults on, the backend may apply a request and hold its answer, so that
   /// answers overtake each other on their way back.
   ///
@@ -46,12 +51,12 @@ public struct SimulationOptions: Sendable {
   public var trace = false
 
   /// Creates options; by default 40 steps with faults, held answers, refusals, removals,
-  /// rejoins, contact renames and restarts on a SQLite store.
+  /// rejoins, contact renames, renames on another device and restarts on a SQLite store.
   public init(
     steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
     removals: Bool = true, rejoins: Bool = true, contactRenames: Bool = true,
-    heldAnswers: Bool = true, durableStore: Bool = true, maxConcurrentRequests: Int = 3,
-    strategies: [any UpstreamStrategy]? = nil
+    otherDevice: Bool = true, heldAnswers: Bool = true, durableStore: Bool = true,
+    maxConcurrentRequests: Int = 3, strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps
     self.faults = faults
@@ -60,6 +65,7 @@ public struct SimulationOptions: Sendable {
     self.removals = removals
     self.rejoins = rejoins
     self.contactRenames = contactRenames
+    self.otherDevice = otherDevice
     self.heldAnswers = heldAnswers
     self.durableStore = durableStore
     self.maxConcurrentRequests = maxConcurrentRequests

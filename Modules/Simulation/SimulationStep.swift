@@ -42,6 +42,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   /// A contact renames themselves on their own device, whether or not the self user is
   /// connected with them; `contact` picks one of the four by position.
   case remoteRenameContact(contact: Int, name: String)
+  /// The self user renames themselves on another of their devices.
+  case remoteRenameSelf(String)
   /// A contact removes the self user from a group.
   case remoteRemoveSelf(group: Int)
   /// A member adds the self user back to a group they left or were removed from; `group`
@@ -92,6 +94,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
       "a contact removes contact \(contact) from group \(group)"
     case .remoteRenameContact(let contact, let name):
       "contact \(contact) renames themselves to \(name)"
+    case .remoteRenameSelf(let name):
+      "the self user renames themselves to \(name) on another device"
     case .remoteRemoveSelf(let group): "a contact removes the self user from group \(group)"
     case .remoteAddSelf(let group): "a contact adds the self user back to left group \(group)"
     case .pull: "pull notifications"

@@ -127,7 +127,9 @@ extension Simulator {
   /// changed since the app last caught up are left for later, and so are groups whose requests
   /// may have crossed the self user's removal or return (``awaitingNews``).
   private func savedValueLost(_ view: ClientView) -> String? {
-    if let mine = view.me, let theirs = fake.user(me) {
+    if let mine = view.me, let theirs = fake.user(me),
+      !remotelyTouched.contains(ObjectReference(.user, me))
+    {
       let reference = ObjectReference(.user, me)
       if mine.name != theirs.name && !view.isPending(reference, "name") {
         return "self name is \(mine.name) here, \(theirs.name) on the server, and not pending"

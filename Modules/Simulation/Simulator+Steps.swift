@@ -57,7 +57,7 @@ extension Simulator {
     case .writeMessage(let conversation, let text): write(text, in: conversation, at: index)
     case .deleteMessage(let conversation): deleteLatestMessage(in: conversation)
     case .remoteRequest, .remoteAccept, .remotePost, .remoteRename, .remoteRemoveMember,
-      .remoteRenameContact, .remoteRemoveSelf, .remoteAddSelf:
+      .remoteRenameContact, .remoteRenameSelf, .remoteRemoveSelf, .remoteAddSelf:
       applyRemote(step)
     case .pull:
       let engine = app.engine
@@ -247,6 +247,13 @@ extension Simulator {
       // request waits reaches the client only if it fetches the profile once it is accepted.
       guard let id = pick(contacts, contact) else { return }
       if fake.renameUserRemotely(id, to: name) { figures.contactRenames += 1 }
+    case .remoteRenameSelf(let name):
+      // The news tell the rename; a rename of this device's that crossed it may land before or
+      // after it, and whichever the backend applied last is the one both must end on.
+      if fake.renameUserRemotely(me, to: name) {
+        remotelyTouched.insert(ObjectReference(.user, me))
+        figures.renamesElsewhere += 1
+      }
     case .remoteRemoveSelf(let group):
       guard let id = pick(groups, group)?.id,
         let author = fake.members(of: id).first(where: { $0 != me })

@@ -86,12 +86,13 @@ struct SimulationCommandLineTests {
     options.durableStore = mask & 32 == 0
     options.contactRenames = mask & 64 == 0
     options.heldAnswers = mask & 128 == 0
+    options.otherDevice = mask & 256 == 0
     return options
   }
 
   @Test(
     "A replay command reads back as the options that printed it, for every combination of switches",
-    arguments: 0..<256)
+    arguments: 0..<512)
   func replayRoundTrip(mask: Int) throws {
     // given
     let options = Self.options(mask: mask)

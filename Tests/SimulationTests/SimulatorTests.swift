@@ -90,6 +90,10 @@ struct SimulatorTests {
         options: { SimulationOptions(steps: 40, contactRenames: $0) },
         matches: { if case .remoteRenameContact = $0 { true } else { false } }),
       OptionalStep(
+        name: "the self user renaming themselves on another device",
+        options: { SimulationOptions(steps: 40, otherDevice: $0) },
+        matches: { if case .remoteRenameSelf = $0 { true } else { false } }),
+      OptionalStep(
         name: "the backend holding an answer on its way back",
         options: { SimulationOptions(steps: 40, heldAnswers: $0) },
         matches: { $0 == .fault(.heldAnswer) }),
@@ -125,7 +129,7 @@ struct SimulatorTests {
     let schedule = ScheduleGenerator(
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
-        heldAnswers: false)
+        otherDevice: false, heldAnswers: false)
     )
     .schedule(seed: 55048)
 
@@ -372,6 +376,27 @@ struct SimulatorTests {
       if case .remoteRenameContact = $0 { true } else { false }
     }
     #expect(report.figures.contactRenames == renames.count)
+  }
+
+  @Test(
+    "A rename on another device of the self user, crossing one made here, ends with both on the name the server kept",
+    arguments: [
+      [SimulationStep.remoteRenameSelf("Bea"), .pull],
+      [.renameSelf("Ann"), .remoteRenameSelf("Bea"), .pull],
+      [.remoteRenameSelf("Bea"), .renameSelf("Ann")],
+      [.fault(.park), .renameSelf("Ann"), .remoteRenameSelf("Bea"), .pull, .releaseParked(0)],
+      [
+        .fault(.heldAnswer), .renameSelf("Ann"), .remoteRenameSelf("Bea"), .pull, .releaseParked(0),
+      ],
+      [.fault(.lostResponse), .renameSelf("Ann"), .remoteRenameSelf("Bea"), .restart, .pull],
+    ])
+  func selfRenamedOnAnotherDevice(schedule: [SimulationStep]) async {
+    // when
+    let report = await Simulator.run(seed: 5, schedule: schedule)
+
+    // then: every step's check and the end check find the self user under the server's name
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.renamesElsewhere == 1)
   }
 
   @Test(
@@ -638,13 +663,13 @@ struct SimulatorTests {
       55048,
     ])
   func regressions(seed: UInt64) async {
-    // when: drawn as they were found, before refusals, removals, rejoins, contact renames and
-    // held answers
+    // when: drawn as they were found, before refusals, removals, rejoins, contact renames,
+    // renames on another device and held answers
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
-        heldAnswers: false))
+        otherDevice: false, heldAnswers: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -659,11 +684,12 @@ struct SimulatorTests {
     ])
   func removalRegressions(seed: UInt64) async {
     // when: drawn as it was found, 120 steps with refusals and removals, before rejoins,
-    // contact renames and held answers
+    // contact renames, renames on another device and held answers
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
-        steps: 120, rejoins: false, contactRenames: false, heldAnswers: false))
+        steps: 120, rejoins: false, contactRenames: false, otherDevice: false,
+        heldAnswers: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -680,9 +706,12 @@ struct SimulatorTests {
         302067,
       ], [3, 6]))
   func heldAnswerRegressions(seed: UInt64, concurrency: Int) async {
-    // when: drawn as they were found, 120 steps with every step on
+    // when: drawn as they were found, 120 steps with every step on but renames on another
+    // device
     let report = await Simulator.run(
-      seed: seed, options: SimulationOptions(steps: 120, maxConcurrentRequests: concurrency))
+      seed: seed,
+      options: SimulationOptions(
+        steps: 120, otherDevice: false, maxConcurrentRequests: concurrency))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

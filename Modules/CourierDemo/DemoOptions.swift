@@ -56,7 +56,8 @@ public struct DemoOptions: Sendable, Equatable {
       --server URL    send the story to a real backend with URLSessionTransport; the steps
                       that need another user acting remotely are skipped
       --store FILE    keep the client's state in a SQLite file; a second run resumes from it
-                      and sends nothing already acknowledged
+                      and sends nothing already acknowledged (the embedded backend starts
+                      empty, so there the client catches up with it and writes the story again)
       --help          this text
     """
 }

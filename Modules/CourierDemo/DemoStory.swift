@@ -231,14 +231,11 @@ public struct DemoStory: Sendable {
       return 0
     }
     if resumed {
-      // The embedded backend starts empty on every run; what the store held was acknowledged.
-      let writes = fake.journal.filter { $0.request.method != "GET" }
-      teller.note("writes this run: \(writes.count)")
-      guard
-        story.check(writes.isEmpty, "the resumed run sent \(writes.count) writes again", step: 8)
-      else { return story.fail() }
-      teller.note("story complete")
-      return 0
+      // The embedded backend starts empty on every run and does not know the stored cursor:
+      // the client caught up with it, dropped what it no longer holds, and the story ran again.
+      teller.note(
+        "the embedded backend started empty: the client caught up with it and wrote the story again"
+      )
     }
     let conversation = fake.connection(from: me, to: contact.0)?.conversation
     let sent = conversation.map { fake.messages(in: $0).map(\.text) } ?? []

@@ -184,8 +184,14 @@ extension FakeBackend {
     }
   }
 
-  /// Every notification so far, oldest first.
+  /// Every notification the fake still keeps, oldest first.
   public var notifications: [NotificationPayload] { state.withLock { $0.notifications } }
+
+  /// Forgets every notification but the newest `count`, as a backend that keeps them for a
+  /// limited time does: a client asking for news after a forgotten one gets `404`.
+  public func expireNotifications(keepingLast count: Int) {
+    state.withLock { $0.notifications = Array($0.notifications.suffix(max(count, 0))) }
+  }
 }
 
 /// What the fake server holds at one moment: users, conversations with their members, and the

@@ -1,7 +1,10 @@
+import ConnectionParsing
+import ConversationParsing
 import CourierAPI
 import Foundation
 import HTTPRequest
 import Models
+import ParsingCore
 import Seams
 import SyncStrategies
 import Transport
@@ -92,8 +95,9 @@ extension SyncEngine {
           onEvent?(.changeDropped(change))
         }
       case .failure(.downstream(.unknownSince)):
-        // The backend forgot where we were: start again from the beginning.
-        await forgetNotificationCursor()
+        // The backend forgot where we were: catch up with what it holds now, then read the
+        // news from its newest.
+        guard await catchUp(from: since) else { return }
         hasMore = true
       case .failure(let problem):
         report(problem)
@@ -111,19 +115,6 @@ extension SyncEngine {
   /// restarted engine resumes after it).
   public var lastNotificationID: UUID? {
     get async { await stack.sync.perform { $0.syncMetadata.lastNotificationID } }
-  }
-
-  private func forgetNotificationCursor() async {
-    let problem = await stack.sync.perform { context -> SaveError? in
-      context.syncMetadata.lastNotificationID = nil
-      do throws(SaveError) {
-        try context.save()
-        return nil
-      } catch {
-        return error
-      }
-    }
-    if let problem { report(.save(problem)) }
   }
 
   /// Whether the sync context knows the self user, after fetching them if it did not.
@@ -148,6 +139,88 @@ extension SyncEngine {
         return
       }
       try downstream.applySelfUser(response, in: context)
+    }
+  }
+
+  /// Catches up with what the backend holds now, after it forgot `stale`, the cursor, and says
+  /// whether the pull may go on.
+  ///
+  /// It applies the self user, every connection and every conversation; the users they name
+  /// are owed a fetch. The cursor moves to the newest notification, asked for first, so that
+  /// no news made while the lists were read is missed.
+  private func catchUp(from stale: UUID?) async -> Bool {
+    logger.warning("the backend forgot the notifications since the cursor: catching up")
+    await fetchSelfUser()
+    let downstream = self.downstream
+    guard let newest = await fetch(downstream.lastNotification) else { return false }
+    let last: UUID?
+    do {
+      last = try downstream.readLastNotificationID(newest)
+    } catch {
+      report(.downstream(error))
+      return false
+    }
+    guard
+      let connections = await fetchAllPages(
+        downstream.connections(after:), read: downstream.readConnections, id: \.to),
+      let conversations = await fetchAllPages(
+        downstream.conversations(after:), read: downstream.readConversations, id: \.id)
+    else { return false }
+    let result = await stack.sync.perform { context -> Result<CatchUpApplication?, SaveError> in
+      // Another pull caught up while this one read the lists.
+      guard context.syncMetadata.lastNotificationID == stale else { return .success(nil) }
+      let applied = downstream.applyHeldState(
+        connections: connections.items, conversations: conversations.items,
+        complete: connections.complete && conversations.complete, in: context)
+      context.syncMetadata.lastNotificationID = last
+      context.syncMetadata.usersToFetch.formUnion(applied.namedUsers)
+      do throws(SaveError) {
+        try context.save()
+      } catch {
+        context.rollback()
+        return .failure(error)
+      }
+      return .success(applied)
+    }
+    switch result {
+    case .success(nil):
+      return true
+    case .success(let applied?):
+      onEvent?(.caughtUp(lastID: last, droppedConversations: applied.droppedConversations))
+      for change in applied.droppedChanges {
+        logger.warning("\(change)")
+        onEvent?(.changeDropped(change))
+      }
+      return true
+    case .failure(let error):
+      report(.save(error))
+      return false
+    }
+  }
+
+  /// Every item of a paged list, with whether every one could be read; `nil` if a page did
+  /// not come or could not be read (reported).
+  private func fetchAllPages<Item: Sendable>(
+    _ endpoint: (UUID?) -> Endpoint,
+    read: (TransportResponse) throws(DownstreamError) -> Page<Item>,
+    id: (Item) -> UUID
+  ) async -> (items: [Item], complete: Bool)? {
+    var items: [Item] = []
+    var complete = true
+    var start: UUID?
+    while true {
+      guard let response = await fetch(endpoint(start)) else { return nil }
+      let page: Page<Item>
+      do {
+        page = try read(response)
+      } catch {
+        report(.downstream(error))
+        return nil
+      }
+      items += page.elements
+      complete = complete && page.failures.isEmpty
+      guard page.hasMore, let last = page.elements.last else { return (items, complete) }
+      start = id(last)
     }
   }
 

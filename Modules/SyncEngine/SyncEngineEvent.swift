@@ -17,6 +17,13 @@ public enum SyncEngineEvent: Sendable, Hashable, CustomStringConvertible {
   /// A local change was dropped unsent, because the backend removed the self user from the
   /// conversation it belongs to; the app may want to say so.
   case changeDropped(DroppedChange)
+  /// The backend had forgotten the notifications after the cursor, and the engine caught up
+  /// with what it holds now: news are read after `lastID`, and the conversations the backend
+  /// no longer lists for the self user are dropped here.
+  ///
+  /// Messages posted in the news the backend forgot are not fetched again (the API has no
+  /// message history), so an app may want to say that some may be missing.
+  case caughtUp(lastID: UUID?, droppedConversations: Set<UUID>)
   /// Something could not be applied; the engine goes on.
   case problem(SyncProblem)
 
@@ -31,6 +38,11 @@ public enum SyncEngineEvent: Sendable, Hashable, CustomStringConvertible {
     case .changeRefused(let object, let reason, let reverted):
       "\(object) \(reverted ? "reverted" : "refused"): \(reason)"
     case .changeDropped(let change): "\(change)"
+    case .caughtUp(let lastID, let dropped):
+      "caught up with the backend"
+        + (lastID.map { " (last \($0.uuidString.lowercased().prefix(8)))" } ?? "")
+        + (dropped.isEmpty
+          ? "" : ", \(dropped.count) conversation\(dropped.count == 1 ? "" : "s") dropped")
     case .problem(let problem): "problem: \(problem)"
     }
   }

@@ -395,7 +395,7 @@ public struct DownstreamSync: Sendable {
   /// the server's list is updated, and so is the local one, except for members the local
   /// change itself added or removed relative to `synchronised` (that change wins, and is still
   /// sent).
-  private func mergeMembership(
+  func mergeMembership(
     of id: UUID, joined: Bool, users: Set<UUID>, synchronised: Set<UUID>,
     in context: ModelContext
   ) {
@@ -420,7 +420,7 @@ public struct DownstreamSync: Sendable {
     }
   }
 
-  private func decode(_ response: TransportResponse, for endpoint: Endpoint)
+  func decode(_ response: TransportResponse, for endpoint: Endpoint)
     throws(DownstreamError) -> EndpointResponse
   {
     guard response.responseClass == .success else {

@@ -97,8 +97,10 @@ struct DemoStoryTests {
     #expect(lines.elements.contains("   story complete"))
   }
 
-  @Test("A second run on the same store resumes: it sends nothing already acknowledged")
-  func resumesFromStore() async throws {
+  @Test(
+    "A second run on the same store, on the embedded backend that starts empty, catches up with it and completes"
+  )
+  func resumesOnEmptyBackend() async throws {
     // given
     let directory = NSTemporaryDirectory() + "courier-demo-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -114,7 +116,38 @@ struct DemoStoryTests {
     #expect(firstCode == 0)
     #expect(secondCode == 0, "\(transcript.joined(separator: "\n"))")
     #expect(transcript.contains { $0.contains("resuming from") })
-    #expect(transcript.contains { $0.contains("writes this run: 0") })
+    #expect(transcript.contains { $0.contains("GET /notifications/last") })
+    #expect(transcript.contains("   story complete"))
+  }
+
+  @Test(
+    "A second run on the same store, against a backend that kept its state, sends nothing already acknowledged",
+    .disabled(under: .thread, "URLSession to a loopback socket times out under TSan on Linux"))
+  func resumesFromStore() async throws {
+    // given
+    let directory = NSTemporaryDirectory() + "courier-demo-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let fake = FakeBackend(uuids: .seeded(1))
+    DemoScenario.populate(fake)
+    fake.contactsAcceptRequests = true
+    let server = try fake.serve()
+    var options = DemoOptions()
+    options.server = server.baseURL
+    options.store = directory + "/client.sqlite"
+    let (firstCode, _) = await Self.run(options)
+    let firstRun = fake.journal.count
+
+    // when
+    let (secondCode, transcript) = await Self.run(options)
+    await server.stop()
+
+    // then
+    let writes = fake.journal.dropFirst(firstRun).filter { $0.request.method != "GET" }
+    #expect(firstCode == 0)
+    #expect(secondCode == 0, "\(transcript.joined(separator: "\n"))")
+    #expect(transcript.contains { $0.contains("resuming from") })
+    #expect(writes.map(\.description) == [])
   }
 
   @Test("A file that is no store ends the demo with code 1 and says why")

@@ -295,6 +295,33 @@ extension FakeBackendTests {
       #expect(unknown.status == 404)
     }
 
+    @Test(
+      "Expired notifications are forgotten: since= one of them is 404, the kept ones are still served"
+    )
+    func expired() async throws {
+      // given
+      let fake = FakeBackend()
+      fake.insertSelfUser()
+      let ann = fake.insertUser(name: "Ann")
+      let group = fake.createGroupRemotely(name: "G", by: ann, members: [])
+      for index in 0..<3 { fake.postMessageRemotely(in: group, from: ann, text: "\(index)") }
+      let ids = fake.notifications.map(\.id)
+
+      // when
+      fake.expireNotifications(keepingLast: 2)
+
+      // then
+      let forgotten = try await fake.call(
+        .get, "/notifications", query: [QueryItem("since", ids[1].text)])
+      let kept = try await fake.call(
+        .get, "/notifications", query: [QueryItem("since", ids[2].text)])
+      let page = try Page<NotificationPayload>.parse(
+        try #require(kept.body), listKey: "notifications")
+      #expect(fake.notifications.map(\.id) == Array(ids.suffix(2)))
+      #expect(forgotten.status == 404)
+      #expect(page.elements.map(\.id) == [ids[3]])
+    }
+
     @Test("GET /notifications/last answers the newest, or 404 before any")
     func last() async throws {
       // given

@@ -20,6 +20,8 @@ struct SyncEngineEventTests {
       DroppedChange(
         item: SyncQueueSnapshot.Item(object: ObjectReference(.message, UUID(4)), kind: .insert),
         conversation: UUID(5))),
+    .caughtUp(lastID: UUID(0x3F2A_1B4C), droppedConversations: [UUID(6), UUID(7)]),
+    .caughtUp(lastID: nil, droppedConversations: []),
     .problem(.downstream(.status(.getSelf, 500, nil))),
   ].compactMap { $0 }
 
@@ -34,6 +36,8 @@ struct SyncEngineEventTests {
         "Message 00000000-0000-0000-0000-000000000002 refused: status 403",
         "User 00000000-0000-0000-0000-000000000003 reverted: status 400",
         "insert Message 00000000-0000-0000-0000-000000000004, dropped: the self user was removed from conversation 00000000-0000-0000-0000-000000000005",
+        "caught up with the backend (last 00000000), 2 conversations dropped",
+        "caught up with the backend",
         "problem: GET /self answered 500",
       ]))
   func descriptions(_ event: SyncEngineEvent, _ expected: String) {

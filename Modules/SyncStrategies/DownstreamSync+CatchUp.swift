@@ -1,0 +1,130 @@
+import ConnectionParsing
+import ConversationParsing
+import CourierAPI
+import EventParsing
+import Foundation
+import Models
+import ParsingCore
+import Transport
+
+/// What catching up with the state the backend holds did to a context.
+public struct CatchUpApplication: Sendable, Equatable {
+  /// The users the lists named, whose profiles may have changed in news the backend forgot:
+  /// they are owed a fetch.
+  public let namedUsers: Set<UUID>
+  /// The conversations here that the backend no longer lists for the self user, dropped with
+  /// their messages.
+  public let droppedConversations: Set<UUID>
+  /// The changes still to be pushed that went with them, in order.
+  public let droppedChanges: [DroppedChange]
+}
+
+extension DownstreamSync {
+  /// `GET /notifications/last`: the newest notification, after which news are read once a
+  /// client has caught up.
+  public var lastNotification: Endpoint { .lastNotification }
+
+  /// `GET /connections?size=&start=`: a page of the self user's connections, after the one
+  /// with the user `start` (from the first if `nil`).
+  public func connections(after start: UUID?) -> Endpoint {
+    .getConnections(Paging(size: pageSize, start: start))
+  }
+
+  /// `GET /conversations?size=&start=`: a page of the self user's conversations, after
+  /// conversation `start` (from the first if `nil`).
+  public func conversations(after start: UUID?) -> Endpoint {
+    .getConversations(Paging(size: pageSize, start: start))
+  }
+
+  /// The id of the newest notification the backend holds, or `nil` when it holds none (a
+  /// `404`).
+  public func readLastNotificationID(_ response: TransportResponse) throws(DownstreamError)
+    -> UUID?
+  {
+    if response.status == 404 { return nil }
+    guard case .notification(let notification) = try decode(response, for: lastNotification)
+    else { return nil }
+    return notification.id
+  }
+
+  /// A page of the self user's connections.
+  public func readConnections(_ response: TransportResponse) throws(DownstreamError)
+    -> Page<ConnectionPayload>
+  {
+    guard case .connections(let page) = try decode(response, for: connections(after: nil)) else {
+      return Page(elements: [], failures: [], hasMore: false)
+    }
+    return page
+  }
+
+  /// A page of the self user's conversations.
+  public func readConversations(_ response: TransportResponse) throws(DownstreamError)
+    -> Page<ConversationPayload>
+  {
+    guard case .conversations(let page) = try decode(response, for: conversations(after: nil))
+    else { return Page(elements: [], failures: [], hasMore: false) }
+    return page
+  }
+
+  /// Applies every connection and conversation the backend holds for the self user, as a
+  /// client does that cannot read the news since its cursor any more.
+  ///
+  /// The merge rules are the news' rules: a key with a change here that is not yet pushed
+  /// keeps its local value and records the backend's as the last synchronised one, and members
+  /// another user added or removed join or leave here too, unless this device changed the same
+  /// members. When `complete`, a conversation here that the lists leave out, other than one
+  /// created here and not answered yet, is one the self user is no longer in, and goes with its
+  /// messages; lists with unreadable elements are not complete, and drop nothing.
+  public func applyHeldState(
+    connections: [ConnectionPayload], conversations: [ConversationPayload], complete: Bool,
+    in context: ModelContext
+  ) -> CatchUpApplication {
+    var named: Set<UUID> = []
+    for payload in connections {
+      named.insert(payload.to)
+      let connection = PayloadMapping.connection(payload)
+      context.updateLastSynchronised(Connection.self, id: connection.id) { $0 = connection }
+      context.applyRemote(connection)
+    }
+    for payload in conversations {
+      let conversation = PayloadMapping.conversation(payload)
+      named.formUnion(conversation.participantIDs)
+      applyHeld(conversation, in: context)
+    }
+    var gone: Set<UUID> = []
+    var dropped: [DroppedChange] = []
+    if complete {
+      let listed = Set(conversations.map(\.id))
+      let inserted = context.localChanges(of: Conversation.self).inserted
+      for conversation in context.objects(Conversation.self)
+      where !listed.contains(conversation.id) && !inserted.contains(conversation.id) {
+        gone.insert(conversation.id)
+        dropped += Self.drop(conversation: conversation.id, in: context)
+      }
+    }
+    if let me = context.selfUser?.id { named.remove(me) }
+    return CatchUpApplication(
+      namedUsers: named, droppedConversations: gone, droppedChanges: dropped)
+  }
+
+  /// Applies one conversation as the backend holds it now.
+  private func applyHeld(_ conversation: Conversation, in context: ModelContext) {
+    let changes = context.localChanges(of: Conversation.self)
+    if !changes.inserted.contains(conversation.id),
+      changes.keys(of: conversation.id).contains(.participantIDs),
+      let synchronised = changes.originals[conversation.id]?.participantIDs
+    {
+      // Members changed on both sides: the backend's changes since the last synchronised list
+      // join or leave here too, except those this device changed itself.
+      let server = conversation.participantIDs
+      mergeMembership(
+        of: conversation.id, joined: true, users: server.subtracting(synchronised),
+        synchronised: synchronised, in: context)
+      mergeMembership(
+        of: conversation.id, joined: false, users: synchronised.subtracting(server),
+        synchronised: synchronised, in: context)
+    }
+    context.updateLastSynchronised(Conversation.self, id: conversation.id) { $0 = conversation }
+    context.applyRemote(conversation)
+  }
+}

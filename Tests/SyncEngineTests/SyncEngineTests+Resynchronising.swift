@@ -1,0 +1,171 @@
+import ConnectionParsing
+import ConversationParsing
+import CourierAPI
+import EventParsing
+import FakeBackend
+import Foundation
+import Models
+import ModelsTestSupport
+import Seams
+import SyncEngine
+import SyncStrategies
+import SyncTestSupport
+import TestSupport
+import Testing
+
+extension SyncEngineTests {
+  /// A backend keeps its notifications for a limited time; a client away for longer than that
+  /// must catch up from what the backend holds now, not from the news it still has.
+  @Suite("Catching up after the backend forgot the cursor")
+  @MainActor
+  struct Resynchronising {
+    /// A world with Ann connected and two groups with her, caught up with the news.
+    static func start() async throws -> (world: SyncWorld, ann: UUID, lunch: UUID, team: UUID) {
+      var ids: (ann: UUID, lunch: UUID, team: UUID)?
+      let world = try await SyncWorld.start { fake, me in
+        let ann = fake.insertUser(name: "Ann")
+        fake.requestConnectionRemotely(from: ann)
+        _ = fake.answer(.updateConnection(user: ann, ConnectionUpdate(status: .accepted)))
+        let lunch = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
+        let team = fake.createGroupRemotely(name: "Team", by: ann, members: [me])
+        ids = (ann, lunch, team)
+      }
+      let (ann, lunch, team) = try #require(ids)
+      return (world, ann, lunch, team)
+    }
+
+    @Test(
+      "A pull whose cursor the backend forgot brings the groups, names and members the backend holds now"
+    )
+    func catchesUpWithForgottenNews() async throws {
+      // given: while the app was away, Ann renamed herself and a group, removed the self user
+      // from another and made a new one with them; the backend then forgot all those news
+      let (world, ann, lunch, team) = try await Self.start()
+      #expect(world.ui.object(Conversation.self, id: lunch) != nil)
+      world.fake.renameUserRemotely(ann, to: "Annie")
+      world.fake.renameRemotely(team, to: "Crew", by: ann)
+      world.fake.removeMembersRemotely([world.me], from: lunch, by: ann)
+      let trip = world.fake.createGroupRemotely(name: "Trip", by: ann, members: [world.me])
+      world.fake.expireNotifications(keepingLast: 0)
+
+      // when
+      await world.engine.pullNotifications()
+      await world.settle()
+
+      // then
+      #expect(world.ui.object(Conversation.self, id: trip)?.name == "Trip")
+      #expect(world.ui.object(Conversation.self, id: team)?.name == "Crew")
+      #expect(world.ui.object(Conversation.self, id: lunch) == nil)
+      #expect(world.ui.object(User.self, id: ann)?.name == "Annie")
+    }
+
+    @Test(
+      "After catching up, the news are read from the newest the backend held, and later ones arrive"
+    )
+    func readsNewsFromTheNewest() async throws {
+      // given
+      let (world, ann, _, team) = try await Self.start()
+      world.fake.renameRemotely(team, to: "Crew", by: ann)
+      world.fake.expireNotifications(keepingLast: 1)
+      world.fake.renameRemotely(team, to: "Band", by: ann)
+      world.fake.expireNotifications(keepingLast: 1)
+      await world.engine.pullNotifications()
+      await world.settle()
+      let caughtUpAt = await world.engine.lastNotificationID
+
+      // when
+      world.fake.renameRemotely(team, to: "Choir", by: ann)
+      await world.engine.pullNotifications()
+      await world.settle()
+
+      // then
+      #expect(caughtUpAt == world.fake.notifications.first?.id)
+      #expect(await world.engine.lastNotificationID == world.fake.notifications.last?.id)
+      #expect(world.ui.object(Conversation.self, id: team)?.name == "Choir")
+    }
+
+    @Test("Changes made here and not yet pushed survive catching up, and reach the server after")
+    func localChangesSurvive() async throws {
+      // given: offline, the user renames a group, adds Bob to it and creates another; meanwhile
+      // Ann added Cat to the first, and the backend forgot the news
+      let (world, ann, _, team) = try await Self.start()
+      let bob = world.fake.insertUser(name: "Bob")
+      let cat = world.fake.insertUser(name: "Cat")
+      await world.engine.setOnline(false)
+      let me = try #require(world.ui.selfUser)
+      let created = world.make.conversation(name: "Mine", creator: me)
+      try world.save([created]) { context in
+        try context.update(Conversation.self, id: team) {
+          $0.name = "Ours"
+          $0.participantIDs.insert(bob)
+        }
+      }
+      await world.settle()
+      world.fake.addMembersRemotely([cat], to: team, by: ann)
+      world.fake.expireNotifications(keepingLast: 0)
+      await world.engine.pullNotifications()
+      await world.settle()
+      let caughtUp = world.ui.object(Conversation.self, id: team)
+
+      // when
+      await world.engine.setOnline(true)
+      await world.settle()
+
+      // then
+      #expect(caughtUp?.name == "Ours")
+      #expect(caughtUp?.participantIDs == [world.me, ann, bob, cat])
+      #expect(world.ui.object(Conversation.self, id: created.id) != nil)
+      #expect(world.fake.conversation(team)?.name == "Ours")
+      #expect(world.fake.members(of: team).sorted() == [world.me, ann, bob, cat].sorted())
+      #expect(world.fake.conversation(created.id)?.name == "Mine")
+    }
+
+    @Test("A catch-up cut short by a failed list changes nothing, and the next pull catches up")
+    func failedCatchUpTriedAgain() async throws {
+      // given
+      expectLoggedError(containing: "GET /conversations answered 403")
+      let (world, ann, lunch, _) = try await Self.start()
+      world.fake.removeMembersRemotely([world.me], from: lunch, by: ann)
+      world.fake.expireNotifications(keepingLast: 0)
+      let stale = await world.engine.lastNotificationID
+      world.fake.addFault(.once(RequestMatcher("GET", "/conversations"), .status(403)))
+      await world.engine.pullNotifications()
+      await world.settle()
+      let afterFailure = await world.engine.lastNotificationID
+      let keptLunch = world.ui.object(Conversation.self, id: lunch) != nil
+
+      // when
+      await world.engine.pullNotifications()
+      await world.settle()
+
+      // then
+      #expect(afterFailure == stale)
+      #expect(keptLunch)
+      #expect(world.ui.object(Conversation.self, id: lunch) == nil)
+    }
+
+    @Test("Catching up tells the app, with the conversations it dropped")
+    func tellsTheApp() async throws {
+      // given
+      let events = Recorder<SyncEngineEvent>()
+      let fake = FakeBackend()
+      let me = fake.insertSelfUser()
+      let ann = fake.insertUser(name: "Ann")
+      let lunch = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
+      let stack = ModelStack.forTesting()
+      let engine = SyncEngine(stack: stack, transport: fake.transport, onEvent: events.record)
+      await engine.start()
+      await Quiescence.expectIdle(stack.tracker)
+      fake.removeMembersRemotely([me], from: lunch, by: ann)
+      fake.expireNotifications(keepingLast: 1)
+
+      // when
+      await engine.pullNotifications()
+      await Quiescence.expectIdle(stack.tracker)
+
+      // then
+      let last = try #require(fake.notifications.last?.id)
+      #expect(events.elements.contains(.caughtUp(lastID: last, droppedConversations: [lunch])))
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import ConnectionParsing
+import ConversationParsing
+import CourierAPI
+import EventParsing
+import Foundation
+import Models
+import ModelsTestSupport
+import SyncStrategies
+import SyncTestSupport
+import TestSupport
+import Testing
+import Transport
+
+extension DownstreamSyncTests {
+  /// Applying the connections and conversations the backend holds, for a client whose cursor
+  /// the backend forgot.
+  @Suite("Catching up")
+  @MainActor
+  struct CatchUp {
+    /// A harness whose sync context holds group `id`, synchronised, with the self user and Ann.
+    static func harness(holding id: UUID, ann: UUID) async throws -> TrackerHarness {
+      let harness = TrackerHarness()
+      let group = ConversationPayload(
+        id: id, type: .group, name: "Team", creator: ann, selfMember: harness.me.id,
+        otherMembers: [ann], lastEventTime: DownstreamSyncTests.time)
+      try await harness.stack.sync.perform { context in
+        _ = DownstreamSync().applyHeldState(
+          connections: [], conversations: [group], complete: true, in: context)
+        try context.save()
+      }
+      return harness
+    }
+
+    @Test(
+      "A group the lists leave out goes only when every element of the lists could be read",
+      arguments: [true, false])
+    func dropsOnlyFromCompleteLists(complete: Bool) async throws {
+      // given
+      let id = UUID(301)
+      let harness = try await Self.harness(holding: id, ann: UUID(302))
+
+      // when
+      let applied = try await harness.stack.sync.perform { context in
+        let applied = DownstreamSync().applyHeldState(
+          connections: [], conversations: [], complete: complete, in: context)
+        try context.save()
+        return applied
+      }
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(applied.droppedConversations == (complete ? [id] : []))
+      #expect((harness.ui.object(Conversation.self, id: id) == nil) == complete)
+    }
+
+    @Test("The users the lists name, but the self user, are owed a fetch")
+    func namesUsers() async throws {
+      // given
+      let harness = TrackerHarness()
+      let ann = UUID(303)
+      let bob = UUID(304)
+      let connection = ConnectionPayload(
+        from: harness.me.id, to: ann, status: .accepted, conversation: UUID(305),
+        lastUpdate: DownstreamSyncTests.time)
+      let group = ConversationPayload(
+        id: UUID(306), type: .group, name: "Team", creator: bob, selfMember: harness.me.id,
+        otherMembers: [bob], lastEventTime: DownstreamSyncTests.time)
+
+      // when
+      let applied = await harness.stack.sync.perform { context in
+        DownstreamSync().applyHeldState(
+          connections: [connection], conversations: [group], complete: true, in: context)
+      }
+
+      // then
+      #expect(applied.namedUsers == [ann, bob])
+    }
+
+    @Test(
+      "The newest notification's id is read from its answer, and none from a 404",
+      arguments: zip([200, 404], [UUID(307), nil]))
+    func lastNotification(status: Int, expected: UUID?) throws {
+      // given
+      let notification = NotificationPayload(id: UUID(307), events: [])
+      let response =
+        status == 200
+        ? TransportResponse(status: 200, json: notification.jsonValue)
+        : TransportResponse(status: 404, json: ["label": "not-found", "message": "none"])
+
+      // when
+      let id = try DownstreamSync().readLastNotificationID(response)
+
+      // then
+      #expect(id == expected)
+    }
+  }
+}

@@ -3,6 +3,7 @@ import ConversationParsing
 import CourierAPI
 import EventParsing
 import Foundation
+import JSON
 import Models
 import ParsingCore
 import Transport
@@ -43,7 +44,7 @@ extension DownstreamSync {
   {
     if response.status == 404 { return nil }
     guard case .notification(let notification) = try decode(response, for: lastNotification)
-    else { return nil }
+    else { throw Self.unexpectedAnswer(to: .lastNotification) }
     return notification.id
   }
 
@@ -52,7 +53,7 @@ extension DownstreamSync {
     -> Page<ConnectionPayload>
   {
     guard case .connections(let page) = try decode(response, for: connections(after: nil)) else {
-      return Page(elements: [], failures: [], hasMore: false)
+      throw Self.unexpectedAnswer(to: .getConnections)
     }
     return page
   }
@@ -62,8 +63,14 @@ extension DownstreamSync {
     -> Page<ConversationPayload>
   {
     guard case .conversations(let page) = try decode(response, for: conversations(after: nil))
-    else { return Page(elements: [], failures: [], hasMore: false) }
+    else { throw Self.unexpectedAnswer(to: .getConversations) }
     return page
+  }
+
+  /// The error for a success without the list or notification `route` answers with, such as a
+  /// `204`: read as an empty list, it would drop every conversation here.
+  private static func unexpectedAnswer(to route: Route) -> DownstreamError {
+    .payload(.payload(route, .notAnObject(found: .null)))
   }
 
   /// Applies every connection and conversation the backend holds for the self user, as a

@@ -93,5 +93,19 @@ extension DownstreamSyncTests {
       // then
       #expect(id == expected)
     }
+
+    @Test("A success without a list is an error, not an empty list that would drop everything")
+    func noContentIsNoList() {
+      // given
+      let response = TransportResponse(status: 204)
+
+      // when
+      let downstream = DownstreamSync()
+
+      // then
+      #expect(throws: DownstreamError.self) { try downstream.readConversations(response) }
+      #expect(throws: DownstreamError.self) { try downstream.readConnections(response) }
+      #expect(throws: DownstreamError.self) { try downstream.readLastNotificationID(response) }
+    }
   }
 }

@@ -90,10 +90,7 @@ extension SyncEngine {
         setAsideSinceApplied = 0
         hasMore = applied.hasMore
         onEvent?(.notifications(count: applied.count, lastID: applied.lastID))
-        for change in applied.droppedChanges {
-          logger.warning("\(change)")
-          onEvent?(.changeDropped(change))
-        }
+        reportDropped(applied.droppedChanges)
       case .failure(.downstream(.unknownSince)):
         // The backend forgot where we were: catch up with what it holds now, then read the
         // news from its newest.
@@ -187,14 +184,20 @@ extension SyncEngine {
       return true
     case .success(let applied?):
       onEvent?(.caughtUp(lastID: last, droppedConversations: applied.droppedConversations))
-      for change in applied.droppedChanges {
-        logger.warning("\(change)")
-        onEvent?(.changeDropped(change))
-      }
+      reportDropped(applied.droppedChanges)
       return true
     case .failure(let error):
       report(.save(error))
       return false
+    }
+  }
+
+  /// Tells the log and the app of the unsent changes that went with conversations the self user
+  /// is no longer in.
+  private func reportDropped(_ changes: [DroppedChange]) {
+    for change in changes {
+      logger.warning("\(change)")
+      onEvent?(.changeDropped(change))
     }
   }
 
@@ -229,21 +232,22 @@ extension SyncEngine {
   /// for the next pull.
   private func fetchOwedUsers() async {
     let owed = await stack.sync.perform { $0.syncMetadata.usersToFetch }
-    for case .getUsers(let batch) in downstream.userBatches(owed) {
+    for batch in downstream.userBatches(owed) {
+      guard case .getUsers(let ids) = batch else { continue }
       // Without a response the backend is out of reach: the rest waits for the next pull.
-      guard await fetchUsers(Set(batch)) else { return }
+      guard await fetchUsers(batch, asking: Set(ids)) else { return }
     }
   }
 
-  /// Fetches `ids` in one `GET /users` call and applies the answer; `false` if no response
-  /// came.
-  private func fetchUsers(_ ids: Set<UUID>) async -> Bool {
+  /// Sends `batch`, a `GET /users` call for `ids`, and applies the answer; `false` if no
+  /// response came.
+  private func fetchUsers(_ batch: Endpoint, asking ids: Set<UUID>) async -> Bool {
     let downstream = self.downstream
     let order = userFetches
     // Pulls may overlap, so two fetches of one user may be out at once, their answers
     // overtaking each other: the later fetch's profile is kept (see UserFetchOrder).
     let fetch = order.send()
-    return await fetchAndApply(downstream.users(ids)) {
+    return await fetchAndApply(batch) {
       (response, context) throws(DownstreamError) in
       var answered: Set<UUID> = []
       var settled: Set<UUID> = []

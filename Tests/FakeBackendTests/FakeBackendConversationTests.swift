@@ -271,14 +271,20 @@ extension FakeBackendTests {
       #expect(fake.notifications.isEmpty)
     }
 
-    @Test("since= answers the notifications after that id, paged; an unknown id is 404")
-    func since() async throws {
-      // given
+    /// A fake whose notifications are a group's creation and three messages in it.
+    static func fakeWithFourNotifications() -> FakeBackend {
       let fake = FakeBackend()
       fake.insertSelfUser()
       let ann = fake.insertUser(name: "Ann")
       let group = fake.createGroupRemotely(name: "G", by: ann, members: [])
       for index in 0..<3 { fake.postMessageRemotely(in: group, from: ann, text: "\(index)") }
+      return fake
+    }
+
+    @Test("since= answers the notifications after that id, paged; an unknown id is 404")
+    func since() async throws {
+      // given
+      let fake = Self.fakeWithFourNotifications()
       let first = try #require(fake.notifications.first?.id)
 
       // when
@@ -300,11 +306,7 @@ extension FakeBackendTests {
     )
     func expired() async throws {
       // given
-      let fake = FakeBackend()
-      fake.insertSelfUser()
-      let ann = fake.insertUser(name: "Ann")
-      let group = fake.createGroupRemotely(name: "G", by: ann, members: [])
-      for index in 0..<3 { fake.postMessageRemotely(in: group, from: ann, text: "\(index)") }
+      let fake = Self.fakeWithFourNotifications()
       let ids = fake.notifications.map(\.id)
 
       // when

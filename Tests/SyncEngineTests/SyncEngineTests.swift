@@ -371,16 +371,23 @@ struct SyncEngineTests {
     #expect(world.ui.object(User.self, id: ann)?.name == "Annie")
   }
 
-  @Test("Users news name beyond what one fetch may ask for are fetched in several requests")
-  func manyUnknownUsersFetchedInBatches() async throws {
-    // given: another device of the self user adds more users to a group than one
-    // `GET /users` may name
+  /// A world with a group in which another device of the self user then adds `count` users
+  /// the client does not know, and those users.
+  static func startAddingMembers(_ count: Int) async throws -> (SyncWorld, [UUID]) {
     let world = try await SyncWorld.start { fake, me in
       fake.createGroupRemotely(name: "Team", by: me, members: [])
     }
     let group = try #require(world.ui.objects(Conversation.self).first)
-    let users = (0..<Endpoint.maxUserIDs * 2 + 50).map { world.fake.insertUser(name: "User \($0)") }
+    let users = (0..<count).map { world.fake.insertUser(name: "User \($0)") }
     world.fake.addMembersRemotely(users, to: group.id, by: world.me)
+    return (world, users)
+  }
+
+  @Test("Users news name beyond what one fetch may ask for are fetched in several requests")
+  func manyUnknownUsersFetchedInBatches() async throws {
+    // given: another device of the self user adds more users to a group than one
+    // `GET /users` may name
+    let (world, users) = try await Self.startAddingMembers(Endpoint.maxUserIDs * 2 + 50)
 
     // when
     await world.engine.pullNotifications()
@@ -400,12 +407,7 @@ struct SyncEngineTests {
   func userBatchesAfterOffline() async throws {
     // given: news name more users than one fetch may ask for, and the backend cannot be reached
     // when the pull fetches them
-    let world = try await SyncWorld.start { fake, me in
-      fake.createGroupRemotely(name: "Team", by: me, members: [])
-    }
-    let group = try #require(world.ui.objects(Conversation.self).first)
-    let users = (0..<Endpoint.maxUserIDs + 1).map { world.fake.insertUser(name: "User \($0)") }
-    world.fake.addMembersRemotely(users, to: group.id, by: world.me)
+    let (world, users) = try await Self.startAddingMembers(Endpoint.maxUserIDs + 1)
     world.fake.addFault(.always(RequestMatcher("GET", "/users"), .network(.offline)))
     await world.engine.pullNotifications()
     let triedOffline = world.fake.requests("GET", "/users").count

@@ -40,6 +40,7 @@ extension SyncEngine {
     let answers = self.answers
     var hasMore = true
     var setAsideSinceApplied = 0
+    var caughtUp = false
     while hasMore {
       hasMore = false
       let since = await lastNotificationID
@@ -90,11 +91,16 @@ extension SyncEngine {
         setAsideSinceApplied = 0
         hasMore = applied.hasMore
         onEvent?(.notifications(count: applied.count, lastID: applied.lastID))
+        if !applied.unreadable.isEmpty {
+          report(.downstream(.unreadableElements(.getNotifications, applied.unreadable)))
+        }
         reportDropped(applied.droppedChanges)
-      case .failure(.downstream(.unknownSince)):
+      case .failure(.downstream(.unknownSince)) where !caughtUp:
         // The backend forgot where we were: catch up with what it holds now, then read the
-        // news from its newest.
+        // news from its newest. A backend that forgets that too is not caught up with again
+        // in this pull, which would ask for ever.
         guard await catchUp(from: since) else { return }
+        caughtUp = true
         hasMore = true
       case .failure(let problem):
         report(problem)
@@ -159,9 +165,9 @@ extension SyncEngine {
     }
     guard
       let connections = await fetchAllPages(
-        downstream.connections(after:), read: downstream.readConnections, id: \.to),
+        downstream.connections(after:), read: downstream.readConnections),
       let conversations = await fetchAllPages(
-        downstream.conversations(after:), read: downstream.readConversations, id: \.id)
+        downstream.conversations(after:), read: downstream.readConversations)
     else { return false }
     let result = await stack.sync.perform { context -> Result<CatchUpApplication?, SaveError> in
       // Another pull caught up while this one read the lists.
@@ -201,18 +207,21 @@ extension SyncEngine {
     }
   }
 
-  /// Every item of a paged list, with whether every one could be read; `nil` if a page did
-  /// not come or could not be read (reported).
-  private func fetchAllPages<Item: Sendable>(
+  /// Every item of a paged list, with whether every one could be read (those that could not
+  /// are reported); `nil` if a page did not come, could not be read, or said the list had more
+  /// without moving past where it started (reported).
+  private func fetchAllPages<Item: PagedPayload>(
     _ endpoint: (UUID?) -> Endpoint,
-    read: (TransportResponse) throws(DownstreamError) -> Page<Item>,
-    id: (Item) -> UUID
+    read: (TransportResponse) throws(DownstreamError) -> Page<Item>
   ) async -> (items: [Item], complete: Bool)? {
     var items: [Item] = []
     var complete = true
     var start: UUID?
+    // Every cursor asked from: a page that leads back to one would lead round again.
+    var asked: Set<UUID> = []
     while true {
-      guard let response = await fetch(endpoint(start)) else { return nil }
+      let request = endpoint(start)
+      guard let response = await fetch(request) else { return nil }
       let page: Page<Item>
       do {
         page = try read(response)
@@ -221,9 +230,16 @@ extension SyncEngine {
         return nil
       }
       items += page.elements
-      complete = complete && page.failures.isEmpty
-      guard page.hasMore, let last = page.elements.last else { return (items, complete) }
-      start = id(last)
+      if !page.failures.isEmpty {
+        complete = false
+        report(.downstream(.unreadableElements(request.route, page.unreadableElements)))
+      }
+      guard page.hasMore else { return (items, complete) }
+      guard let next = page.cursor, asked.insert(next).inserted else {
+        report(.downstream(.pageDidNotAdvance(request.route, after: start)))
+        return nil
+      }
+      start = next
     }
   }
 

@@ -3,6 +3,7 @@ import ConversationParsing
 import CourierAPI
 import EventParsing
 import Foundation
+import JSON
 import Models
 import ParsingCore
 import Transport
@@ -16,6 +17,12 @@ public enum DownstreamError: Error, Sendable, Hashable, CustomStringConvertible 
   case payload(ResponseError)
   /// `since` names a notification the backend no longer has: a full fetch is needed.
   case unknownSince(UUID)
+  /// A page said the backend has more, but did not move past `after`, where it started:
+  /// asking on would get the same page again.
+  case pageDidNotAdvance(Route, after: UUID?)
+  /// Elements of a page could not be read; the rest of the page was applied, and reading went
+  /// on after them.
+  case unreadableElements(Route, [UnreadableElement])
 
   /// Names the problem.
   public var description: String {
@@ -24,7 +31,14 @@ public enum DownstreamError: Error, Sendable, Hashable, CustomStringConvertible 
       "\(route) answered \(status)" + (error.map { " (\($0.label))" } ?? "")
     case .payload(let error): "\(error)"
     case .unknownSince(let id):
-      "the backend does not know notification \(id.uuidString.lowercased())"
+      "the backend does not know notification \(id.lowercasedText)"
+    case .pageDidNotAdvance(let route, let start):
+      "\(route) said it had more but did not move past "
+        + (start.map { "element \($0.lowercasedText)" } ?? "the start")
+    case .unreadableElements(let route, let elements):
+      "\(route) answered \(elements.count) unreadable "
+        + (elements.count == 1 ? "element" : "elements") + ": "
+        + elements.map(\.description).joined(separator: "; ")
     }
   }
 }
@@ -49,8 +63,9 @@ public struct NotificationApplication: Sendable, Equatable {
   public internal(set) var acceptedContacts: Set<UUID> = []
   /// Events of types this client does not know, or about conversations it does not know, skipped.
   public let skippedEvents: Int
-  /// Elements of the page that could not be read, skipped.
-  public let unreadable: Int
+  /// Notifications of the page that could not be read, passed over: the next page starts
+  /// after them.
+  public let unreadable: [UnreadableElement]
   /// Local changes dropped because the backend removed the self user from their conversation,
   /// in the order they were found: each conversation's own change first, then its messages'.
   public internal(set) var droppedChanges: [DroppedChange] = []
@@ -114,14 +129,20 @@ public struct DownstreamSync: Sendable {
 
   /// Reads a page of notifications without applying it.
   ///
-  /// - Throws: ``DownstreamError/unknownSince(_:)`` for a 404 on `since`, other errors for other
-  ///   statuses or an unreadable page.
+  /// - Throws: ``DownstreamError/unknownSince(_:)`` for a 404 on `since`,
+  ///   ``DownstreamError/pageDidNotAdvance(_:after:)`` for a page that says the backend has
+  ///   more but does not move past `since`, other errors for other statuses or an unreadable
+  ///   page.
   public func readNotifications(_ response: TransportResponse, since: UUID?)
     throws(DownstreamError) -> Page<NotificationPayload>
   {
     if response.status == 404, let since { throw .unknownSince(since) }
     guard case .notifications(let page) = try decode(response, for: notifications(since: since))
     else { throw .status(.getNotifications, response.status, nil) }
+    // Asking on from the same cursor would get this page again, and again.
+    if page.hasMore, (page.cursor ?? since) == since {
+      throw .pageDidNotAdvance(.getNotifications, after: since)
+    }
     return page
   }
 
@@ -181,9 +202,9 @@ public struct DownstreamSync: Sendable {
       }
     }
     return NotificationApplication(
-      count: page.elements.count, lastID: page.elements.last?.id ?? since, hasMore: page.hasMore,
+      count: page.elements.count, lastID: page.cursor ?? since, hasMore: page.hasMore,
       unknownUsers: unknown, updatedUsers: updated, acceptedContacts: accepted,
-      skippedEvents: skipped, unreadable: page.failures.count, droppedChanges: dropped)
+      skippedEvents: skipped, unreadable: page.unreadableElements, droppedChanges: dropped)
   }
 
   /// Applies a list of users, none of them the self user; only those `keeping` returns `true`

@@ -501,6 +501,43 @@ struct DownstreamSyncTests {
     #expect(throws: DownstreamError.status(.getNotifications, 500, nil)) { try errors[1].get() }
   }
 
+  @Test(
+    "A page that says the backend has more but does not move past where it started is refused",
+    arguments: zip([nil, UUID(130)] as [UUID?], [[], [UUID(129), UUID(130)]] as [[UUID]]))
+  func pageThatDoesNotAdvance(since: UUID?, ids: [UUID]) {
+    // given: an empty page, or the page before `since` again
+    let notifications = ids.map { NotificationPayload(id: $0, events: []).jsonValue }
+    let response = TransportResponse(
+      status: 200, json: ["notifications": .array(notifications), "has_more": true])
+
+    // when
+    let read = Result { () throws(DownstreamError) in
+      try DownstreamSync().readNotifications(response, since: since)
+    }
+
+    // then
+    #expect(throws: DownstreamError.pageDidNotAdvance(.getNotifications, after: since)) {
+      try read.get()
+    }
+  }
+
+  @Test("A last page may bring nothing new, and a page that moves on may say there is more")
+  func pagesThatEndOrAdvance() throws {
+    // given
+    let since = UUID(130)
+    let same = NotificationPayload(id: since, events: []).jsonValue
+    let next = NotificationPayload(id: UUID(131), events: []).jsonValue
+    let last = TransportResponse(status: 200, json: ["notifications": [same], "has_more": false])
+    let more = TransportResponse(
+      status: 200, json: ["notifications": [same, next], "has_more": true])
+
+    // when
+    let pages = try [last, more].map { try DownstreamSync().readNotifications($0, since: since) }
+
+    // then
+    #expect(pages.map(\.cursor) == [since, UUID(131)])
+  }
+
   @Test("A page already read is applied as its response would be")
   func applyPage() async throws {
     // given

@@ -121,6 +121,7 @@ final class FakeURLProtocol: URLProtocol {
         case .expired: .timedOut
         case .cancelled: .cancelled
         case .malformedBody, .invalidRequest: .badServerResponse
+        case .unauthenticated: .userAuthenticationRequired
         }
       client?.urlProtocol(self, didFailWithError: URLError(code))
     }

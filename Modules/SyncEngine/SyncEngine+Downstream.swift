@@ -310,7 +310,7 @@ extension SyncEngine {
   }
 
   /// Sends a downstream request, letting the transport retry it (it is an idempotent GET), and
-  /// reports it; `nil` if no response came.
+  /// reports it; `nil` if no response came, or a 401 (which pauses the engine).
   private func fetch(_ endpoint: Endpoint) async -> TransportResponse? {
     let request: HTTPRequest
     do {
@@ -323,6 +323,11 @@ extension SyncEngine {
       let response = try await transport.send(
         request, options: SendOptions(retriesTemporaryFailures: true))
       onEvent?(.request(request, .status(response.status)))
+      // Without credentials nothing can be read: it is a pause, not a problem to report.
+      guard response.responseClass != .unauthorized else {
+        noteAuthentication(response.responseClass)
+        return nil
+      }
       return response
     } catch {
       onEvent?(.request(request, .failed(error)))

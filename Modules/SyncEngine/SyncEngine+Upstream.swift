@@ -59,6 +59,7 @@ extension SyncEngine {
     switch result {
     case .success(let response):
       onEvent?(.request(next.request, .status(response.status)))
+      noteAuthentication(response.responseClass)
     case .failure(let error):
       onEvent?(.request(next.request, .failed(error)))
       noteConnectivity(after: error)
@@ -105,6 +106,8 @@ extension SyncEngine {
     }
   }
 
+  /// Goes offline when `error` says the backend is out of reach, or pauses when it says the
+  /// backend does not know who asks.
   func noteConnectivity(after error: TransportError) {
     if case .network(let failure) = error, failure == .offline || failure == .cannotConnect,
       isOnline
@@ -112,6 +115,17 @@ extension SyncEngine {
       isOnline = false
       onEvent?(.connectivity(online: false))
     }
+    noteAuthentication(error.responseClass)
+  }
+
+  /// Pauses the engine as if offline when the backend did not know who asked (a 401 a token
+  /// refresh did not cure, or no token at all), and tells the app, which signs its user in
+  /// again and calls ``setOnline(_:)``: every other request would be refused the same way.
+  func noteAuthentication(_ responseClass: ResponseClass) {
+    guard responseClass == .unauthorized, isOnline else { return }
+    isOnline = false
+    logger.warning("the backend needs the user to sign in again: sync paused")
+    onEvent?(.authenticationNeeded)
   }
 
   /// Wakes the engine when the earliest backoff ends, unless a wake-up comes sooner already.

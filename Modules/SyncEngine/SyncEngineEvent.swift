@@ -12,6 +12,10 @@ public enum SyncEngineEvent: Sendable, Hashable, CustomStringConvertible {
   case notifications(count: Int, lastID: UUID?)
   /// The engine went offline or came back.
   case connectivity(online: Bool)
+  /// The backend refused the app's credentials (a 401 a token refresh did not cure), or there
+  /// were none to send: the engine paused as if offline and gave nothing up. Sign the user in
+  /// again, then call ``SyncEngine/setOnline(_:)`` with `true`.
+  case authenticationNeeded
   /// A local change was refused for good, or given up; the app may want to say so.
   case changeRefused(ObjectReference, reason: String, reverted: Bool)
   /// A local change was dropped unsent, because the backend removed the self user from the
@@ -35,6 +39,7 @@ public enum SyncEngineEvent: Sendable, Hashable, CustomStringConvertible {
       "applied \(count) notification\(count == 1 ? "" : "s")"
         + (lastID.map { " (last \($0.uuidString.lowercased().prefix(8)))" } ?? "")
     case .connectivity(let online): online ? "back online" : "offline"
+    case .authenticationNeeded: "paused: the backend needs the user to sign in again"
     case .changeRefused(let object, let reason, let reverted):
       "\(object) \(reverted ? "reverted" : "refused"): \(reason)"
     case .changeDropped(let change): "\(change)"

@@ -34,12 +34,13 @@ public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether the backend may have carried the request out, so its values may be there.
   ///
-  /// Only a request refused for being too many, or one that never left the device, surely was
-  /// not; a lost or unreadable answer, a timeout or a server error may hide an applied change.
+  /// Only a request refused for being too many or for want of credentials, or one that never
+  /// left the device, surely was not; a lost or unreadable answer, a timeout or a server error may hide an applied change.
   public var mayHaveBeenApplied: Bool {
     switch transportError {
-    case .network(.offline)?, .network(.cannotConnect)?, .invalidRequest?: return false
-    default: return status != 429
+    case .network(.offline)?, .network(.cannotConnect)?, .invalidRequest?, .unauthenticated?:
+      return false
+    default: return status != 429 && responseClass != .unauthorized
     }
   }
 
@@ -61,8 +62,8 @@ public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
 public enum UpstreamOutcome: Sendable {
   /// The backend did it and answered this.
   case success(EndpointResponse)
-  /// It may work later (a 5xx, a 429, a network failure, a lost or unreadable answer); the
-  /// change stays pending and backs off.
+  /// It may work later (a 5xx, a 429, a network failure, a lost or unreadable answer, or a
+  /// 401 that waits for the app to sign in again); the change stays pending and backs off.
   case temporary(BackendFailure)
   /// It will not work as it is (a 4xx); the strategy decides what that means.
   case permanent(BackendFailure)
@@ -86,12 +87,16 @@ public enum UpstreamOutcome: Sendable {
         self = .temporary(Self.failure(response, .temporary, retryAfter: retryAfter))
       case .permanent:
         self = .permanent(Self.failure(response, .permanent, retryAfter: retryAfter))
+      case .unauthorized:
+        // The backend did not know who asked, which says nothing of the change: it waits for
+        // the app to sign in again.
+        self = .temporary(Self.failure(response, .unauthorized, retryAfter: retryAfter))
       }
     case .failure(let error):
       switch error {
       case .invalidRequest:
         self = .permanent(BackendFailure(responseClass: .permanent, transportError: error))
-      case .network, .expired, .cancelled, .malformedBody:
+      case .network, .expired, .cancelled, .malformedBody, .unauthenticated:
         self = .temporary(
           BackendFailure(responseClass: error.responseClass, transportError: error))
       }

@@ -10,6 +10,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
   case malformedBody(status: Int, reason: String)
   /// The request could not be turned into a URL request (for instance a bad base URL).
   case invalidRequest(String)
+  /// There is no token the backend accepts: the token provider gave none, or the backend refused
+  /// the one sent and the provider could not give a new one. Why, in the provider's words.
+  case unauthenticated(String)
 
   /// What the caller should do about it.
   public var responseClass: ResponseClass {
@@ -17,6 +20,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case .network: .temporary
     case .expired: .expired
     case .cancelled, .malformedBody, .invalidRequest: .permanent
+    case .unauthenticated: .unauthorized
     }
   }
 
@@ -28,6 +32,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case .cancelled: "cancelled"
     case .malformedBody(let status, let reason): "malformed body in a \(status) response: \(reason)"
     case .invalidRequest(let reason): "invalid request: \(reason)"
+    case .unauthenticated(let reason): "not signed in: \(reason)"
     }
   }
 }

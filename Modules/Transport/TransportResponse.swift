@@ -51,6 +51,9 @@ public enum ResponseClass: String, Sendable, Hashable {
   case temporary
   /// Any other 4xx (and other statuses): the same request will fail again.
   case permanent
+  /// 401, or no token to send: the backend does not know who asks, so no request will work
+  /// until the app signs its user in again; it says nothing about the request itself.
+  case unauthorized
   /// The request ran out of time before it got a response.
   case expired
 
@@ -58,6 +61,7 @@ public enum ResponseClass: String, Sendable, Hashable {
   public init(status: Int) {
     switch status {
     case 200..<300: self = .success
+    case 401: self = .unauthorized
     case 408, 429, 500..<600: self = .temporary
     default: self = .permanent
     }

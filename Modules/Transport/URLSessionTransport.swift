@@ -121,7 +121,7 @@ public final class URLSessionTransport: TransportSession {
         do {
           token = try await tokens.refreshToken(rejected: rejected)
         } catch {
-          return response
+          throw .unauthenticated("the backend refused the token, and no new one came: \(error)")
         }
         continue
       }
@@ -160,7 +160,7 @@ public final class URLSessionTransport: TransportSession {
     do {
       return try await tokens.token()
     } catch {
-      throw .invalidRequest("no access token: \(error)")
+      throw .unauthenticated("no access token: \(error)")
     }
   }
 

@@ -56,6 +56,25 @@ struct UpstreamOutcomeTests {
     #expect(answer == .renamed(ConversationRename(name: "Dinner")))
   }
 
+  @Test(
+    "A send refused for want of credentials waits as unauthorized, surely not applied",
+    arguments: [
+      Result<TransportResponse, TransportError>.success(TransportResponse(status: 401)),
+      .failure(.unauthenticated("no access token")),
+    ])
+  func unauthorized(_ result: Result<TransportResponse, TransportError>) {
+    // when
+    let outcome = UpstreamOutcome(endpoint: .getSelf, result: result)
+
+    // then
+    guard case .temporary(let failure) = outcome else {
+      Issue.record("expected a temporary failure, got \(outcome)")
+      return
+    }
+    #expect(failure.responseClass == .unauthorized)
+    #expect(!failure.mayHaveBeenApplied)
+  }
+
   /// `class: status label retry-after`, or `class: network` for a failure without a response.
   static func summary(_ outcome: UpstreamOutcome) -> String {
     func describe(_ failure: BackendFailure) -> String {

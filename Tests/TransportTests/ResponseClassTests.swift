@@ -5,12 +5,12 @@ import Transport
 @Suite("ResponseClass", .tags(.transport), .timeBudget(.seconds(5)))
 struct ResponseClassTests {
   @Test(
-    "Statuses are classed as success, temporary or permanent",
+    "Statuses are classed as success, temporary, permanent or unauthorized",
     arguments: zip(
       [200, 201, 204, 299, 408, 429, 500, 503, 599, 400, 401, 403, 404, 409, 302],
       [
         ResponseClass.success, .success, .success, .success, .temporary, .temporary, .temporary,
-        .temporary, .temporary, .permanent, .permanent, .permanent, .permanent, .permanent,
+        .temporary, .temporary, .permanent, .unauthorized, .permanent, .permanent, .permanent,
         .permanent,
       ]))
   func statuses(_ status: Int, _ expected: ResponseClass) {
@@ -27,8 +27,12 @@ struct ResponseClassTests {
       [
         TransportError.network(.connectionLost), .network(.offline), .expired(after: .seconds(1)),
         .cancelled, .malformedBody(status: 200, reason: "x"), .invalidRequest("x"),
+        .unauthenticated("x"),
       ],
-      [ResponseClass.temporary, .temporary, .expired, .permanent, .permanent, .permanent]))
+      [
+        ResponseClass.temporary, .temporary, .expired, .permanent, .permanent, .permanent,
+        .unauthorized,
+      ]))
   func failures(_ error: TransportError, _ expected: ResponseClass) {
     // when
     let responseClass = error.responseClass

@@ -16,12 +16,13 @@ struct TransportErrorTests {
         TransportError.network(.connectionLost), .network(.other(code: -1001)),
         .expired(after: .seconds(60)),
         .cancelled, .malformedBody(status: 200, reason: "truncated"),
-        .invalidRequest("bad base URL"),
+        .invalidRequest("bad base URL"), .unauthenticated("no access token"),
       ],
       [
         "network failure: connection lost", "network failure: URL error -1001",
         "expired after 60.0 seconds",
         "cancelled", "malformed body in a 200 response: truncated", "invalid request: bad base URL",
+        "not signed in: no access token",
       ]))
   func descriptions(_ error: TransportError, _ expected: String) {
     // when

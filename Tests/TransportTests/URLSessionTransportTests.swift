@@ -24,6 +24,23 @@ final class CountingTokens: AccessTokenProvider {
   }
 }
 
+/// A token provider that cannot give a new token, and gives `current` or none at all.
+struct FailingTokens: AccessTokenProvider {
+  /// Why no token comes.
+  struct KeychainLocked: Error, CustomStringConvertible {
+    var description: String { "the keychain is locked" }
+  }
+
+  var current: String?
+
+  func token() async throws -> String {
+    guard let current else { throw KeychainLocked() }
+    return current
+  }
+
+  func refreshToken(rejected: String) async throws -> String { throw KeychainLocked() }
+}
+
 @Suite("URLSessionTransport", .tags(.transport, .integration), .courier(timeBudget: .seconds(10)))
 struct URLSessionTransportTests {
   /// Options that let the transport retry temporary failures itself.
@@ -167,6 +184,41 @@ struct URLSessionTransportTests {
     // then
     #expect(response.status == 401)
     #expect(tokens.refreshes == 1)
+  }
+
+  @Test("A provider that has no token to give fails the send as unauthenticated, naming why")
+  func noToken() async throws {
+    // given
+    let (session, baseURL) = fake.makeURLSession()
+    let transport = URLSessionTransport(
+      configuration: .init(baseURL: baseURL), session: session, tokens: FailingTokens(),
+      time: clock, requestIDs: .seeded(7))
+    let request = try HTTPRequest(.get, "/self")
+
+    // when / then
+    await #expect(throws: TransportError.unauthenticated("no access token: the keychain is locked"))
+    {
+      try await transport.send(request)
+    }
+    #expect(fake.journal.isEmpty)
+  }
+
+  @Test("A 401 whose token cannot be refreshed fails the send as unauthenticated, naming why")
+  func refreshFails() async throws {
+    // given
+    let (session, baseURL) = fake.makeURLSession()
+    let transport = URLSessionTransport(
+      configuration: .init(baseURL: baseURL), session: session,
+      tokens: FailingTokens(current: "token-1"), time: clock, requestIDs: .seeded(7))
+    fake.addFault(.once(RequestMatcher("GET", "/self"), .status(401)))
+    let request = try HTTPRequest(.get, "/self")
+
+    // when / then
+    await #expect(
+      throws: TransportError.unauthenticated(
+        "the backend refused the token, and no new one came: the keychain is locked")
+    ) { try await transport.send(request) }
+    #expect(fake.requests("GET", "/self").count == 1)
   }
 
   @Test("At most N requests are in flight; the rest wait in order")

@@ -31,7 +31,8 @@ extension SyncEngineTests {
       let signedIn = Locked(true)
 
       /// Starts the engine over the fake's own transport, or over a `URLSessionTransport` to the
-      /// fake whose tokens come while `signedIn` says so.
+      /// fake whose tokens come while `signedIn` says so. That transport keeps real time: a
+      /// settle that moves the manual clock would otherwise expire its sends on the way.
       init(overURLSession: Bool = false) async {
         fake = FakeBackend(time: clock)
         me = fake.insertSelfUser(name: "Me")
@@ -40,7 +41,7 @@ extension SyncEngineTests {
           let (session, baseURL) = fake.makeURLSession()
           transport = URLSessionTransport(
             configuration: .init(baseURL: baseURL), session: session,
-            tokens: SwitchedTokens(signedIn: signedIn), time: clock)
+            tokens: SwitchedTokens(signedIn: signedIn))
         } else {
           transport = fake.transport
         }

@@ -68,11 +68,14 @@ public enum UpstreamOutcome: Sendable {
   /// It will not work as it is (a 4xx); the strategy decides what that means.
   case permanent(BackendFailure)
 
-  /// The outcome of calling `endpoint`: its response, classed and decoded, or its error.
-  public init(endpoint: Endpoint, result: Result<TransportResponse, TransportError>) {
+  /// The outcome of calling `endpoint`: its response, classed and decoded, or its error; a
+  /// `Retry-After` date is counted from `now`.
+  public init(
+    endpoint: Endpoint, result: Result<TransportResponse, TransportError>, now: Date = Date()
+  ) {
     switch result {
     case .success(let response):
-      let retryAfter = response.header("Retry-After").flatMap(Int.init).map { Duration.seconds($0) }
+      let retryAfter = response.retryAfter?.delay(from: now)
       switch response.responseClass {
       case .success:
         switch endpoint.decodeResponse(status: response.status, body: response.body) {

@@ -130,7 +130,7 @@ public final class URLSessionTransport: TransportSession {
       switch outcome {
       case .success(let response):
         temporary = response.responseClass == .temporary
-        retryAfter = response.header("Retry-After").flatMap(Int.init).map { .seconds($0) }
+        retryAfter = response.retryAfter?.delay(from: Date())
       case .failure(let error):
         temporary = error.responseClass == .temporary
       }

@@ -31,8 +31,10 @@ extension SyncEngineTests {
       let signedIn = Locked(true)
 
       /// Starts the engine over the fake's own transport, or over a `URLSessionTransport` to the
-      /// fake whose tokens come while `signedIn` says so. That transport keeps real time: a
-      /// settle that moves the manual clock would otherwise expire its sends on the way.
+      /// fake whose tokens come while `signedIn` says so.
+      ///
+      /// That transport keeps real time: a settle that moves the manual clock would otherwise
+      /// expire its sends on the way.
       init(overURLSession: Bool = false) async {
         fake = FakeBackend(time: clock)
         me = fake.insertSelfUser(name: "Me")

@@ -75,6 +75,27 @@ struct UpstreamOutcomeTests {
     #expect(!failure.mayHaveBeenApplied)
   }
 
+  @Test("A Retry-After given as an HTTP date is the wait until that date")
+  func retryAfterDate() throws {
+    // given: a 503 asking to come back a day from now
+    let format = DateFormatter()
+    format.locale = Locale(identifier: "en_US_POSIX")
+    format.timeZone = TimeZone(identifier: "GMT")
+    format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+    let tomorrow = format.string(from: Date().addingTimeInterval(86_400))
+    let response = TransportResponse(status: 503, headers: ["Retry-After": tomorrow])
+
+    // when
+    let outcome = UpstreamOutcome(endpoint: .getSelf, result: .success(response))
+
+    // then
+    guard case .temporary(let failure) = outcome, let wait = failure.retryAfter else {
+      Issue.record("expected a temporary failure with a wait, got \(outcome)")
+      return
+    }
+    #expect(wait > .seconds(86_000) && wait <= .seconds(86_400))
+  }
+
   /// `class: status label retry-after`, or `class: network` for a failure without a response.
   static func summary(_ outcome: UpstreamOutcome) -> String {
     func describe(_ failure: BackendFailure) -> String {

@@ -35,7 +35,8 @@ public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
   /// Whether the backend may have carried the request out, so its values may be there.
   ///
   /// Only a request refused for being too many or for want of credentials, or one that never
-  /// left the device, surely was not; a lost or unreadable answer, a timeout or a server error may hide an applied change.
+  /// left the device, surely was not; a lost or unreadable answer, a timeout or a server error
+  /// may hide an applied change.
   public var mayHaveBeenApplied: Bool {
     switch transportError {
     case .network(.offline)?, .network(.cannotConnect)?, .invalidRequest?, .unauthenticated?:

@@ -75,7 +75,8 @@ let modules: [Module] = [
       "ConversationParsing", "EventParsing", "LoopbackServer",
     ], testDependencies: ["LoopbackServer"], published: false),
   Module(
-    "Transport", dependsOn: ["HTTPRequest", "JSON", "Seams"], testDependencies: ["FakeBackend"]),
+    "Transport", dependsOn: ["HTTPRequest", "JSON", "ParsingCore", "Seams"],
+    testDependencies: ["FakeBackend"]),
   Module("LoopbackServer", dependsOn: ["Seams"]),
   Module("CSQLite", systemLibrary: "sqlite3", apt: ["libsqlite3-dev"]),
   Module(

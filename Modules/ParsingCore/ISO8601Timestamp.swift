@@ -96,7 +96,8 @@ public enum ISO8601Timestamp {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
   }
 
-  private static func daysIn(month: Int64, year: Int64) -> Int64 {
+  /// How many days `month` (1 to 12) has in `year`.
+  static func daysIn(month: Int64, year: Int64) -> Int64 {
     switch month {
     case 2: isLeap(year) ? 29 : 28
     case 4, 6, 9, 11: 30

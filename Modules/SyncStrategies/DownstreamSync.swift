@@ -92,14 +92,6 @@ public struct DownstreamSync: Sendable {
     .getNotifications(since: since, size: pageSize)
   }
 
-  /// `GET /users?ids=…` for `ids`, in a stable order.
-  ///
-  /// The backend answers at most `Endpoint.maxUserIDs` users at once: ask for more with
-  /// ``userBatches(_:)``.
-  public func users(_ ids: Set<UUID>) -> Endpoint {
-    .getUsers(ids: ids.sorted())
-  }
-
   /// The `GET /users?ids=…` calls that fetch `ids`, each naming at most `Endpoint.maxUserIDs`
   /// of them, in a stable order; none for no ids.
   public func userBatches(_ ids: Set<UUID>) -> [Endpoint] {

@@ -42,6 +42,7 @@ extension Page where Element: PagedPayload {
   /// An element that cannot be read now never will be, so the next page starts after it
   /// rather than asking for it again (and for ever, if the whole page is unreadable).
   public var cursor: UUID? {
+    guard !failures.isEmpty else { return elements.last?.cursor }
     let unreadable = Dictionary(
       failures.map { ($0.index, $0.raw) }, uniquingKeysWith: { first, _ in first })
     for index in stride(from: elements.count + failures.count - 1, through: 0, by: -1) {

@@ -39,8 +39,8 @@ public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
   /// may hide an applied change.
   public var mayHaveBeenApplied: Bool {
     switch transportError {
-    case .network(.offline)?, .network(.cannotConnect)?, .invalidRequest?, .unauthenticated?:
-      return false
+    case .network(.offline)?, .network(.cannotConnect)?, .invalidRequest?: return false
+    // A 401, or a send without a token (`.unauthenticated`), reached no one who acted on it.
     default: return status != 429 && responseClass != .unauthorized
     }
   }

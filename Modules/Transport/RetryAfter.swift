@@ -1,4 +1,5 @@
 import Foundation
+import ParsingCore
 
 /// When a backend asked a client to try again (a `Retry-After` header): after a number of
 /// seconds, or at a date.

@@ -121,8 +121,12 @@ extension SyncEngine {
   /// Pauses the engine as if offline when the backend did not know who asked (a 401 a token
   /// refresh did not cure, or no token at all), and tells the app, which signs its user in
   /// again and calls ``setOnline(_:)``: every other request would be refused the same way.
+  ///
+  /// The app is told once per wait for sign-in, whether or not the engine was online already
+  /// (a pull may be answered 401 while offline).
   func noteAuthentication(_ responseClass: ResponseClass) {
-    guard responseClass == .unauthorized, isOnline else { return }
+    guard responseClass == .unauthorized, !isAwaitingSignIn else { return }
+    isAwaitingSignIn = true
     isOnline = false
     logger.warning("the backend needs the user to sign in again: sync paused")
     onEvent?(.authenticationNeeded)

@@ -34,6 +34,9 @@ public actor SyncEngine {
   private var observing = false
   /// Whether the engine believes the backend is reachable.
   public internal(set) var isOnline = true
+  /// Whether the engine is paused because the backend did not know who asked, until the app
+  /// signs its user in again and calls ``setOnline(_:)``.
+  public internal(set) var isAwaitingSignIn = false
   var retryTimer: (at: Duration, task: Task<Void, Never>)?
   var pumpScheduled = false
   var pumpAgain = false
@@ -95,7 +98,11 @@ public actor SyncEngine {
   }
 
   /// Says whether the backend is reachable: offline, changes accumulate; online, they drain.
+  ///
+  /// Saying online also ends a wait for sign-in (``isAwaitingSignIn``): call it once the user
+  /// is signed in again.
   public func setOnline(_ online: Bool) {
+    if online { isAwaitingSignIn = false }
     guard online != isOnline else { return }
     isOnline = online
     onEvent?(.connectivity(online: online))

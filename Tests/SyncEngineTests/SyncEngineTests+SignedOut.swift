@@ -141,6 +141,40 @@ extension SyncEngineTests {
       #expect(rig.authenticationsNeeded == 1)
       #expect(!rig.events.elements.contains { if case .problem = $0 { true } else { false } })
     }
+
+    @Test("A pull answered 401 while offline still tells the app to sign in, once")
+    func pullAnswered401WhileOffline() async throws {
+      // given
+      let rig = await Rig()
+      await rig.engine.setOnline(false)
+      rig.fake.addFault(.times(2, RequestMatcher("GET", "/notifications"), .status(401)))
+
+      // when
+      await rig.engine.pullNotifications()
+      await rig.engine.pullNotifications()
+
+      // then
+      #expect(rig.authenticationsNeeded == 1)
+      #expect(await rig.engine.isAwaitingSignIn)
+    }
+
+    @Test("Going online again clears the wait for sign-in, and a new 401 tells the app again")
+    func onlineAgainClearsTheWait() async throws {
+      // given
+      let rig = await Rig()
+      rig.fake.addFault(.times(2, RequestMatcher("GET", "/notifications"), .status(401)))
+      await rig.engine.pullNotifications()
+      await rig.engine.setOnline(true)
+      let clearedByOnline = await !rig.engine.isAwaitingSignIn
+
+      // when
+      await rig.engine.pullNotifications()
+
+      // then
+      #expect(clearedByOnline)
+      #expect(rig.authenticationsNeeded == 2)
+      #expect(await rig.engine.isAwaitingSignIn)
+    }
   }
 }
 

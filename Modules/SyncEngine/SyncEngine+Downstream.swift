@@ -41,9 +41,12 @@ extension SyncEngine {
     var hasMore = true
     var setAsideSinceApplied = 0
     var caughtUp = false
+    // Where this pull read from before: a page that leads back there would be read again.
+    var earlier: Set<UUID> = []
     while hasMore {
       hasMore = false
       let since = await lastNotificationID
+      let readBefore = earlier
       let page = answers.send()
       defer { answers.finish(page) }
       guard let response = await fetch(downstream.notifications(since: since)) else { return }
@@ -54,7 +57,8 @@ extension SyncEngine {
           return .success(.overtakenByPull)
         }
         do {
-          let news = try downstream.readNotifications(response, since: since)
+          let news = try downstream.readNotifications(
+            response, since: since, earlier: readBefore)
           // An answer applied while this page was on its way is newer than its news.
           if answers.isOvertaken(page, about: downstream.objects(toldOfIn: news)) {
             return .success(.olderThanAnswer)
@@ -89,6 +93,7 @@ extension SyncEngine {
         hasMore = setAsideSinceApplied < Self.pagesSetAsideForAnswers
       case .success(.applied(let applied)):
         setAsideSinceApplied = 0
+        if let since { earlier.insert(since) }
         hasMore = applied.hasMore
         onEvent?(.notifications(count: applied.count, lastID: applied.lastID))
         if !applied.unreadable.isEmpty {

@@ -17,8 +17,9 @@ public enum DownstreamError: Error, Sendable, Hashable, CustomStringConvertible 
   case payload(ResponseError)
   /// `since` names a notification the backend no longer has: a full fetch is needed.
   case unknownSince(UUID)
-  /// A page said the backend has more, but did not move past `after`, where it started:
-  /// asking on would get the same page again.
+  /// A page did not move past `after`, where it started: it said the backend has more but
+  /// stayed there, or it led back to where the reading had already been. Asking on would read
+  /// the same again.
   case pageDidNotAdvance(Route, after: UUID?)
   /// Elements of a page could not be read; the rest of the page was applied, and reading went
   /// on after them.
@@ -33,7 +34,7 @@ public enum DownstreamError: Error, Sendable, Hashable, CustomStringConvertible 
     case .unknownSince(let id):
       "the backend does not know notification \(id.lowercasedText)"
     case .pageDidNotAdvance(let route, let start):
-      "\(route) said it had more but did not move past "
+      "\(route) answered a page that did not move past "
         + (start.map { "element \($0.lowercasedText)" } ?? "the start")
     case .unreadableElements(let route, let elements):
       "\(route) answered \(elements.count) unreadable "
@@ -121,18 +122,26 @@ public struct DownstreamSync: Sendable {
 
   /// Reads a page of notifications without applying it.
   ///
+  /// - Parameters:
+  ///   - response: The answer to a fetch of the notifications after `since`.
+  ///   - since: Where the page starts: the cursor the fetch asked from.
+  ///   - earlier: The cursors a walk over pages asked from before `since`; a page that ends on
+  ///     one of them leads back, and would have the walk read the same news again.
   /// - Throws: ``DownstreamError/unknownSince(_:)`` for a 404 on `since`,
   ///   ``DownstreamError/pageDidNotAdvance(_:after:)`` for a page that says the backend has
-  ///   more but does not move past `since`, other errors for other statuses or an unreadable
-  ///   page.
-  public func readNotifications(_ response: TransportResponse, since: UUID?)
-    throws(DownstreamError) -> Page<NotificationPayload>
-  {
+  ///   more but does not move past `since`, or that ends on a cursor in `earlier`, other errors
+  ///   for other statuses or an unreadable page.
+  public func readNotifications(
+    _ response: TransportResponse, since: UUID?, earlier: Set<UUID> = []
+  ) throws(DownstreamError) -> Page<NotificationPayload> {
     if response.status == 404, let since { throw .unknownSince(since) }
     guard case .notifications(let page) = try decode(response, for: notifications(since: since))
     else { throw .status(.getNotifications, response.status, nil) }
-    // Asking on from the same cursor would get this page again, and again.
+    // Asking on from the same cursor, or from one read before, would get these pages again.
     if page.hasMore, (page.cursor ?? since) == since {
+      throw .pageDidNotAdvance(.getNotifications, after: since)
+    }
+    if let cursor = page.cursor, earlier.contains(cursor) {
       throw .pageDidNotAdvance(.getNotifications, after: since)
     }
     return page

@@ -85,6 +85,39 @@ extension SyncEngineTests {
       #expect(rig.problems == [.downstream(.pageDidNotAdvance(.getNotifications, after: cursor))])
     }
 
+    @Test("A news page that leads back to where this pull has been ends it, and the cursor stays")
+    func newsPagesInACycle() async throws {
+      // given: Ann renames both groups; the backend pages them one at a time, then the first
+      // again, each page saying it has more
+      let news = Locked<[JSONValue]>([])
+      let rig = await Rig { endpoint, json in
+        guard case .getNotifications(let since, _) = endpoint else { return nil }
+        let elements = news.withLock { news in
+          if news.isEmpty { news = json["notifications"]?.arrayValue ?? [] }
+          return news
+        }
+        guard elements.count == 2 else { return nil }
+        let first = elements[0]["id"]?.stringValue
+        let next = since?.lowercasedText == first ? elements[1] : elements[0]
+        return json.setting("notifications", to: [next]).setting("has_more", to: true)
+      }
+      _ = rig.fake.renameRemotely(rig.lunch, to: "Brunch", by: rig.ann)
+      _ = rig.fake.renameRemotely(rig.team, to: "Crew", by: rig.ann)
+      let asked = rig.gets("/notifications")
+      expectLoggedError(containing: "did not move past")
+
+      // when
+      await rig.engine.pullNotifications()
+
+      // then
+      #expect(rig.gets("/notifications") - asked == 3)
+      let last = rig.fake.notifications.last?.id
+      #expect(await rig.engine.lastNotificationID == last)
+      #expect(await rig.name(of: rig.lunch) == "Brunch")
+      #expect(await rig.name(of: rig.team) == "Crew")
+      #expect(rig.problems == [.downstream(.pageDidNotAdvance(.getNotifications, after: last))])
+    }
+
     @Test(
       "A news page whose last notification cannot be read moves past it and reports it once"
     )

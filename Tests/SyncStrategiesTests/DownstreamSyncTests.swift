@@ -521,6 +521,28 @@ struct DownstreamSyncTests {
     }
   }
 
+  @Test(
+    "A page that ends where the walk read from before is refused, whether or not it says more",
+    arguments: [true, false])
+  func pageThatLeadsBack(hasMore: Bool) {
+    // given: the walk read from 128, then 129; the page after 130 ends on 129 again
+    let since = UUID(130)
+    let back = NotificationPayload(id: UUID(129), events: []).jsonValue
+    let response = TransportResponse(
+      status: 200, json: ["notifications": [back], "has_more": .bool(hasMore)])
+
+    // when
+    let read = Result { () throws(DownstreamError) in
+      try DownstreamSync().readNotifications(
+        response, since: since, earlier: [UUID(128), UUID(129)])
+    }
+
+    // then
+    #expect(throws: DownstreamError.pageDidNotAdvance(.getNotifications, after: since)) {
+      try read.get()
+    }
+  }
+
   @Test("A last page may bring nothing new, and a page that moves on may say there is more")
   func pagesThatEndOrAdvance() throws {
     // given

@@ -1,6 +1,7 @@
 import ConnectionParsing
 import ConversationParsing
 import CourierAPI
+import EventParsing
 import Foundation
 import HTTPRequest
 import Models
@@ -153,9 +154,10 @@ extension SyncEngine {
   /// Catches up with what the backend holds now, after it forgot `stale`, the cursor, and says
   /// whether the pull may go on.
   ///
-  /// It applies the self user, every connection and every conversation; the users they name
-  /// are owed a fetch. The cursor moves to the newest notification, asked for first, so that
-  /// no news made while the lists were read is missed.
+  /// It applies the self user, every connection and every conversation, and the messages of
+  /// the news the backend still holds (the API keeps messages nowhere else); the users they
+  /// name are owed a fetch. The cursor moves to the newest notification, asked for first, so
+  /// that no news made while the lists were read is missed.
   private func catchUp(from stale: UUID?) async -> Bool {
     logger.warning("the backend forgot the notifications since the cursor: catching up")
     await fetchSelfUser()
@@ -172,7 +174,8 @@ extension SyncEngine {
       let connections = await fetchAllPages(
         downstream.connections(after:), read: downstream.readConnections),
       let conversations = await fetchAllPages(
-        downstream.conversations(after:), read: downstream.readConversations)
+        downstream.conversations(after:), read: downstream.readConversations),
+      let kept = await fetchKeptNews(through: last)
     else { return false }
     let result = await stack.sync.perform { context -> Result<CatchUpApplication?, SaveError> in
       // Another pull caught up while this one read the lists.
@@ -180,8 +183,9 @@ extension SyncEngine {
       let applied = downstream.applyHeldState(
         connections: connections.items, conversations: conversations.items,
         complete: connections.complete && conversations.complete, in: context)
+      let senders = downstream.applyMessages(of: kept, in: context)
       context.syncMetadata.lastNotificationID = last
-      context.syncMetadata.usersToFetch.formUnion(applied.namedUsers)
+      context.syncMetadata.usersToFetch.formUnion(applied.namedUsers.union(senders))
       do throws(SaveError) {
         try context.save()
       } catch {
@@ -209,6 +213,38 @@ extension SyncEngine {
     for change in changes {
       logger.warning("\(change)")
       onEvent?(.changeDropped(change))
+    }
+  }
+
+  /// The notifications the backend still holds, oldest first, up to and including `last`;
+  /// `nil` if a page did not come, or could not be read, or led nowhere (reported).
+  ///
+  /// A catch-up reads them for their messages: the backend forgot the cursor, not all its news.
+  private func fetchKeptNews(through last: UUID?) async -> [NotificationPayload]? {
+    guard let last else { return [] }
+    let downstream = self.downstream
+    var kept: [NotificationPayload] = []
+    var since: UUID?
+    var earlier: Set<UUID> = []
+    while true {
+      guard let response = await fetch(downstream.notifications(since: since)) else { return nil }
+      let page: Page<NotificationPayload>
+      do throws(DownstreamError) {
+        page = try downstream.readNotifications(response, since: since, earlier: earlier)
+      } catch {
+        report(.downstream(error))
+        return nil
+      }
+      if !page.failures.isEmpty {
+        report(.downstream(.unreadableElements(.getNotifications, page.unreadableElements)))
+      }
+      if let end = page.elements.firstIndex(where: { $0.id == last }) {
+        return kept + Array(page.elements[...end])
+      }
+      kept += page.elements
+      guard page.hasMore, let cursor = page.cursor else { return kept }
+      if let since { earlier.insert(since) }
+      since = cursor
     }
   }
 

@@ -114,6 +114,28 @@ extension DownstreamSync {
       namedUsers: named, droppedConversations: gone, droppedChanges: dropped)
   }
 
+  /// Applies the message events of `notifications`, oldest first, and none of their other
+  /// events; returns the senders the context does not know, who are owed a fetch.
+  ///
+  /// A catch-up takes everything but messages from the lists, and the API keeps messages only
+  /// in its news: the news the backend still holds are read for their messages alone. Their
+  /// other events are older than the lists, and would put older values back.
+  public func applyMessages(
+    of notifications: [NotificationPayload], in context: ModelContext
+  ) -> Set<UUID> {
+    var unknown: Set<UUID> = []
+    var dropped: [DroppedChange] = []
+    for event in notifications.lazy.flatMap(\.events) {
+      switch event {
+      case .messageAdd, .messageDelete:
+        _ = apply(event, in: context, unknownUsers: &unknown, dropped: &dropped)
+      default:
+        break
+      }
+    }
+    return unknown
+  }
+
   /// Applies one conversation as the backend holds it now.
   private func applyHeld(_ conversation: Conversation, in context: ModelContext) {
     let changes = context.localChanges(of: Conversation.self)

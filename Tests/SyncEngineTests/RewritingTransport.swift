@@ -5,8 +5,8 @@ import JSON
 import Seams
 import Transport
 
-/// The fake's transport with the answers to some calls rewritten on their way back, as a
-/// backend that misbehaves would write them.
+/// The fake's transport with the answers to some calls rewritten on their way back, or given
+/// in place of the fake's, as a backend that misbehaves would write them.
 ///
 /// It rewrites at most `limit` answers and then passes the fake's through, so that a client
 /// that would ask again without end still stops, and a test can count how often it asked.
@@ -17,6 +17,8 @@ struct RewritingTransport: TransportSession {
   let limit: Int
   /// The JSON body to answer to a call in place of the fake's, or `nil` to keep the fake's.
   let rewrite: @Sendable (Endpoint, JSONValue) -> JSONValue?
+  /// The answer to give to a call without passing it to the fake, or `nil` to pass it on.
+  var replace: @Sendable (Endpoint) -> TransportResponse? = { _ in nil }
   /// Whether it rewrites yet: tests turn it on once the engine has started.
   let isOn = Locked(false)
   /// How many answers it rewrote.
@@ -26,9 +28,15 @@ struct RewritingTransport: TransportSession {
   func send(_ request: HTTPRequest, options: SendOptions) async throws(TransportError)
     -> TransportResponse
   {
+    let endpoint = FakeRequest(request).endpoint
+    if isOn.value, rewritten.value < limit, case .success(let endpoint) = endpoint,
+      let answer = replace(endpoint)
+    {
+      rewritten.withLock { $0 += 1 }
+      return answer
+    }
     let response = try await base.send(request, options: options)
-    guard isOn.value, rewritten.value < limit,
-      case .success(let endpoint) = FakeRequest(request).endpoint,
+    guard isOn.value, rewritten.value < limit, case .success(let endpoint) = endpoint,
       let json = try? response.json(), let changed = rewrite(endpoint, json)
     else { return response }
     rewritten.withLock { $0 += 1 }

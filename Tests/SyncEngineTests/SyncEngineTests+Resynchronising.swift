@@ -60,6 +60,32 @@ extension SyncEngineTests {
     }
 
     @Test(
+      "A catch-up keeps the messages whose news the backend still holds, in every group it brings"
+    )
+    func keepsMessagesTheBackendStillHolds() async throws {
+      // given: Ann wrote in Team, the backend forgot that and the cursor, then Ann wrote in Team
+      // again and in a group she made with the self user, and the backend still holds both
+      let (world, ann, _, team) = try await Self.start()
+      let forgotten = try #require(
+        world.fake.postMessageRemotely(in: team, from: ann, text: "old"))
+      world.fake.expireNotifications(keepingLast: 0)
+      let kept = try #require(world.fake.postMessageRemotely(in: team, from: ann, text: "hi"))
+      let trip = world.fake.createGroupRemotely(name: "Trip", by: ann, members: [world.me])
+      let planned = try #require(
+        world.fake.postMessageRemotely(in: trip, from: ann, text: "plans"))
+
+      // when
+      await world.engine.pullNotifications()
+      await world.settle()
+
+      // then
+      #expect(world.ui.object(Message.self, id: kept)?.text == "hi")
+      #expect(world.ui.object(Message.self, id: planned)?.text == "plans")
+      #expect(world.ui.object(Message.self, id: forgotten) == nil)
+      #expect(await world.engine.lastNotificationID == world.fake.notifications.last?.id)
+    }
+
+    @Test(
       "After catching up, the news are read from the newest the backend held, and later ones arrive"
     )
     func readsNewsFromTheNewest() async throws {

@@ -53,6 +53,48 @@ extension DownstreamSyncTests {
       #expect((harness.ui.object(Conversation.self, id: id) == nil) == complete)
     }
 
+    @Test(
+      "Of the news the backend still holds, only the messages are applied, and unknown senders are owed a fetch"
+    )
+    func appliesOnlyMessages() async throws {
+      // given: the group is called Team now; older news renamed it Old and brought a message
+      // from Ann and one from Bob, neither of whom the context holds as a user
+      let id = UUID(310)
+      let ann = UUID(311)
+      let bob = UUID(312)
+      let harness = try await Self.harness(holding: id, ann: ann)
+      let time = DownstreamSyncTests.time
+      func message(_ nonce: UUID, from user: UUID) -> EventPayload {
+        .messageAdd(
+          ConversationEvent(
+            conversation: id, from: user, time: time,
+            data: MessagePayload(nonce: nonce, conversation: id, from: user, text: "Hi", time: time)
+          ))
+      }
+      let news = [
+        NotificationPayload(
+          id: UUID(313),
+          events: [
+            .conversationRename(ConversationEvent(conversation: id, from: ann, time: time, data: "Old")),
+            message(UUID(314), from: ann),
+          ]),
+        NotificationPayload(id: UUID(315), events: [message(UUID(316), from: bob)]),
+      ]
+
+      // when
+      let senders = try await harness.stack.sync.perform { context in
+        let senders = DownstreamSync().applyMessages(of: news, in: context)
+        try context.save()
+        return senders
+      }
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(harness.ui.object(Conversation.self, id: id)?.name == "Team")
+      #expect(harness.ui.objects(Message.self).map(\.id).sorted() == [UUID(314), UUID(316)])
+      #expect(senders == [ann, bob])
+    }
+
     @Test("The users the lists name, but the self user, are owed a fetch")
     func namesUsers() async throws {
       // given

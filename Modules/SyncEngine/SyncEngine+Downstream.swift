@@ -177,29 +177,34 @@ extension SyncEngine {
         downstream.conversations(after:), read: downstream.readConversations),
       let kept = await fetchKeptNews(through: last)
     else { return false }
-    let result = await stack.sync.perform { context -> Result<CatchUpApplication?, SaveError> in
+    let result = await stack.sync.perform {
+      context -> Result<(CatchUpApplication, KeptNewsApplication)?, SaveError> in
       // Another pull caught up while this one read the lists.
       guard context.syncMetadata.lastNotificationID == stale else { return .success(nil) }
       let applied = downstream.applyHeldState(
         connections: connections.items, conversations: conversations.items,
         complete: connections.complete && conversations.complete, in: context)
-      let senders = downstream.applyMessages(of: kept, in: context)
+      let news = downstream.applyKeptNews(
+        kept, listed: Set(conversations.items.map(\.id)), in: context)
       context.syncMetadata.lastNotificationID = last
-      context.syncMetadata.usersToFetch.formUnion(applied.namedUsers.union(senders))
+      context.syncMetadata.usersToFetch.formUnion(applied.namedUsers.union(news.unknownUsers))
       do throws(SaveError) {
         try context.save()
       } catch {
         context.rollback()
         return .failure(error)
       }
-      return .success(applied)
+      return .success((applied, news))
     }
     switch result {
     case .success(nil):
       return true
-    case .success(let applied?):
-      onEvent?(.caughtUp(lastID: last, droppedConversations: applied.droppedConversations))
-      reportDropped(applied.droppedChanges)
+    case .success(let (applied, news)?):
+      onEvent?(
+        .caughtUp(
+          lastID: last,
+          droppedConversations: applied.droppedConversations.union(news.droppedConversations)))
+      reportDropped(applied.droppedChanges + news.droppedChanges)
       return true
     case .failure(let error):
       report(.save(error))

@@ -20,6 +20,17 @@ public struct CatchUpApplication: Sendable, Equatable {
   public let droppedChanges: [DroppedChange]
 }
 
+/// What applying the news a backend still holds did, after a catch-up read its lists.
+public struct KeptNewsApplication: Sendable, Equatable {
+  /// The users the applied events named that the context does not know: they are owed a fetch.
+  public let unknownUsers: Set<UUID>
+  /// The groups created here that the news showed the self user is no longer in, dropped with
+  /// their messages.
+  public let droppedConversations: Set<UUID>
+  /// The changes still to be pushed that went with them, in order.
+  public let droppedChanges: [DroppedChange]
+}
+
 extension DownstreamSync {
   /// `GET /notifications/last`: the newest notification, after which news are read once a
   /// client has caught up.
@@ -114,26 +125,39 @@ extension DownstreamSync {
       namedUsers: named, droppedConversations: gone, droppedChanges: dropped)
   }
 
-  /// Applies the message events of `notifications`, oldest first, and none of their other
-  /// events; returns the senders the context does not know, who are owed a fetch.
+  /// Applies what the lists of a catch-up could not tell from `notifications`, the news the
+  /// backend still holds, oldest first: their messages, and the events of the groups created
+  /// here and not answered that the lists (`listed`, every conversation they held) left out.
   ///
-  /// A catch-up takes everything but messages from the lists, and the API keeps messages only
-  /// in its news: the news the backend still holds are read for their messages alone. Their
-  /// other events are older than the lists, and would put older values back.
-  public func applyMessages(
-    of notifications: [NotificationPayload], in context: ModelContext
-  ) -> Set<UUID> {
+  /// The API keeps messages only in its news. Such a group is left out either because the
+  /// backend never got its creation or because the self user is no longer in it, and only the
+  /// news can say which. Every other event is older than the lists, and would put older values
+  /// back.
+  public func applyKeptNews(
+    _ notifications: [NotificationPayload], listed: Set<UUID>, in context: ModelContext
+  ) -> KeptNewsApplication {
+    let unlisted = context.localChanges(of: Conversation.self).inserted.subtracting(listed)
     var unknown: Set<UUID> = []
     var dropped: [DroppedChange] = []
     for event in notifications.lazy.flatMap(\.events) {
       switch event {
       case .messageAdd, .messageDelete:
-        _ = apply(event, in: context, unknownUsers: &unknown, dropped: &dropped)
-      default:
         break
+      case .conversationCreate(let event) where unlisted.contains(event.data.id):
+        break
+      case .conversationRename(let event) where unlisted.contains(event.conversation):
+        break
+      case .memberJoin(let event) where unlisted.contains(event.conversation),
+        .memberLeave(let event) where unlisted.contains(event.conversation):
+        break
+      default:
+        continue
       }
+      _ = apply(event, in: context, unknownUsers: &unknown, dropped: &dropped)
     }
-    return unknown
+    let gone = unlisted.filter { context.object(Conversation.self, id: $0) == nil }
+    return KeptNewsApplication(
+      unknownUsers: unknown, droppedConversations: gone, droppedChanges: dropped)
   }
 
   /// Applies one conversation as the backend holds it now.

@@ -86,6 +86,32 @@ extension SyncEngineTests {
     }
 
     @Test(
+      "A group made here whose creation the backend applied goes in a catch-up that reads the self user's removal from it"
+    )
+    func createdGroupLeftBeforeCatchUp() async throws {
+      // given: the backend applies the creation of Mine and holds its answer; Ann removes the
+      // self user from it, and the backend forgets every news but that removal
+      let (world, ann, _, _) = try await Self.start()
+      world.fake.addFault(.once(RequestMatcher("POST", "/conversations"), .holdAnswer))
+      let me = try #require(world.ui.selfUser)
+      var created = world.make.conversation(name: "Mine", creator: me)
+      created.participantIDs.insert(ann)
+      try world.save([created])
+      await world.fake.waitForParkedRequests(1)
+      world.fake.removeMembersRemotely([world.me], from: created.id, by: ann)
+      world.fake.expireNotifications(keepingLast: 1)
+
+      // when
+      await world.engine.pullNotifications()
+      world.fake.releaseAllParkedRequests()
+      await world.settle()
+
+      // then
+      #expect(world.ui.object(Conversation.self, id: created.id) == nil)
+      #expect(world.fake.members(of: created.id) == [ann])
+    }
+
+    @Test(
       "After catching up, the news are read from the newest the backend held, and later ones arrive"
     )
     func readsNewsFromTheNewest() async throws {

@@ -82,17 +82,17 @@ extension DownstreamSyncTests {
       ]
 
       // when
-      let senders = try await harness.stack.sync.perform { context in
-        let senders = DownstreamSync().applyMessages(of: news, in: context)
+      let applied = try await harness.stack.sync.perform { context in
+        let applied = DownstreamSync().applyKeptNews(news, listed: [id], in: context)
         try context.save()
-        return senders
+        return applied
       }
       await Quiescence.expectIdle(harness.stack.tracker)
 
       // then
       #expect(harness.ui.object(Conversation.self, id: id)?.name == "Team")
       #expect(harness.ui.objects(Message.self).map(\.id).sorted() == [UUID(314), UUID(316)])
-      #expect(senders == [ann, bob])
+      #expect(applied.unknownUsers == [ann, bob])
     }
 
     @Test("The users the lists name, but the self user, are owed a fetch")

@@ -133,19 +133,20 @@ extension SyncEngine {
     return await stack.sync.perform { $0.selfUser != nil }
   }
 
-  /// Fetches the self user's profile and applies it, unless the answer to a change of theirs
-  /// was applied while it was on its way: then it tells of older values, and the news bring
-  /// what changed since.
+  /// Fetches the self user's profile and applies it, unless the answer to a change of theirs,
+  /// or news of them (a rename on another device), was applied while it was on its way: then
+  /// it tells of older values, and the news bring what changed since.
   func fetchSelfUser() async {
     let downstream = self.downstream
     let answers = self.answers
+    let order = userFetches
     let fetch = answers.send()
+    let userFetch = order.send()
     defer { answers.finish(fetch) }
     await fetchAndApply(downstream.selfUser) { (response, context) throws(DownstreamError) in
-      if let me = context.selfUser,
-        answers.isOvertaken(fetch, about: [me.reference])
-      {
-        return
+      if let me = context.selfUser {
+        guard !answers.isOvertaken(fetch, about: [me.reference]), order.claim(me.id, for: userFetch)
+        else { return }
       }
       try downstream.applySelfUser(response, in: context)
     }

@@ -272,6 +272,31 @@ struct SyncEngineTests {
   }
 
   @Test(
+    "A fetch of the self user out when the news rename them on another device does not put the older name back"
+  )
+  func selfFetchOvertakenByNews() async throws {
+    // given: the engine starts again, and its fetch of the self user is held on its way back;
+    // meanwhile the self user renames themselves on another device, and a pull reads that
+    let world = try await SyncWorld.start()
+    world.fake.addFault(.once(RequestMatcher("GET", "/self"), .holdAnswer))
+    let restart = Task { await world.engine.start() }
+    await world.fake.waitForParkedRequests(1)
+    world.fake.renameUserRemotely(world.me, to: "Maya")
+    await world.engine.pullNotifications()
+    await world.settle()
+    let renamedByNews = world.ui.selfUser?.name
+
+    // when: the fetch's older answer arrives
+    world.fake.releaseAllParkedRequests()
+    await restart.value
+    await world.settle()
+
+    // then
+    #expect(renamedByNews == "Maya")
+    #expect(world.ui.selfUser?.name == "Maya")
+  }
+
+  @Test(
     "A contact who renamed themselves while the connection was pending shows the new name once it is accepted",
     arguments: [true, false])
   func contactRenamedWhilePending(selfAsked: Bool) async throws {

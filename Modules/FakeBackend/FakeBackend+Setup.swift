@@ -189,8 +189,15 @@ extension FakeBackend {
 
   /// Forgets every notification but the newest `count`, as a backend that keeps them for a
   /// limited time does: a client asking for news after a forgotten one gets `404`.
-  public func expireNotifications(keepingLast count: Int) {
-    state.withLock { $0.notifications = Array($0.notifications.suffix(max(count, 0))) }
+  ///
+  /// - Returns: The notifications it forgot, oldest first.
+  @discardableResult
+  public func expireNotifications(keepingLast count: Int) -> [NotificationPayload] {
+    state.withLock { state in
+      let forgotten = Array(state.notifications.dropLast(max(count, 0)))
+      state.notifications.removeFirst(forgotten.count)
+      return forgotten
+    }
   }
 }
 

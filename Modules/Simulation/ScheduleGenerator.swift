@@ -59,6 +59,11 @@ public struct ScheduleGenerator: Sendable {
       // A draw the step does not need, as the time passing it replaces made one.
       _ = pick(1...4_000)
       return .remoteRenameSelf("o\(index)")
+    case 88..<89 where options.expiries:
+      // One draw, as the time passing it replaces made one. The backend keeps at least its
+      // newest notification: one that keeps none cannot tell a client reading from the start
+      // what it forgot (see "Catching up" in the README).
+      return .expireNotifications(keepingLast: 1 + pick(1...4_000) % 3)
     case 88..<97: return .advance(milliseconds: pick(1...4_000))
     case 97..<100 where options.restarts: return .restart
     default: return .advance(milliseconds: pick(1...500))

@@ -57,6 +57,7 @@ public struct SimulationCommandLine: Sendable {
       case "--no-contact-renames": options.contactRenames = false
       case "--no-other-device": options.otherDevice = false
       case "--no-held-answers": options.heldAnswers = false
+      case "--no-expiries": options.expiries = false
       // On by default since 2026-11-24; replay commands printed before still name it.
       case "--held-answers": options.heldAnswers = true
       case "--in-memory": options.durableStore = false
@@ -73,8 +74,8 @@ public struct SimulationCommandLine: Sendable {
     usage: Tools/simulate [--seed N [--shrink] | --seeds N [--from N]] [--steps K]
                           [--concurrency N] [--no-faults] [--no-restarts] [--no-refusals]
                           [--no-removals] [--no-rejoins] [--no-contact-renames]
-                          [--no-other-device] [--no-held-answers] [--in-memory]
-                          [--verbose] [--trace]
+                          [--no-other-device] [--no-held-answers] [--no-expiries]
+                          [--in-memory] [--verbose] [--trace]
 
     Runs the real sync engine, strategies, model stack and fake backend through seeded
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
@@ -89,7 +90,9 @@ public struct SimulationCommandLine: Sendable {
     self user renaming themselves on another device, as seeds found before such renames were
     drawn need; --no-held-answers without
     the backend holding answers on their way back, as seeds found before they were on by
-    default need (--held-answers, which turned them on then, is still read). --trace prints
+    default need (--held-answers, which turned them on then, is still read); --no-expiries
+    without the backend forgetting its older notifications, as seeds found before such
+    expiries were drawn need. --trace prints
     every step, request and event of the run. A failing seed's report names the command that
     replays it.
     """
@@ -127,7 +130,7 @@ extension SimulationOptions {
       (faults, "--no-faults"), (restarts, "--no-restarts"), (refusals, "--no-refusals"),
       (removals, "--no-removals"), (rejoins, "--no-rejoins"),
       (contactRenames, "--no-contact-renames"), (otherDevice, "--no-other-device"),
-      (heldAnswers, "--no-held-answers"),
+      (heldAnswers, "--no-held-answers"), (expiries, "--no-expiries"),
       (durableStore, "--in-memory"),
     ]
     flags += switches.filter { !$0.isOn }.map(\.flag)

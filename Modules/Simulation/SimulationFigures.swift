@@ -22,6 +22,8 @@ public struct SimulationFigures: Sendable, Hashable {
   public var contactRenames = 0
   /// Times the self user renamed themselves on another device.
   public var renamesElsewhere = 0
+  /// Times the backend forgot its older notifications.
+  public var notificationExpiries = 0
   /// Refused changes the app sent again.
   public var refusalsRetried = 0
   /// Refused changes the app gave up.
@@ -46,6 +48,7 @@ public struct SimulationFigures: Sendable, Hashable {
     rejoinedGroups += other.rejoinedGroups
     contactRenames += other.contactRenames
     renamesElsewhere += other.renamesElsewhere
+    notificationExpiries += other.notificationExpiries
     refusalsRetried += other.refusalsRetried
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
@@ -64,7 +67,8 @@ public struct SimulationFigures: Sendable, Hashable {
       held requests refused \(parkedRefused); refused changes retried \(refusalsRetried), \
       given up \(refusalsGivenUp); removed from a group \(removedFromGroups) times, added back \
       \(rejoinedGroups) times; contacts renamed \(contactRenames) times, the self user on \
-      another device \(renamesElsewhere) times
+      another device \(renamesElsewhere) times; notifications forgotten \(notificationExpiries) \
+      times
       """
   }
 }

@@ -37,6 +37,11 @@ public struct SimulationOptions: Sendable {
   ///
   /// Seeds drawn before held answers were on by default replay with this off.
   public var heldAnswers: Bool
+  /// Whether the backend may forget its older notifications, so that the app must catch up
+  /// with what it holds.
+  ///
+  /// Seeds drawn before such expiries existed replay with this off.
+  public var expiries: Bool
   /// Whether the client keeps its state in a SQLite file (else an in-memory store that
   /// outlives each app instance).
   public var durableStore: Bool
@@ -51,11 +56,13 @@ public struct SimulationOptions: Sendable {
   public var trace = false
 
   /// Creates options; by default 40 steps with faults, held answers, refusals, removals,
-  /// rejoins, contact renames, renames on another device and restarts on a SQLite store.
+  /// rejoins, contact renames, renames on another device, expiries and restarts on a SQLite
+  /// store.
   public init(
     steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
     removals: Bool = true, rejoins: Bool = true, contactRenames: Bool = true,
-    otherDevice: Bool = true, heldAnswers: Bool = true, durableStore: Bool = true,
+    otherDevice: Bool = true, heldAnswers: Bool = true, expiries: Bool = true,
+    durableStore: Bool = true,
     maxConcurrentRequests: Int = 3, strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps
@@ -67,6 +74,7 @@ public struct SimulationOptions: Sendable {
     self.contactRenames = contactRenames
     self.otherDevice = otherDevice
     self.heldAnswers = heldAnswers
+    self.expiries = expiries
     self.durableStore = durableStore
     self.maxConcurrentRequests = maxConcurrentRequests
     self.strategies = strategies

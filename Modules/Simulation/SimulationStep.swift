@@ -51,6 +51,9 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case remoteAddSelf(group: Int)
   /// The app fetches its notifications, as a push would make it.
   case pull
+  /// The backend forgets every notification but the newest `keepingLast`, as one that keeps
+  /// them for a limited time: an app whose cursor was among them catches up at its next pull.
+  case expireNotifications(keepingLast: Int)
   /// The backend applies a fault to its next matching request.
   case fault(SimulatedFault)
   /// The backend releases one of the requests it holds, out of order.
@@ -99,6 +102,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case .remoteRemoveSelf(let group): "a contact removes the self user from group \(group)"
     case .remoteAddSelf(let group): "a contact adds the self user back to left group \(group)"
     case .pull: "pull notifications"
+    case .expireNotifications(let kept):
+      "the backend forgets all but the newest \(kept) notifications"
     case .fault(let fault): "the next request gets \(fault)"
     case .releaseParked(let index): "release parked request \(index)"
     case .refuseParked(let index): "refuse parked request \(index)"

@@ -283,8 +283,9 @@ extension Simulator {
   /// user's connections, the names of the contacts connected with them (whose renames the news
   /// carry), and the messages of every conversation the self user is in, less
   /// those the client cannot have: a group's history from before the self user was added back
-  /// (the news bring the group, not its messages), and the self user's messages dropped with a
-  /// group while their requests were out, which may land after the re-add.
+  /// (the news bring the group, not its messages), the self user's messages dropped with a
+  /// group while their requests were out, which may land after the re-add, and messages whose
+  /// news the backend forgot.
   private func newsMissed(_ queue: SyncQueueSnapshot, sync: ClientView) -> String? {
     let refused = Self.refusedObjects(in: queue)
     let connections = contacts.compactMap { contact -> (UUID, Connection.Status)? in
@@ -303,7 +304,7 @@ extension Simulator {
       let history = postedBeforeRejoin[id] ?? []
       messages[id] = (snapshot.messages[id] ?? []).filter { nonce in
         let dropped = textsByID[nonce].map(droppedTexts.contains) ?? false
-        return !history.contains(nonce) && !dropped
+        return !history.contains(nonce) && !dropped && !forgottenMessages.contains(nonce)
       }
     }
     return Self.newsMissed(

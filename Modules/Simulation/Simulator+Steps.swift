@@ -1,5 +1,6 @@
 import ConnectionParsing
 import ConversationParsing
+import EventParsing
 import FakeBackend
 import Foundation
 import Models
@@ -62,6 +63,12 @@ extension Simulator {
     case .pull:
       let engine = app.engine
       app.tracker.run("pull notifications") { await engine.pullNotifications() }
+    case .expireNotifications(let kept):
+      figures.notificationExpiries += 1
+      let forgotten = fake.expireNotifications(keepingLast: kept)
+      for event in forgotten.flatMap(\.events) {
+        if case .messageAdd(let added) = event { forgottenMessages.insert(added.data.nonce) }
+      }
     case .fault(let fault):
       figures.faults[fault, default: 0] += 1
       fake.addFault(.once(fault.matcher, fault.fault))

@@ -64,6 +64,9 @@ public final class Simulator {
   /// were: the news of a re-add bring the group, not its history, which the client dropped
   /// with the group or never had.
   var postedBeforeRejoin: [UUID: Set<UUID>] = [:]
+  /// The messages whose notifications the backend forgot: the API has no message history, so
+  /// an app that had not read them when it catches up never gets them.
+  var forgottenMessages: Set<UUID> = []
   var journalSeen = 0
   var instances = 0
 

@@ -310,9 +310,10 @@ extension FakeBackendTests {
       let ids = fake.notifications.map(\.id)
 
       // when
-      fake.expireNotifications(keepingLast: 2)
+      let expired = fake.expireNotifications(keepingLast: 2)
 
       // then
+      #expect(expired.map(\.id) == Array(ids.prefix(2)))
       let forgotten = try await fake.call(
         .get, "/notifications", query: [QueryItem("since", ids[1].text)])
       let kept = try await fake.call(

@@ -87,12 +87,13 @@ struct SimulationCommandLineTests {
     options.contactRenames = mask & 64 == 0
     options.heldAnswers = mask & 128 == 0
     options.otherDevice = mask & 256 == 0
+    options.expiries = mask & 512 == 0
     return options
   }
 
   @Test(
     "A replay command reads back as the options that printed it, for every combination of switches",
-    arguments: 0..<512)
+    arguments: 0..<1024)
   func replayRoundTrip(mask: Int) throws {
     // given
     let options = Self.options(mask: mask)
@@ -113,6 +114,8 @@ struct SimulationCommandLineTests {
     #expect(read.options.rejoins == options.rejoins)
     #expect(read.options.contactRenames == options.contactRenames)
     #expect(read.options.heldAnswers == options.heldAnswers)
+    #expect(read.options.otherDevice == options.otherDevice)
+    #expect(read.options.expiries == options.expiries)
     #expect(read.options.durableStore == options.durableStore)
   }
 
@@ -126,6 +129,7 @@ struct SimulationCommandLineTests {
     ),
     (64, "Tools/simulate --seed 7 --steps 76 --concurrency 1 --no-contact-renames"),
     (128, "Tools/simulate --seed 7 --steps 140 --concurrency 6 --no-held-answers"),
+    (512, "Tools/simulate --seed 7 --steps 524 --concurrency 6 --no-expiries"),
   ]
 
   @Test(

@@ -97,6 +97,10 @@ struct SimulatorTests {
         name: "the backend holding an answer on its way back",
         options: { SimulationOptions(steps: 40, heldAnswers: $0) },
         matches: { $0 == .fault(.heldAnswer) }),
+      OptionalStep(
+        name: "the backend forgetting its older notifications",
+        options: { SimulationOptions(steps: 40, expiries: $0) },
+        matches: { if case .expireNotifications = $0 { true } else { false } }),
     ]
   }
 
@@ -129,7 +133,7 @@ struct SimulatorTests {
     let schedule = ScheduleGenerator(
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
-        otherDevice: false, heldAnswers: false)
+        otherDevice: false, heldAnswers: false, expiries: false)
     )
     .schedule(seed: 55048)
 
@@ -669,7 +673,7 @@ struct SimulatorTests {
       seed: seed,
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
-        otherDevice: false, heldAnswers: false))
+        otherDevice: false, heldAnswers: false, expiries: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -689,7 +693,7 @@ struct SimulatorTests {
       seed: seed,
       options: SimulationOptions(
         steps: 120, rejoins: false, contactRenames: false, otherDevice: false,
-        heldAnswers: false))
+        heldAnswers: false, expiries: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -711,11 +715,31 @@ struct SimulatorTests {
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
-        steps: 120, otherDevice: false, maxConcurrentRequests: concurrency))
+        steps: 120, otherDevice: false, expiries: false, maxConcurrentRequests: concurrency))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     #expect(report.figures.faults[.heldAnswer, default: 0] > 0)
+  }
+
+  @Test(
+    "Seeds found with the backend forgetting its news keep the promise",
+    arguments: zip(
+      [
+        // Messages posted after the backend forgot, and before the app caught up, were lost.
+        UInt64(338),
+        // A group made here whose creation was applied, then left by removal, stayed.
+        2847,
+        // A fetch of the self user held on its way back undid a rename on another device.
+        3632,
+      ], [12, 40, 40]))
+  func expiryRegressions(seed: UInt64, steps: Int) async {
+    // when: drawn as they were found, with every step on
+    let report = await Simulator.run(seed: seed, options: SimulationOptions(steps: steps))
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.notificationExpiries > 0)
   }
 
   @Test(

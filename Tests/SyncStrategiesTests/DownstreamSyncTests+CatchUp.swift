@@ -75,7 +75,8 @@ extension DownstreamSyncTests {
         NotificationPayload(
           id: UUID(313),
           events: [
-            .conversationRename(ConversationEvent(conversation: id, from: ann, time: time, data: "Old")),
+            .conversationRename(
+              ConversationEvent(conversation: id, from: ann, time: time, data: "Old")),
             message(UUID(314), from: ann),
           ]),
         NotificationPayload(id: UUID(315), events: [message(UUID(316), from: bob)]),

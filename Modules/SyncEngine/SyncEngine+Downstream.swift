@@ -155,9 +155,9 @@ extension SyncEngine {
   /// Catches up with what the backend holds now, after it forgot `stale`, the cursor, and says
   /// whether the pull may go on.
   ///
-  /// It applies the self user, every connection and every conversation, and the messages of
-  /// the news the backend still holds (the API keeps messages nowhere else); the users they
-  /// name are owed a fetch. The cursor moves to the newest notification, asked for first, so
+  /// It applies the self user, every connection and every conversation, then from the news the
+  /// backend still holds what the lists cannot tell (messages, which the API keeps nowhere else,
+  /// and groups created here that the lists leave out); the users they name are owed a fetch. The cursor moves to the newest notification, asked for first, so
   /// that no news made while the lists were read is missed.
   private func catchUp(from stale: UUID?) async -> Bool {
     logger.warning("the backend forgot the notifications since the cursor: catching up")
@@ -225,7 +225,9 @@ extension SyncEngine {
   /// The notifications the backend still holds, oldest first, up to and including `last`;
   /// `nil` if a page did not come, or could not be read, or led nowhere (reported).
   ///
-  /// A catch-up reads them for their messages: the backend forgot the cursor, not all its news.
+  /// A catch-up reads them for what its lists cannot tell (see
+  /// `DownstreamSync.applyKeptNews(_:listed:in:)`): the backend forgot the cursor, not all its
+  /// news.
   private func fetchKeptNews(through last: UUID?) async -> [NotificationPayload]? {
     guard let last else { return [] }
     let downstream = self.downstream

@@ -173,9 +173,15 @@ extension SyncEngine {
     }
     guard
       let connections = await fetchAllPages(
-        downstream.connections(after:), read: downstream.readConnections),
+        downstream.connections(after:),
+        read: { response, _ throws(DownstreamError) in
+          try downstream.readConnections(response)
+        }),
       let conversations = await fetchAllPages(
-        downstream.conversations(after:), read: downstream.readConversations),
+        downstream.conversations(after:),
+        read: { response, _ throws(DownstreamError) in
+          try downstream.readConversations(response)
+        }),
       let kept = await fetchKeptNews(through: last)
     else { return false }
     let result = await stack.sync.perform {
@@ -223,7 +229,7 @@ extension SyncEngine {
   }
 
   /// The notifications the backend still holds, oldest first, up to and including `last`;
-  /// `nil` if a page did not come, or could not be read, or led nowhere (reported).
+  /// `nil` if a page did not come or could not be read (reported).
   ///
   /// A catch-up reads them for what its lists cannot tell (see
   /// `DownstreamSync.applyKeptNews(_:listed:in:)`): the backend forgot the cursor, not all its
@@ -231,37 +237,21 @@ extension SyncEngine {
   private func fetchKeptNews(through last: UUID?) async -> [NotificationPayload]? {
     guard let last else { return [] }
     let downstream = self.downstream
-    var kept: [NotificationPayload] = []
-    var since: UUID?
-    var earlier: Set<UUID> = []
-    while true {
-      guard let response = await fetch(downstream.notifications(since: since)) else { return nil }
-      let page: Page<NotificationPayload>
-      do throws(DownstreamError) {
-        page = try downstream.readNotifications(response, since: since, earlier: earlier)
-      } catch {
-        report(.downstream(error))
-        return nil
-      }
-      if !page.failures.isEmpty {
-        report(.downstream(.unreadableElements(.getNotifications, page.unreadableElements)))
-      }
-      if let end = page.elements.firstIndex(where: { $0.id == last }) {
-        return kept + Array(page.elements[...end])
-      }
-      kept += page.elements
-      guard page.hasMore, let cursor = page.cursor else { return kept }
-      if let since { earlier.insert(since) }
-      since = cursor
-    }
+    return await fetchAllPages(downstream.notifications(since:), through: last) {
+      response, since throws(DownstreamError) in
+      try downstream.readNotifications(response, since: since)
+    }?.items
   }
 
-  /// Every item of a paged list, with whether every one could be read (those that could not
-  /// are reported); `nil` if a page did not come, could not be read, or said the list had more
-  /// without moving past where it started (reported).
+  /// Every item of a paged list, or those up to and including the one whose cursor is `last`
+  /// when given, with whether every one could be read (those that could not are reported);
+  /// `nil` if a page did not come, could not be read, or said the list had more without moving
+  /// past where it started (reported).
+  ///
+  /// `read` reads a page given the cursor it was asked from.
   private func fetchAllPages<Item: PagedPayload>(
-    _ endpoint: (UUID?) -> Endpoint,
-    read: (TransportResponse) throws(DownstreamError) -> Page<Item>
+    _ endpoint: (UUID?) -> Endpoint, through last: UUID? = nil,
+    read: (TransportResponse, UUID?) throws(DownstreamError) -> Page<Item>
   ) async -> (items: [Item], complete: Bool)? {
     var items: [Item] = []
     var complete = true
@@ -273,16 +263,19 @@ extension SyncEngine {
       guard let response = await fetch(request) else { return nil }
       let page: Page<Item>
       do {
-        page = try read(response)
+        page = try read(response, start)
       } catch {
         report(.downstream(error))
         return nil
       }
-      items += page.elements
       if !page.failures.isEmpty {
         complete = false
         report(.downstream(.unreadableElements(request.route, page.unreadableElements)))
       }
+      if let last, let end = page.elements.firstIndex(where: { $0.cursor == last }) {
+        return (items + page.elements[...end], complete)
+      }
+      items += page.elements
       guard page.hasMore else { return (items, complete) }
       guard let next = page.cursor, asked.insert(next).inserted else {
         report(.downstream(.pageDidNotAdvance(request.route, after: start)))

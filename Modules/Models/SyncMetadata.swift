@@ -11,30 +11,49 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
   /// Saved with the cursor that moved past their news, and kept until a fetch of them is
   /// answered, so that neither a failed fetch nor a restart loses them.
   public var usersToFetch: Set<UUID>
+  /// The groups created here that a catch-up could not settle: its lists left them out while
+  /// their creation was unanswered, and the news the backend still held did not tell of it.
+  ///
+  /// Once such a creation is answered, only lists read after the answer can say whether the
+  /// self user is still in the group (its news may be among those forgotten), so the sync layer
+  /// catches up again; news that tell of the creation settle the group without one.
+  public var createdGroupsToConfirm: Set<UUID>
 
   /// Creates metadata; nothing known by default.
-  public init(lastNotificationID: UUID? = nil, usersToFetch: Set<UUID> = []) {
+  public init(
+    lastNotificationID: UUID? = nil, usersToFetch: Set<UUID> = [],
+    createdGroupsToConfirm: Set<UUID> = []
+  ) {
     self.lastNotificationID = lastNotificationID
     self.usersToFetch = usersToFetch
+    self.createdGroupsToConfirm = createdGroupsToConfirm
   }
 
   private enum CodingKeys: String, CodingKey {
     case lastNotificationID
     case usersToFetch
+    case createdGroupsToConfirm
   }
 
-  /// Reads metadata; a store written before ``usersToFetch`` existed owes no fetch.
+  /// Reads metadata; a store written before ``usersToFetch`` or ``createdGroupsToConfirm``
+  /// existed owes no fetch and has no group to confirm.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     lastNotificationID = try container.decodeIfPresent(UUID.self, forKey: .lastNotificationID)
     usersToFetch = Set(
       try container.decodeIfPresent([UUID].self, forKey: .usersToFetch) ?? [])
+    createdGroupsToConfirm = Set(
+      try container.decodeIfPresent([UUID].self, forKey: .createdGroupsToConfirm) ?? [])
   }
 
-  /// Writes metadata, the users in id order so that equal metadata writes equal bytes.
+  /// Writes metadata, the sets in id order so that equal metadata writes equal bytes; an empty
+  /// set of groups to confirm is left out, so stores that never had one read as before.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encodeIfPresent(lastNotificationID, forKey: .lastNotificationID)
     try container.encode(usersToFetch.sorted(), forKey: .usersToFetch)
+    if !createdGroupsToConfirm.isEmpty {
+      try container.encode(createdGroupsToConfirm.sorted(), forKey: .createdGroupsToConfirm)
+    }
   }
 }

@@ -101,11 +101,24 @@ extension SyncEngine {
           report(.downstream(.unreadableElements(.getNotifications, applied.unreadable)))
         }
         reportDropped(applied.droppedChanges)
+        // Read to the end: a group an earlier catch-up could not settle, whose creation was
+        // answered and whose news did not come, is settled by lists read now.
+        if !hasMore, !caughtUp, await owesCatchUpForCreatedGroups() {
+          guard
+            await catchUp(
+              from: applied.lastID, because: "a group created here may have left without news")
+          else { return }
+          caughtUp = true
+          hasMore = true
+        }
       case .failure(.downstream(.unknownSince)) where !caughtUp:
         // The backend forgot where we were: catch up with what it holds now, then read the
         // news from its newest. A backend that forgets that too is not caught up with again
         // in this pull, which would ask for ever.
-        guard await catchUp(from: since) else { return }
+        guard
+          await catchUp(
+            from: since, because: "the backend forgot the notifications since the cursor")
+        else { return }
         caughtUp = true
         hasMore = true
       case .failure(let problem):
@@ -124,6 +137,14 @@ extension SyncEngine {
   /// restarted engine resumes after it).
   public var lastNotificationID: UUID? {
     get async { await stack.sync.perform { $0.syncMetadata.lastNotificationID } }
+  }
+
+  /// Whether a group created here that a catch-up could not settle has had its creation
+  /// answered since (``Models/SyncMetadata/createdGroupsToConfirm``), so that only another
+  /// catch-up can tell whether the self user is still in it.
+  private func owesCatchUpForCreatedGroups() async -> Bool {
+    let downstream = self.downstream
+    return await stack.sync.perform { !downstream.confirmCreatedGroups(in: $0).isEmpty }
   }
 
   /// Whether the sync context knows the self user, after fetching them if it did not.
@@ -152,15 +173,16 @@ extension SyncEngine {
     }
   }
 
-  /// Catches up with what the backend holds now, after it forgot `stale`, the cursor, and says
-  /// whether the pull may go on.
+  /// Catches up with what the backend holds now, from `stale`, the cursor (which the backend
+  /// forgot, or whose news cannot tell of a group created here), and says whether the pull may
+  /// go on.
   ///
   /// It applies the self user, every connection and every conversation, then from the news the
   /// backend still holds what the lists cannot tell (messages, which the API keeps nowhere else,
   /// and groups created here that the lists leave out); the users they name are owed a fetch. The cursor moves to the newest notification, asked for first, so
   /// that no news made while the lists were read is missed.
-  private func catchUp(from stale: UUID?) async -> Bool {
-    logger.warning("the backend forgot the notifications since the cursor: catching up")
+  private func catchUp(from stale: UUID?, because reason: String) async -> Bool {
+    logger.warning("\(reason): catching up")
     await fetchSelfUser()
     let downstream = self.downstream
     guard let newest = await fetch(downstream.lastNotification) else { return false }
@@ -192,7 +214,8 @@ extension SyncEngine {
         connections: connections.items, conversations: conversations.items,
         complete: connections.complete && conversations.complete, in: context)
       let news = downstream.applyKeptNews(
-        kept, listed: Set(conversations.items.map(\.id)), in: context)
+        kept, listed: Set(conversations.items.map(\.id)),
+        complete: connections.complete && conversations.complete, in: context)
       context.syncMetadata.lastNotificationID = last
       context.syncMetadata.usersToFetch.formUnion(applied.namedUsers.union(news.unknownUsers))
       do throws(SaveError) {

@@ -79,14 +79,22 @@ extension SyncEngine {
       let upstream = self.upstream
       let now = time.now()
       let answers = self.answers
-      let completions = await saveInSyncContext { context in
+      let downstream = self.downstream
+      let (completions, owesCatchUp) = await saveInSyncContext { context in
         let completions = batch.map {
           upstream.complete($0.token, with: $0.outcome, in: context, now: now)
         }
         answers.answered(completions.compactMap(\.answeredObject))
-        return completions
+        return (completions, !downstream.confirmCreatedGroups(in: context).isEmpty)
       }
       for completion in completions { announce(completion) }
+      // A group a catch-up could not settle had its creation answered: pull, and the pull
+      // catches up unless the news tell of the creation.
+      if owesCatchUp {
+        tracker.run("pull after a creation a catch-up could not settle") { [weak self] in
+          await self?.pullNotifications()
+        }
+      }
       pump()
     }
     applyScheduled = false

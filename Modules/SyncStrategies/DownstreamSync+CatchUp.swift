@@ -29,6 +29,11 @@ public struct KeptNewsApplication: Sendable, Equatable {
   public let droppedConversations: Set<UUID>
   /// The changes still to be pushed that went with them, in order.
   public let droppedChanges: [DroppedChange]
+  /// The groups created here, unanswered and left out of the lists, whose creation the news did
+  /// not tell of either: the backend may have applied it and forgotten what followed, so once
+  /// the creation is answered they owe another catch-up
+  /// (``Models/SyncMetadata/createdGroupsToConfirm``).
+  public let unconfirmedGroups: Set<UUID>
 }
 
 extension DownstreamSync {
@@ -133,18 +138,26 @@ extension DownstreamSync {
   /// backend never got its creation or because the self user is no longer in it, and only the
   /// news can say which. Every other event is older than the lists, and would put older values
   /// back.
+  ///
+  /// A group left out that the news do not tell the creation of is one the backend may have
+  /// created and then removed the self user from, with news it forgot: it is kept in
+  /// ``Models/SyncMetadata/createdGroupsToConfirm`` until lists read after its creation's answer
+  /// settle it. The set is worked out anew; with lists that were not `complete` (an element
+  /// could not be read), the groups it held that the lists did not show stay in it.
   public func applyKeptNews(
-    _ notifications: [NotificationPayload], listed: Set<UUID>, in context: ModelContext
+    _ notifications: [NotificationPayload], listed: Set<UUID>, complete: Bool = true,
+    in context: ModelContext
   ) -> KeptNewsApplication {
     let unlisted = context.localChanges(of: Conversation.self).inserted.subtracting(listed)
     var unknown: Set<UUID> = []
     var dropped: [DroppedChange] = []
+    var created: Set<UUID> = []
     for event in notifications.lazy.flatMap(\.events) {
       switch event {
       case .messageAdd, .messageDelete:
         break
       case .conversationCreate(let event) where unlisted.contains(event.data.id):
-        break
+        created.insert(event.data.id)
       case .conversationRename(let event) where unlisted.contains(event.conversation):
         break
       case .memberJoin(let event) where unlisted.contains(event.conversation),
@@ -156,8 +169,29 @@ extension DownstreamSync {
       _ = apply(event, in: context, unknownUsers: &unknown, dropped: &dropped)
     }
     let gone = unlisted.filter { context.object(Conversation.self, id: $0) == nil }
+    var unconfirmed = unlisted.subtracting(gone).subtracting(created)
+    if !complete {
+      unconfirmed.formUnion(
+        context.syncMetadata.createdGroupsToConfirm.subtracting(listed).filter {
+          context.object(Conversation.self, id: $0) != nil
+        })
+    }
+    context.syncMetadata.createdGroupsToConfirm = unconfirmed
     return KeptNewsApplication(
-      unknownUsers: unknown, droppedConversations: gone, droppedChanges: dropped)
+      unknownUsers: unknown, droppedConversations: gone, droppedChanges: dropped,
+      unconfirmedGroups: unconfirmed)
+  }
+
+  /// Forgets the groups to confirm (``Models/SyncMetadata/createdGroupsToConfirm``) that are
+  /// gone here, and returns those whose creation is no longer pending: the backend has answered
+  /// it, and only a catch-up, whose lists are read after the answer, can tell whether the self
+  /// user is still in them.
+  public func confirmCreatedGroups(in context: ModelContext) -> Set<UUID> {
+    let waiting = context.syncMetadata.createdGroupsToConfirm
+    guard !waiting.isEmpty else { return [] }
+    let here = waiting.filter { context.object(Conversation.self, id: $0) != nil }
+    if here != waiting { context.syncMetadata.createdGroupsToConfirm = here }
+    return here.subtracting(context.localChanges(of: Conversation.self).inserted)
   }
 
   /// Applies one conversation as the backend holds it now.

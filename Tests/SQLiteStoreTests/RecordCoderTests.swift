@@ -33,6 +33,7 @@ struct RecordCoderTests {
       me, ann, group, message, make.connection(from: me, to: ann, message: "Hi"), record,
       PendingChange<User>(), SyncMetadata(lastNotificationID: UUID(3)), SyncMetadata(),
       SyncMetadata(lastNotificationID: UUID(3), usersToFetch: [UUID(5), UUID(4)]),
+      SyncMetadata(createdGroupsToConfirm: [UUID(7), UUID(6)]),
     ]
   }()
 
@@ -108,6 +109,23 @@ struct RecordCoderTests {
 
     // then
     #expect(metadata == SyncMetadata(lastNotificationID: UUID(3)))
+  }
+
+  @Test("Sync metadata written before it kept created groups to confirm reads back with none")
+  func metadataBeforeGroupsToConfirm() throws {
+    // given: the metadata's shape before `createdGroupsToConfirm`
+    struct Before: Codable {
+      var lastNotificationID: UUID?
+      var usersToFetch: [UUID]
+    }
+    let bytes = try RecordEncoder().encode(
+      Before(lastNotificationID: UUID(3), usersToFetch: [UUID(4)]))
+
+    // when
+    let metadata = try RecordDecoder().decode(SyncMetadata.self, from: bytes)
+
+    // then
+    #expect(metadata == SyncMetadata(lastNotificationID: UUID(3), usersToFetch: [UUID(4)]))
   }
 
   @Test("An unknown key name in a record is refused, naming it")

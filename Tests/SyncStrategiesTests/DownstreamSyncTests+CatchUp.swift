@@ -96,6 +96,48 @@ extension DownstreamSyncTests {
       #expect(applied.unknownUsers == [ann, bob])
     }
 
+    @Test(
+      "A group created here that neither the lists nor the kept news tell of waits to be confirmed once answered, and one whose creation the news tell of does not"
+    )
+    func createdGroupsToConfirm() async throws {
+      // given: two groups created here and unanswered, both left out of the lists; the kept
+      // news tell of the creation of the second only
+      let harness = TrackerHarness()
+      let untold = harness.make.conversation(name: "Untold", creator: harness.me)
+      let told = harness.make.conversation(name: "Told", creator: harness.me)
+      try harness.insert([untold, told])
+      let time = DownstreamSyncTests.time
+      let creation = ConversationPayload(
+        id: told.id, type: .group, name: "Told", creator: harness.me.id,
+        selfMember: harness.me.id, otherMembers: [], lastEventTime: time)
+      let news = [
+        NotificationPayload(
+          id: UUID(320),
+          events: [
+            .conversationCreate(
+              ConversationEvent(
+                conversation: told.id, from: harness.me.id, time: time, data: creation))
+          ])
+      ]
+
+      // when
+      let applied = try await harness.stack.sync.perform { context in
+        let applied = DownstreamSync().applyKeptNews(news, listed: [], in: context)
+        try context.save()
+        return applied
+      }
+      let (beforeAnswer, afterAnswer) = await harness.stack.sync.perform { context in
+        let before = DownstreamSync().confirmCreatedGroups(in: context)
+        context.clearLocalInsertion(Conversation.self, id: untold.id)
+        return (before, DownstreamSync().confirmCreatedGroups(in: context))
+      }
+
+      // then
+      #expect(applied.unconfirmedGroups == [untold.id])
+      #expect(beforeAnswer.isEmpty)
+      #expect(afterAnswer == [untold.id])
+    }
+
     @Test("The users the lists name, but the self user, are owed a fetch")
     func namesUsers() async throws {
       // given

@@ -1,0 +1,99 @@
+import CourierAPI
+import FakeBackend
+import Foundation
+import Models
+import ModelsTestSupport
+import SyncEngine
+import SyncTestSupport
+import TestSupport
+import Testing
+
+extension SyncEngineTests.Resynchronising {
+  @Test(
+    "A group made here that a catch-up could not settle goes once its creation is answered, when the self user was removed with news the backend forgot"
+  )
+  func createdGroupLeftWithForgottenNews() async throws {
+    // given: the backend applies the creation of Mine and holds its answer; Ann removes the
+    // self user from it, renames Team, and the backend forgets every news but the rename; the
+    // app catches up while the creation is unanswered
+    let (world, ann, _, team) = try await Self.start()
+    world.fake.addFault(.once(RequestMatcher("POST", "/conversations"), .holdAnswer))
+    let me = try #require(world.ui.selfUser)
+    var created = world.make.conversation(name: "Mine", creator: me)
+    created.participantIDs.insert(ann)
+    try world.save([created])
+    await world.fake.waitForParkedRequests(1)
+    world.fake.removeMembersRemotely([world.me], from: created.id, by: ann)
+    world.fake.renameRemotely(team, to: "Crew", by: ann)
+    world.fake.expireNotifications(keepingLast: 1)
+    await world.engine.pullNotifications()
+    await world.settle()
+    let keptByTheCatchUp = world.ui.object(Conversation.self, id: created.id) != nil
+
+    // when
+    world.fake.releaseAllParkedRequests()
+    await world.settle()
+
+    // then
+    #expect(keptByTheCatchUp)
+    #expect(world.ui.object(Conversation.self, id: created.id) == nil)
+    #expect(world.fake.members(of: created.id) == [ann])
+    #expect(world.ui.object(Conversation.self, id: team)?.name == "Crew")
+  }
+
+  @Test(
+    "A group made here that a catch-up could not settle stays once its creation is answered, when the self user is still in it"
+  )
+  func createdGroupStillJoinedAfterCatchUp() async throws {
+    // given: as above, but Ann only renames the new group, with news the backend forgets
+    let (world, ann, _, team) = try await Self.start()
+    world.fake.addFault(.once(RequestMatcher("POST", "/conversations"), .holdAnswer))
+    let me = try #require(world.ui.selfUser)
+    var created = world.make.conversation(name: "Mine", creator: me)
+    created.participantIDs.insert(ann)
+    try world.save([created])
+    await world.fake.waitForParkedRequests(1)
+    world.fake.renameRemotely(created.id, to: "Ours", by: ann)
+    world.fake.renameRemotely(team, to: "Crew", by: ann)
+    world.fake.expireNotifications(keepingLast: 1)
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // when
+    world.fake.releaseAllParkedRequests()
+    await world.settle()
+
+    // then
+    #expect(world.ui.object(Conversation.self, id: created.id)?.name == "Ours")
+    #expect(world.ui.object(Conversation.self, id: created.id)?.participantIDs == [world.me, ann])
+  }
+
+  @Test(
+    "A group made offline across a catch-up needs no second one: the news of its creation settle it"
+  )
+  func creationSentAfterCatchUp() async throws {
+    // given: offline, the user makes a group; the backend forgets the cursor, and the app
+    // catches up before the creation goes
+    let (world, ann, _, team) = try await Self.start()
+    await world.engine.setOnline(false)
+    let me = try #require(world.ui.selfUser)
+    let created = world.make.conversation(name: "Mine", creator: me)
+    try world.save([created])
+    await world.settle()
+    world.fake.renameRemotely(team, to: "Crew", by: ann)
+    world.fake.expireNotifications(keepingLast: 0)
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // when
+    await world.engine.setOnline(true)
+    await world.settle()
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // then
+    #expect(world.fake.conversation(created.id) != nil)
+    #expect(world.ui.object(Conversation.self, id: created.id) != nil)
+    #expect(world.fake.journal.filter { $0.route == .getConversations }.count == 1)
+  }
+}

@@ -157,20 +157,25 @@ extension SyncEngine {
   /// Fetches the self user's profile and applies it, unless the answer to a change of theirs,
   /// or news of them (a rename on another device), was applied while it was on its way: then
   /// it tells of older values, and the news bring what changed since.
-  func fetchSelfUser() async {
+  ///
+  /// Returns whether the profile was read; a failure is reported.
+  @discardableResult
+  func fetchSelfUser() async -> Bool {
     let downstream = self.downstream
     let answers = self.answers
     let order = userFetches
     let fetch = answers.send()
     let userFetch = order.send()
     defer { answers.finish(fetch) }
-    await fetchAndApply(downstream.selfUser) { (response, context) throws(DownstreamError) in
+    let result = await fetchAndApply(downstream.selfUser) {
+      (response, context) throws(DownstreamError) in
       if let me = context.selfUser {
         guard !answers.isOvertaken(fetch, about: [me.reference]), order.claim(me.id, for: userFetch)
         else { return }
       }
       try downstream.applySelfUser(response, in: context)
     }
+    return result == .applied
   }
 
   /// Catches up with what the backend holds now, from `stale`, the cursor (which the backend
@@ -183,7 +188,8 @@ extension SyncEngine {
   /// that no news made while the lists were read is missed.
   private func catchUp(from stale: UUID?, because reason: String) async -> Bool {
     logger.warning("\(reason): catching up")
-    await fetchSelfUser()
+    // The self user's renames on other devices may be in the forgotten news too.
+    guard await fetchSelfUser() else { return false }
     let downstream = self.downstream
     guard let newest = await fetch(downstream.lastNotification) else { return false }
     let last: UUID?
@@ -328,7 +334,7 @@ extension SyncEngine {
     // Pulls may overlap, so two fetches of one user may be out at once, their answers
     // overtaking each other: the later fetch's profile is kept (see UserFetchOrder).
     let fetch = order.send()
-    return await fetchAndApply(batch) {
+    let result = await fetchAndApply(batch) {
       (response, context) throws(DownstreamError) in
       var answered: Set<UUID> = []
       var settled: Set<UUID> = []
@@ -343,18 +349,28 @@ extension SyncEngine {
       for id in ids.subtracting(answered) where order.claim(id, for: fetch) { settled.insert(id) }
       context.syncMetadata.usersToFetch.subtract(settled)
     }
+    return result != .noResponse
+  }
+
+  /// What became of a fetch whose answer is applied to the sync context.
+  private enum FetchResult {
+    /// No response came (reported), or it was a 401.
+    case noResponse
+    /// The answer was applied and saved.
+    case applied
+    /// The answer could not be applied or saved; rolled back and reported.
+    case failed
   }
 
   /// Fetches `endpoint`, applies its answer to the sync context with `apply`, then saves, and
-  /// says whether a response came.
+  /// says what became of it.
   ///
   /// A failure to apply or save is rolled back and reported.
-  @discardableResult
   private func fetchAndApply(
     _ endpoint: Endpoint,
     apply: @escaping @Sendable (TransportResponse, ModelContext) throws(DownstreamError) -> Void
-  ) async -> Bool {
-    guard let response = await fetch(endpoint) else { return false }
+  ) async -> FetchResult {
+    guard let response = await fetch(endpoint) else { return .noResponse }
     let problem = await stack.sync.perform { context -> SyncProblem? in
       do throws(DownstreamError) {
         try apply(response, context)
@@ -370,8 +386,9 @@ extension SyncEngine {
         return .save(error)
       }
     }
-    if let problem { report(problem) }
-    return true
+    guard let problem else { return .applied }
+    report(problem)
+    return .failed
   }
 
   /// Sends a downstream request, letting the transport retry it (it is an idempotent GET), and

@@ -196,6 +196,33 @@ extension SyncEngineTests {
       #expect(world.ui.object(Conversation.self, id: lunch) == nil)
     }
 
+    @Test(
+      "A catch-up whose fetch of the self user fails changes nothing, and the next pull brings the rename from another device whose news the backend forgot"
+    )
+    func failedSelfFetchCutsCatchUpShort() async throws {
+      // given: the self user renamed themselves on another device, and the backend forgot the
+      // news; the catch-up's fetch of the self user is refused
+      expectLoggedError(containing: "GET /self answered 403")
+      let (world, ann, lunch, _) = try await Self.start()
+      world.fake.renameUserRemotely(world.me, to: "Elsewhere")
+      world.fake.removeMembersRemotely([world.me], from: lunch, by: ann)
+      world.fake.expireNotifications(keepingLast: 0)
+      let stale = await world.engine.lastNotificationID
+      world.fake.addFault(.once(RequestMatcher("GET", "/self"), .status(403)))
+      await world.engine.pullNotifications()
+      await world.settle()
+      let afterFailure = await world.engine.lastNotificationID
+
+      // when
+      await world.engine.pullNotifications()
+      await world.settle()
+
+      // then
+      #expect(afterFailure == stale)
+      #expect(world.ui.selfUser?.name == "Elsewhere")
+      #expect(world.ui.object(Conversation.self, id: lunch) == nil)
+    }
+
     @Test("Catching up tells the app, with the conversations it dropped")
     func tellsTheApp() async throws {
       // given

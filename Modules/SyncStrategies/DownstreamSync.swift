@@ -103,11 +103,18 @@ public struct DownstreamSync: Sendable {
   }
 
   /// Applies the self user.
+  ///
+  /// As with news of them, a key with a change of ours pending keeps its local value, and what
+  /// the backend holds is recorded as its last synchronised value, so that giving the change up
+  /// returns to it (after a catch-up, the fetch may be all that tells of a rename made on
+  /// another device).
   public func applySelfUser(_ response: TransportResponse, in context: ModelContext)
     throws(DownstreamError)
   {
     guard case .user(let payload) = try decode(response, for: selfUser) else { return }
-    context.applyRemote(PayloadMapping.user(payload, isSelf: true))
+    let user = PayloadMapping.user(payload, isSelf: true)
+    context.updateLastSynchronised(User.self, id: user.id) { $0 = user }
+    context.applyRemote(user)
   }
 
   /// Applies a page of notifications, event by event.

@@ -223,6 +223,32 @@ extension SyncEngineTests {
       #expect(world.ui.object(Conversation.self, id: lunch) == nil)
     }
 
+    @Test(
+      "A refused rename of the self user given up after a catch-up returns to the name the backend holds, from a rename elsewhere whose news it forgot"
+    )
+    func refusedRenameGivenUpAfterCatchUp() async throws {
+      // given: the backend refuses a rename made here; the self user renames themselves on
+      // another device, the backend forgets the news, and the app catches up
+      expectLoggedError(containing: "refused for good")
+      let (world, _, _, _) = try await Self.start()
+      world.fake.addFault(.once(RequestMatcher("PUT", "/self"), .status(400)))
+      try world.save { try $0.update(User.self, id: world.me) { $0.name = "Here" } }
+      await world.settle()
+      world.fake.renameUserRemotely(world.me, to: "Elsewhere")
+      world.fake.expireNotifications(keepingLast: 0)
+      await world.engine.pullNotifications()
+      await world.settle()
+      let kept = world.ui.selfUser?.name
+
+      // when
+      await world.engine.discardFailedChange(of: ObjectReference(User.entityName, world.me))
+      await world.settle()
+
+      // then
+      #expect(kept == "Here")
+      #expect(world.ui.selfUser?.name == "Elsewhere")
+    }
+
     @Test("Catching up tells the app, with the conversations it dropped")
     func tellsTheApp() async throws {
       // given

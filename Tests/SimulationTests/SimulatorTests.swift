@@ -732,7 +732,11 @@ struct SimulatorTests {
         2847,
         // A fetch of the self user held on its way back undid a rename on another device.
         3632,
-      ], [12, 40, 40]))
+        // A catch-up whose fetch of the self user failed lost a rename on another device.
+        797,
+        // A refused rename given up after a catch-up went back to an older name.
+        630,
+      ], [12, 40, 40, 47, 75]))
   func expiryRegressions(seed: UInt64, steps: Int) async {
     // when: drawn as they were found, with every step on
     let report = await Simulator.run(seed: seed, options: SimulationOptions(steps: steps))

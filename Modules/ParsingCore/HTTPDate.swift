@@ -6,7 +6,10 @@ public enum HTTPDate {
   /// The date `text` names (`Wed, 25 Nov 2026 10:00:00 GMT`, `Wednesday, 25-Nov-26 10:00:00
   /// GMT` or `Wed Nov 25 10:00:00 2026`), or `nil` if it is not an HTTP date or names no real
   /// day.
-  public static func parse(_ text: String) -> Date? {
+  ///
+  /// A two-digit year reads as the latest year with those digits that is at most 50 years
+  /// after `now`, the day the text is read (today by default), as HTTP asks.
+  public static func parse(_ text: String, now: Date = Date()) -> Date? {
     let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
     switch words.count {
     case 6 where words[0].hasSuffix(",") && words[5] == "GMT":
@@ -21,7 +24,8 @@ public enum HTTPDate {
       guard parts.count == 3, parts[0].count == 2, parts[2].count == 2,
         let short = Int64(parts[2])
       else { return nil }
-      return date(year: fullYear(short), month: parts[1], day: parts[0], time: words[2])
+      return date(
+        year: fullYear(short, now: now), month: parts[1], day: parts[0], time: words[2])
     case 5:
       // Wed Nov 25 10:00:00 2026 (a day below 10 is padded with a space)
       guard words[4].count == 4, let year = Int64(words[4]) else { return nil }
@@ -35,12 +39,13 @@ public enum HTTPDate {
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
   ]
 
-  /// A two-digit year as the nearest year that is not more than 50 years ahead of now.
-  private static func fullYear(_ short: Int64) -> Int64 {
-    let today = Int64((Date().timeIntervalSince1970 / 86_400).rounded(.down))
-    let now = ISO8601Timestamp.civil(fromDays: today).year
-    let year = now - now % 100 + short
-    return year > now + 50 ? year - 100 : year
+  /// A two-digit year as the latest year with those digits that is not more than 50 years
+  /// after the year of `date`: one of the hundred years that end 50 years after it.
+  private static func fullYear(_ short: Int64, now date: Date) -> Int64 {
+    let today = Int64((date.timeIntervalSince1970 / 86_400).rounded(.down))
+    let latest = ISO8601Timestamp.civil(fromDays: today).year + 50
+    let year = latest - latest % 100 + short
+    return year > latest ? year - 100 : year
   }
 
   /// The instant of `time` (`HH:MM:SS`) on a day, in GMT, if every part is in range.

@@ -154,28 +154,32 @@ extension SyncEngine {
     return await stack.sync.perform { $0.selfUser != nil }
   }
 
+  /// How many times a catch-up asks for the self user's profile while answers or news keep
+  /// overtaking it, before it is cut short.
+  static let selfFetchesPerCatchUp = 3
+
   /// Fetches the self user's profile and applies it, unless the answer to a change of theirs,
   /// or news of them (a rename on another device), was applied while it was on its way: then
   /// it tells of older values, and the news bring what changed since.
   ///
-  /// Returns whether the profile was read; a failure is reported.
+  /// Returns what became of the fetch; a failure is reported.
   @discardableResult
-  func fetchSelfUser() async -> Bool {
+  func fetchSelfUser() async -> FetchResult {
     let downstream = self.downstream
     let answers = self.answers
     let order = userFetches
     let fetch = answers.send()
     let userFetch = order.send()
     defer { answers.finish(fetch) }
-    let result = await fetchAndApply(downstream.selfUser) {
+    return await fetchAndApply(downstream.selfUser) {
       (response, context) throws(DownstreamError) in
       if let me = context.selfUser {
         guard !answers.isOvertaken(fetch, about: [me.reference]), order.claim(me.id, for: userFetch)
-        else { return }
+        else { return false }
       }
       try downstream.applySelfUser(response, in: context)
+      return true
     }
-    return result == .applied
   }
 
   /// Catches up with what the backend holds now, from `stale`, the cursor (which the backend
@@ -188,8 +192,14 @@ extension SyncEngine {
   /// that no news made while the lists were read is missed.
   private func catchUp(from stale: UUID?, because reason: String) async -> Bool {
     logger.warning("\(reason): catching up")
-    // The self user's renames on other devices may be in the forgotten news too.
-    guard await fetchSelfUser() else { return false }
+    // The self user's renames on other devices may be in the forgotten news too, so their
+    // profile must be read; one an answer or news overtook is asked for again, since what the
+    // overtaking one told need not cover every key.
+    var selfFetch = FetchResult.skipped
+    for _ in 0..<Self.selfFetchesPerCatchUp where selfFetch == .skipped {
+      selfFetch = await fetchSelfUser()
+    }
+    guard selfFetch == .applied else { return false }
     let downstream = self.downstream
     guard let newest = await fetch(downstream.lastNotification) else { return false }
     let last: UUID?
@@ -348,47 +358,54 @@ extension SyncEngine {
       // them too, unless news came since the fetch went.
       for id in ids.subtracting(answered) where order.claim(id, for: fetch) { settled.insert(id) }
       context.syncMetadata.usersToFetch.subtract(settled)
+      return true
     }
     return result != .noResponse
   }
 
   /// What became of a fetch whose answer is applied to the sync context.
-  private enum FetchResult {
+  enum FetchResult {
     /// No response came (reported), or it was a 401.
     case noResponse
     /// The answer was applied and saved.
     case applied
+    /// The answer was left out: an answer or news applied while it was out are newer.
+    case skipped
     /// The answer could not be applied or saved; rolled back and reported.
     case failed
   }
 
-  /// Fetches `endpoint`, applies its answer to the sync context with `apply`, then saves, and
-  /// says what became of it.
+  /// Fetches `endpoint`, applies its answer to the sync context with `apply` (which says
+  /// whether it applied it or left it out), then saves, and says what became of it.
   ///
   /// A failure to apply or save is rolled back and reported.
   private func fetchAndApply(
     _ endpoint: Endpoint,
-    apply: @escaping @Sendable (TransportResponse, ModelContext) throws(DownstreamError) -> Void
+    apply: @escaping @Sendable (TransportResponse, ModelContext) throws(DownstreamError) -> Bool
   ) async -> FetchResult {
     guard let response = await fetch(endpoint) else { return .noResponse }
-    let problem = await stack.sync.perform { context -> SyncProblem? in
+    let outcome = await stack.sync.perform { context -> Result<Bool, SyncProblem> in
+      let applied: Bool
       do throws(DownstreamError) {
-        try apply(response, context)
+        applied = try apply(response, context)
       } catch {
         context.rollback()
-        return .downstream(error)
+        return .failure(.downstream(error))
       }
       do throws(SaveError) {
         try context.save()
-        return nil
+        return .success(applied)
       } catch {
         context.rollback()
-        return .save(error)
+        return .failure(.save(error))
       }
     }
-    guard let problem else { return .applied }
-    report(problem)
-    return .failed
+    switch outcome {
+    case .success(let applied): return applied ? .applied : .skipped
+    case .failure(let problem):
+      report(problem)
+      return .failed
+    }
   }
 
   /// Sends a downstream request, letting the transport retry it (it is an idempotent GET), and

@@ -224,6 +224,39 @@ extension SyncEngineTests {
     }
 
     @Test(
+      "A catch-up whose fetch of the self user an answer overtook fetches them again, and brings a rename from another device whose news the backend forgot"
+    )
+    func overtakenSelfFetchAskedAgain() async throws {
+      // given: the backend applied an accent change and holds its answer; the self user renamed
+      // themselves on another device, and the backend forgot the news; the catch-up's fetch of
+      // the self user is held on its way back too
+      let (world, _, _, _) = try await Self.start()
+      world.fake.addFault(.once(RequestMatcher("PUT", "/self"), .holdAnswer))
+      try world.save { try $0.update(User.self, id: world.me) { $0.accentID = 5 } }
+      await world.fake.waitForParkedRequests(1)
+      world.fake.renameUserRemotely(world.me, to: "Elsewhere")
+      world.fake.expireNotifications(keepingLast: 0)
+      world.fake.addFault(.once(RequestMatcher("GET", "/self"), .holdAnswer))
+      let pull = Task { await world.engine.pullNotifications() }
+      await world.fake.waitForParkedRequests(2)
+      let accentChange = world.fake.parkedRequests.filter {
+        world.fake.parkedRequest($0)?.method == "PUT"
+      }
+      for index in accentChange { world.fake.releaseParkedRequest(index) }
+      await world.settle()
+
+      // when: the fetch's answer arrives after the accent change's
+      world.fake.releaseAllParkedRequests()
+      await pull.value
+      await world.settle()
+
+      // then
+      #expect(accentChange.count == 1)
+      #expect(world.ui.selfUser?.name == "Elsewhere")
+      #expect(world.ui.selfUser?.accentID == 5)
+    }
+
+    @Test(
       "A refused rename of the self user given up after a catch-up returns to the name the backend holds, from a rename elsewhere whose news it forgot"
     )
     func refusedRenameGivenUpAfterCatchUp() async throws {

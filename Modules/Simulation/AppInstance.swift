@@ -44,6 +44,7 @@ final class AppInstance {
       time: clock, tracker: tracker,
       onEvent: { event in
         log.add("app \(number): \(event)")
+        if case .authenticationNeeded = event { log.noteSignInWait() }
         if case .changeDropped(let change) = event, change.item.kind == .insert,
           change.item.object.entity == .message
         {
@@ -114,6 +115,7 @@ struct MortalTransport: TransportSession {
 final class EventLog: Sendable {
   private let entries = Locked<[String]>([])
   private let droppedMessages = Locked<Set<UUID>>([])
+  private let signInWaits = Locked(0)
   private let echo: Bool
 
   /// Creates a log; with `echo`, each event is also printed as it happens.
@@ -128,6 +130,14 @@ final class EventLog: Sendable {
       if entries.count > 200 { entries.removeFirst(entries.count - 100) }
     }
   }
+
+  /// Notes that the engine asked the app to sign its user in again.
+  func noteSignInWait() {
+    signInWaits.withLock { $0 += 1 }
+  }
+
+  /// How many times the engine asked the app to sign its user in again.
+  var signInWaitCount: Int { signInWaits.withLock { $0 } }
 
   /// Notes that the app was told it dropped the unsent message `id` with its group.
   func noteDroppedMessage(_ id: UUID) {

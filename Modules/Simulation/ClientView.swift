@@ -15,6 +15,8 @@ struct ClientView: Sendable, Equatable {
   /// Objects inserted or deleted locally and not pushed.
   var pendingInserts: Set<ObjectReference> = []
   var pendingDeletes: Set<ObjectReference> = []
+  /// The conversation of each message deleted locally and not pushed.
+  var deletedMessageConversations: [UUID: UUID] = [:]
   /// Objects whose change the backend refused for good.
   var failed: Set<ObjectReference> = []
 
@@ -26,7 +28,11 @@ struct ClientView: Sendable, Equatable {
     record(context.localChanges(of: User.self))
     record(context.localChanges(of: Conversation.self))
     record(context.localChanges(of: Connection.self))
-    record(context.localChanges(of: Message.self))
+    let messages = context.localChanges(of: Message.self)
+    record(messages)
+    for id in messages.deleted {
+      deletedMessageConversations[id] = messages.originals[id]?.conversationID
+    }
   }
 
   /// The objects a store holds.
@@ -111,6 +117,7 @@ struct ClientView: Sendable, Equatable {
     view.pendingKeys = [:]
     view.pendingInserts = []
     view.pendingDeletes = []
+    view.deletedMessageConversations = [:]
     view.failed = []
     return view
   }

@@ -35,6 +35,8 @@ public struct ScheduleGenerator: Sendable {
     case 52..<55: return .remotePost(conversation: pick(0...7), text: "x\(index)")
     case 55..<57: return .remoteRename(group: pick(0...5), name: "y\(index)")
     case 57..<58: return .remoteRemoveMember(group: pick(0...5), contact: pick(0...3))
+    // Drawn in place of a pull, which draws nothing more, so the rest stays as it was.
+    case 62..<63 where options.signOuts && options.faults: return .fault(.signedOut)
     case 58..<63: return .pull
     case 63..<78 where options.faults:
       let kinds = options.faultKinds

@@ -24,6 +24,8 @@ public struct SimulationFigures: Sendable, Hashable {
   public var renamesElsewhere = 0
   /// Times the backend forgot its older notifications.
   public var notificationExpiries = 0
+  /// Times the engine paused for the app to sign its user in again, after a 401.
+  public var signInWaits = 0
   /// Refused changes the app sent again.
   public var refusalsRetried = 0
   /// Refused changes the app gave up.
@@ -49,6 +51,7 @@ public struct SimulationFigures: Sendable, Hashable {
     contactRenames += other.contactRenames
     renamesElsewhere += other.renamesElsewhere
     notificationExpiries += other.notificationExpiries
+    signInWaits += other.signInWaits
     refusalsRetried += other.refusalsRetried
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
@@ -68,7 +71,7 @@ public struct SimulationFigures: Sendable, Hashable {
       given up \(refusalsGivenUp); removed from a group \(removedFromGroups) times, added back \
       \(rejoinedGroups) times; contacts renamed \(contactRenames) times, the self user on \
       another device \(renamesElsewhere) times; notifications forgotten \(notificationExpiries) \
-      times
+      times; waits for sign-in \(signInWaits)
       """
   }
 }

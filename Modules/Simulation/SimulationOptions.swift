@@ -42,6 +42,13 @@ public struct SimulationOptions: Sendable {
   ///
   /// Seeds drawn before such expiries existed replay with this off.
   public var expiries: Bool
+  /// Whether, with faults on, the backend may answer a request 401, as when the user's session
+  /// ended, so that the engine pauses until the app signs the user in again (the next step
+  /// that brings the network back).
+  ///
+  /// Drawn in place of some pulls; seeds drawn before such sign-outs existed replay with this
+  /// off.
+  public var signOuts: Bool
   /// Whether the client keeps its state in a SQLite file (else an in-memory store that
   /// outlives each app instance).
   public var durableStore: Bool
@@ -56,13 +63,13 @@ public struct SimulationOptions: Sendable {
   public var trace = false
 
   /// Creates options; by default 40 steps with faults, held answers, refusals, removals,
-  /// rejoins, contact renames, renames on another device, expiries and restarts on a SQLite
-  /// store.
+  /// rejoins, contact renames, renames on another device, expiries, sign-outs and restarts on
+  /// a SQLite store.
   public init(
     steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
     removals: Bool = true, rejoins: Bool = true, contactRenames: Bool = true,
     otherDevice: Bool = true, heldAnswers: Bool = true, expiries: Bool = true,
-    durableStore: Bool = true,
+    signOuts: Bool = true, durableStore: Bool = true,
     maxConcurrentRequests: Int = 3, strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps
@@ -75,6 +82,7 @@ public struct SimulationOptions: Sendable {
     self.otherDevice = otherDevice
     self.heldAnswers = heldAnswers
     self.expiries = expiries
+    self.signOuts = signOuts
     self.durableStore = durableStore
     self.maxConcurrentRequests = maxConcurrentRequests
     self.strategies = strategies
@@ -84,8 +92,10 @@ public struct SimulationOptions: Sendable {
   var maxRequests: Int { requestLimit ?? 50 * steps + 500 }
 
   /// The faults a schedule draws among: every kind, or every kind but refusals; held answers
-  /// have a roll of their own, so that the draws of older seeds stay as they were.
+  /// and sign-outs have rolls of their own, so that the draws of older seeds stay as they were.
   var faultKinds: [SimulatedFault] {
-    SimulatedFault.allCases.filter { $0 != .heldAnswer && (refusals || $0 != .refusal) }
+    SimulatedFault.allCases.filter {
+      $0 != .heldAnswer && $0 != .signedOut && (refusals || $0 != .refusal)
+    }
   }
 }

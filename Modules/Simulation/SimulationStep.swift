@@ -144,6 +144,10 @@ public enum SimulatedFault: String, Sendable, Hashable, CaseIterable, CustomStri
   /// answers that overtake each other on their way back. Drawn by a roll of its own (see
   /// ``SimulationOptions/heldAnswers``), not among the other faults.
   case heldAnswer
+  /// A 401: the backend no longer knows who asks, so the engine waits for the app to sign its
+  /// user in again, which the next step that brings the network back stands for. Drawn by a
+  /// roll of its own (see ``SimulationOptions/signOuts``), not among the other faults.
+  case signedOut
 
   /// Which requests the fault may hit: the next one, or for a refusal the next that is not a
   /// deletion.
@@ -163,6 +167,7 @@ public enum SimulatedFault: String, Sendable, Hashable, CaseIterable, CustomStri
     case .malformedBody: .malformedBody
     case .refusal: .status(400)
     case .heldAnswer: .holdAnswer
+    case .signedOut: .status(401)
     }
   }
 

@@ -52,7 +52,11 @@ extension Simulator {
         invariant: .queueNotDrained, step: nil, detail: "after draining, the queue is \(queue)")
     }
     let sync = await app.stack.sync.perform { ClientView($0) }
-    if let problem = Self.supersededFailure(queue.failed.map(\.object), in: sync) {
+    let fake = self.fake
+    let me = self.me
+    if let problem = Self.supersededFailure(
+      queue.failed.map(\.object), in: sync, selfIsMember: { fake.members(of: $0).contains(me) })
+    {
       return InvariantViolation(invariant: .queueNotDrained, step: nil, detail: problem)
     }
     if let problem = await endStateDiffers(queue, sync: sync) {
@@ -73,9 +77,21 @@ extension Simulator {
   /// A save clears an object's failure, so a failure on an object no longer here can only be a
   /// refusal that came after the deletion was saved; and the simulated backend refuses a
   /// deletion only once the user may no longer make it (a message in a group they left), which
-  /// leaves the app nothing to decide either.
-  static func supersededFailure(_ failed: [ObjectReference], in sync: ClientView) -> String? {
-    let held = failed.filter { sync.pendingDeletes.contains($0) || !sync.holds($0) }
+  /// leaves the app nothing to decide either, unless another member added the self user back
+  /// (`selfIsMember` says whether the backend has them in a conversation) before the client
+  /// heard they were out: then the user may make the deletion again, and its refusal is the
+  /// app's to decide like any other.
+  static func supersededFailure(
+    _ failed: [ObjectReference], in sync: ClientView, selfIsMember: (UUID) -> Bool = { _ in false }
+  ) -> String? {
+    let held = failed.filter { reference in
+      guard sync.pendingDeletes.contains(reference) || !sync.holds(reference) else { return false }
+      guard reference.entity == .message, sync.pendingDeletes.contains(reference),
+        let conversation = sync.deletedMessageConversations[reference.id],
+        sync.conversations[conversation] != nil
+      else { return true }
+      return !selfIsMember(conversation)
+    }
     guard let first = held.min() else { return nil }
     return "the refusal of \(first), deleted here since, waits for the app as a failure"
   }

@@ -166,6 +166,7 @@ public final class Simulator {
     figures.seeds = 1
     figures.requests = fake.journal.count
     figures.virtualTime = clock.now()
+    figures.signInWaits = log.signInWaitCount
     return SimulationReport(
       seed: seed, schedule: schedule, violation: violation, lastEvents: log.last(30),
       requests: fake.journal.map { "\($0)" }, figures: figures)

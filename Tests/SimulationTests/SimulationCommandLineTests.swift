@@ -88,12 +88,13 @@ struct SimulationCommandLineTests {
     options.heldAnswers = mask & 128 == 0
     options.otherDevice = mask & 256 == 0
     options.expiries = mask & 512 == 0
+    options.signOuts = mask & 1024 == 0
     return options
   }
 
   @Test(
     "A replay command reads back as the options that printed it, for every combination of switches",
-    arguments: 0..<1024)
+    arguments: 0..<2048)
   func replayRoundTrip(mask: Int) throws {
     // given
     let options = Self.options(mask: mask)
@@ -116,6 +117,7 @@ struct SimulationCommandLineTests {
     #expect(read.options.heldAnswers == options.heldAnswers)
     #expect(read.options.otherDevice == options.otherDevice)
     #expect(read.options.expiries == options.expiries)
+    #expect(read.options.signOuts == options.signOuts)
     #expect(read.options.durableStore == options.durableStore)
   }
 
@@ -130,6 +132,7 @@ struct SimulationCommandLineTests {
     (64, "Tools/simulate --seed 7 --steps 76 --concurrency 1 --no-contact-renames"),
     (128, "Tools/simulate --seed 7 --steps 140 --concurrency 6 --no-held-answers"),
     (512, "Tools/simulate --seed 7 --steps 524 --concurrency 6 --no-expiries"),
+    (1024, "Tools/simulate --seed 7 --steps 1036 --concurrency 1 --no-sign-outs"),
   ]
 
   @Test(

@@ -112,6 +112,29 @@ extension SimulatorTests {
       #expect(problem.map { $0.contains(group.id.uuidString.lowercased()) } ?? true)
     }
 
+    @Test(
+      "A refused deletion of a message is left to the app when the self user is back in its group on the server, and caught otherwise",
+      arguments: [true, false])
+    func refusedDeletionAfterRejoin(selfIsMember: Bool) {
+      // given: the message's deletion is pending and refused, its group is here
+      let group = Conversation(
+        id: UUID(1), kind: .group, name: "Lunch", creatorID: UUID(2), participantIDs: [],
+        lastEventTime: Date(timeIntervalSince1970: 0))
+      let message = Message(
+        nonce: UUID(3), conversationID: group.id, senderID: UUID(2), text: "Hi",
+        localTime: Date(timeIntervalSince1970: 0))
+      var view = ClientView(Tables([group]))
+      view.pendingDeletes = [message.reference]
+      view.deletedMessageConversations = [message.id: group.id]
+
+      // when
+      let problem = Simulator.supersededFailure(
+        [message.reference], in: view, selfIsMember: { $0 == group.id && selfIsMember })
+
+      // then
+      #expect((problem == nil) == selfIsMember)
+    }
+
     /// The backend's status of the connection (`nil`: none), whether the client holds the
     /// connection and the message, and what the check should name (`nil`: nothing).
     nonisolated static let newsCases: [(Connection.Status?, Bool, Bool, String?)] = [

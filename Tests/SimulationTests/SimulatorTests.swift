@@ -66,13 +66,18 @@ struct SimulatorTests {
     #expect(drawn == [refusals, refusals, refusals, refusals])
   }
 
-  /// A step drawn in place of time passing, behind an option of its own.
+  /// A step drawn in place of another (time passing, unless it says otherwise), behind an
+  /// option of its own.
   struct OptionalStep: Sendable, CustomTestStringConvertible {
     let name: String
     /// Options with the step allowed or not.
     let options: @Sendable (_ allowed: Bool) -> SimulationOptions
     /// Whether a drawn step is this one.
     let matches: @Sendable (SimulationStep) -> Bool
+    /// Whether a step drawn without the option is one this step replaces.
+    var replaces: @Sendable (SimulationStep) -> Bool = {
+      if case .advance = $0 { true } else { false }
+    }
 
     var testDescription: String { name }
 
@@ -101,11 +106,15 @@ struct SimulatorTests {
         name: "the backend forgetting its older notifications",
         options: { SimulationOptions(steps: 40, expiries: $0) },
         matches: { if case .expireNotifications = $0 { true } else { false } }),
+      OptionalStep(
+        name: "the backend answering 401 until the app signs in again",
+        options: { SimulationOptions(steps: 40, signOuts: $0) },
+        matches: { $0 == .fault(.signedOut) }, replaces: { $0 == .pull }),
     ]
   }
 
   @Test(
-    "A step behind an option of its own is drawn only when the options allow it, in place of time passing",
+    "A step behind an option of its own is drawn only when the options allow it, in place of the step it replaces",
     arguments: OptionalStep.all, [true, false])
   func optionalStepDrawnWhenAllowed(step: OptionalStep, allowed: Bool) {
     // given
@@ -120,7 +129,7 @@ struct SimulatorTests {
     #expect(differing.isEmpty != allowed)
     #expect(
       differing.allSatisfy { drawn, replaced in
-        if step.matches(drawn), case .advance = replaced { true } else { false }
+        step.matches(drawn) && step.replaces(replaced)
       })
   }
 
@@ -133,7 +142,7 @@ struct SimulatorTests {
     let schedule = ScheduleGenerator(
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
-        otherDevice: false, heldAnswers: false, expiries: false)
+        otherDevice: false, heldAnswers: false, expiries: false, signOuts: false)
     )
     .schedule(seed: 55048)
 
@@ -668,12 +677,12 @@ struct SimulatorTests {
     ])
   func regressions(seed: UInt64) async {
     // when: drawn as they were found, before refusals, removals, rejoins, contact renames,
-    // renames on another device and held answers
+    // renames on another device, held answers, expiries and sign-outs
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
-        otherDevice: false, heldAnswers: false, expiries: false))
+        otherDevice: false, heldAnswers: false, expiries: false, signOuts: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -688,12 +697,12 @@ struct SimulatorTests {
     ])
   func removalRegressions(seed: UInt64) async {
     // when: drawn as it was found, 120 steps with refusals and removals, before rejoins,
-    // contact renames, renames on another device and held answers
+    // contact renames, renames on another device, held answers, expiries and sign-outs
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         steps: 120, rejoins: false, contactRenames: false, otherDevice: false,
-        heldAnswers: false, expiries: false))
+        heldAnswers: false, expiries: false, signOuts: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -711,15 +720,76 @@ struct SimulatorTests {
       ], [3, 6]))
   func heldAnswerRegressions(seed: UInt64, concurrency: Int) async {
     // when: drawn as they were found, 120 steps with every step on but renames on another
-    // device
+    // device, expiries and sign-outs
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
-        steps: 120, otherDevice: false, expiries: false, maxConcurrentRequests: concurrency))
+        steps: 120, otherDevice: false, expiries: false, signOuts: false,
+        maxConcurrentRequests: concurrency))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     #expect(report.figures.faults[.heldAnswer, default: 0] > 0)
+  }
+
+  @Test(
+    "A 401 pauses the app until it comes back online, and what was saved meanwhile reaches the backend once"
+  )
+  func signOutPausesUntilOnline() async {
+    // given: the rename's request is answered 401; more edits follow while the app waits,
+    // and nothing may go until it comes back online (step 6)
+    let schedule: [SimulationStep] = [
+      .fault(.signedOut), .renameSelf("n1"), .writeMessage(conversation: 0, text: "m2"),
+      .advance(milliseconds: 4_000), .renameGroup(group: 0, name: "r4"), .goOnline,
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 1, schedule: schedule)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.signInWaits == 1)
+    #expect(report.requests.filter { $0.contains("→ 401") }.count == 1)
+    let paused = report.lastEvents.drop { !$0.contains("paused") }
+      .prefix { !$0.hasPrefix("step 6:") }
+    #expect(!paused.isEmpty)
+    #expect(!paused.contains { $0.hasPrefix("app 0: ") && $0.contains(" → ") })
+  }
+
+  @Test(
+    "A message deletion refused while the self user was out of its group waits for the app once they are back (seed 1921 of 120 steps, shortened)"
+  )
+  func deletionRefusedBeforeRejoin() async {
+    // given: the self user is removed from the group and added back, the news of both
+    // forgotten before the client reads them; meanwhile they delete their message there
+    let schedule: [SimulationStep] = [
+      .writeMessage(conversation: 4, text: "m7"), .createGroup(name: "g9", contacts: [2, 0]),
+      .remoteRemoveSelf(group: 3), .expireNotifications(keepingLast: 2),
+      .deleteMessage(conversation: 2), .remoteAddSelf(group: 0),
+    ]
+
+    // when
+    let report = await Simulator.run(
+      seed: 1921, schedule: schedule, options: SimulationOptions(steps: 120))
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.requests.contains { $0.contains("DELETE") && $0.contains("→ 403") })
+  }
+
+  @Test(
+    "Seeds found with the backend answering 401 keep the promise",
+    arguments: [
+      // A catch-up went on without the self user's profile, which an answer had overtaken.
+      UInt64(6808)
+    ])
+  func signOutRegressions(seed: UInt64) async {
+    // when: drawn as it was found, with every step on
+    let report = await Simulator.run(seed: seed)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.signInWaits > 0)
   }
 
   @Test(
@@ -738,8 +808,9 @@ struct SimulatorTests {
         630,
       ], [12, 40, 40, 47, 75]))
   func expiryRegressions(seed: UInt64, steps: Int) async {
-    // when: drawn as they were found, with every step on
-    let report = await Simulator.run(seed: seed, options: SimulationOptions(steps: steps))
+    // when: drawn as they were found, with every step on but sign-outs
+    let report = await Simulator.run(
+      seed: seed, options: SimulationOptions(steps: steps, signOuts: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

@@ -140,7 +140,7 @@ extension SyncEngine {
   }
 
   /// Whether a group created here that a catch-up could not settle has had its creation
-  /// answered since (``Models/SyncMetadata/createdGroupsToConfirm``), so that only another
+  /// answered since (`SyncMetadata.createdGroupsToConfirm`), so that only another
   /// catch-up can tell whether the self user is still in it.
   private func owesCatchUpForCreatedGroups() async -> Bool {
     let downstream = self.downstream

@@ -32,7 +32,7 @@ public struct KeptNewsApplication: Sendable, Equatable {
   /// The groups created here, unanswered and left out of the lists, whose creation the news did
   /// not tell of either: the backend may have applied it and forgotten what followed, so once
   /// the creation is answered they owe another catch-up
-  /// (``Models/SyncMetadata/createdGroupsToConfirm``).
+  /// (`SyncMetadata.createdGroupsToConfirm`).
   public let unconfirmedGroups: Set<UUID>
 }
 
@@ -141,7 +141,7 @@ extension DownstreamSync {
   ///
   /// A group left out that the news do not tell the creation of is one the backend may have
   /// created and then removed the self user from, with news it forgot: it is kept in
-  /// ``Models/SyncMetadata/createdGroupsToConfirm`` until lists read after its creation's answer
+  /// `SyncMetadata.createdGroupsToConfirm` until lists read after its creation's answer
   /// settle it. The set is worked out anew; with lists that were not `complete` (an element
   /// could not be read), the groups it held that the lists did not show stay in it.
   public func applyKeptNews(
@@ -182,7 +182,7 @@ extension DownstreamSync {
       unconfirmedGroups: unconfirmed)
   }
 
-  /// Forgets the groups to confirm (``Models/SyncMetadata/createdGroupsToConfirm``) that are
+  /// Forgets the groups to confirm (`SyncMetadata.createdGroupsToConfirm`) that are
   /// gone here, and returns those whose creation is no longer pending: the backend has answered
   /// it, and only a catch-up, whose lists are read after the answer, can tell whether the self
   /// user is still in them.

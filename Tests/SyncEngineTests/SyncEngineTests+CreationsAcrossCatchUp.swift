@@ -17,12 +17,7 @@ extension SyncEngineTests.Resynchronising {
     // self user from it, renames Team, and the backend forgets every news but the rename; the
     // app catches up while the creation is unanswered
     let (world, ann, _, team) = try await Self.start()
-    world.fake.addFault(.once(RequestMatcher("POST", "/conversations"), .holdAnswer))
-    let me = try #require(world.ui.selfUser)
-    var created = world.make.conversation(name: "Mine", creator: me)
-    created.participantIDs.insert(ann)
-    try world.save([created])
-    await world.fake.waitForParkedRequests(1)
+    let created = try await Self.createWithAnswerHeld(in: world, with: ann)
     world.fake.removeMembersRemotely([world.me], from: created.id, by: ann)
     world.fake.renameRemotely(team, to: "Crew", by: ann)
     world.fake.expireNotifications(keepingLast: 1)
@@ -47,12 +42,7 @@ extension SyncEngineTests.Resynchronising {
   func createdGroupStillJoinedAfterCatchUp() async throws {
     // given: as above, but Ann only renames the new group, with news the backend forgets
     let (world, ann, _, team) = try await Self.start()
-    world.fake.addFault(.once(RequestMatcher("POST", "/conversations"), .holdAnswer))
-    let me = try #require(world.ui.selfUser)
-    var created = world.make.conversation(name: "Mine", creator: me)
-    created.participantIDs.insert(ann)
-    try world.save([created])
-    await world.fake.waitForParkedRequests(1)
+    let created = try await Self.createWithAnswerHeld(in: world, with: ann)
     world.fake.renameRemotely(created.id, to: "Ours", by: ann)
     world.fake.renameRemotely(team, to: "Crew", by: ann)
     world.fake.expireNotifications(keepingLast: 1)

@@ -34,6 +34,20 @@ extension SyncEngineTests {
       return (world, ann, lunch, team)
     }
 
+    /// Makes a group called Mine with `ann` here, whose creation the backend applies and
+    /// answers only once the test releases its parked requests.
+    static func createWithAnswerHeld(in world: SyncWorld, with ann: UUID) async throws
+      -> Conversation
+    {
+      world.fake.addFault(.once(RequestMatcher("POST", "/conversations"), .holdAnswer))
+      let me = try #require(world.ui.selfUser)
+      var created = world.make.conversation(name: "Mine", creator: me)
+      created.participantIDs.insert(ann)
+      try world.save([created])
+      await world.fake.waitForParkedRequests(1)
+      return created
+    }
+
     @Test(
       "A pull whose cursor the backend forgot brings the groups, names and members the backend holds now"
     )
@@ -92,12 +106,7 @@ extension SyncEngineTests {
       // given: the backend applies the creation of Mine and holds its answer; Ann removes the
       // self user from it, and the backend forgets every news but that removal
       let (world, ann, _, _) = try await Self.start()
-      world.fake.addFault(.once(RequestMatcher("POST", "/conversations"), .holdAnswer))
-      let me = try #require(world.ui.selfUser)
-      var created = world.make.conversation(name: "Mine", creator: me)
-      created.participantIDs.insert(ann)
-      try world.save([created])
-      await world.fake.waitForParkedRequests(1)
+      let created = try await Self.createWithAnswerHeld(in: world, with: ann)
       world.fake.removeMembersRemotely([world.me], from: created.id, by: ann)
       world.fake.expireNotifications(keepingLast: 1)
 

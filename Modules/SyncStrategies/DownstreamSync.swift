@@ -271,7 +271,9 @@ public struct DownstreamSync: Sendable {
       let conversation = PayloadMapping.conversation(event.data)
       need(conversation.participantIDs)
       // News of the creation: the ones that follow tell what became of the group.
-      context.syncMetadata.createdGroupsToConfirm.remove(conversation.id)
+      if context.syncMetadata.createdGroupsToConfirm.contains(conversation.id) {
+        context.syncMetadata.createdGroupsToConfirm.remove(conversation.id)
+      }
       if context.localChanges(of: Conversation.self).inserted.contains(conversation.id) {
         // This device's creation, not answered yet: the event says which of the versions it
         // sent the backend kept, so later events are applied to that one. The group here keeps

@@ -86,4 +86,49 @@ extension SyncEngineTests.Resynchronising {
     #expect(world.ui.object(Conversation.self, id: created.id) != nil)
     #expect(world.fake.journal.filter { $0.route == .getConversations }.count == 1)
   }
+
+  @Test(
+    "A group a catch-up could not settle is still confirmed after the app starts again, once its creation is sent again and answered"
+  )
+  func confirmationSurvivesRestart() async throws {
+    // given: the backend applied the creation of Mine, but its answer was lost; Ann removed
+    // the self user from it and renamed Lunch, the backend forgot every news but the rename,
+    // and the app caught up and stopped before it sent the creation again
+    let clock = ManualTimeSource()
+    let fake = FakeBackend(time: clock)
+    let me = fake.insertSelfUser(name: "Me")
+    let ann = fake.insertUser(name: "Ann")
+    let lunch = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
+    let store = InMemoryStore()
+    let firstStack = try ModelStack(store: store, tracker: WorkTracker())
+    let first = SyncEngine(stack: firstStack, transport: fake.transport, time: clock)
+    await first.start()
+    _ = await first.settle(advancing: clock)
+    fake.addFault(.once(RequestMatcher("POST", "/conversations"), .loseResponse))
+    let selfUser = try #require(firstStack.ui.context.selfUser)
+    var created = ModelFactory().conversation(name: "Mine", creator: selfUser)
+    created.participantIDs.insert(ann)
+    try firstStack.ui.context.insert(created)
+    try firstStack.ui.context.save()
+    await Quiescence.expectIdle(firstStack.tracker)
+    fake.removeMembersRemotely([me], from: created.id, by: ann)
+    fake.renameRemotely(lunch, to: "Brunch", by: ann)
+    fake.expireNotifications(keepingLast: 1)
+    await first.pullNotifications()
+    await Quiescence.expectIdle(firstStack.tracker)
+    await first.stop()
+    let waiting = store.load().metadata.createdGroupsToConfirm
+
+    // when
+    let secondStack = try ModelStack(store: store, tracker: WorkTracker())
+    let second = SyncEngine(stack: secondStack, transport: fake.transport, time: clock)
+    await second.start()
+    _ = await second.settle(advancing: clock)
+
+    // then
+    #expect(waiting == [created.id])
+    #expect(secondStack.ui.context.object(Conversation.self, id: created.id) == nil)
+    #expect(secondStack.ui.context.object(Conversation.self, id: lunch)?.name == "Brunch")
+    #expect(fake.members(of: created.id) == [ann])
+  }
 }

@@ -89,8 +89,9 @@ extension SyncEngine {
       }
       for completion in completions { announce(completion) }
       // A group a catch-up could not settle had its creation answered: pull, and the pull
-      // catches up unless the news tell of the creation.
-      if owesCatchUp {
+      // catches up unless the news tell of the creation. A stopped engine sends nothing new;
+      // the pull of its next start does the same.
+      if owesCatchUp && isRunning {
         tracker.run("pull after a creation a catch-up could not settle") { [weak self] in
           await self?.pullNotifications()
         }

@@ -37,6 +37,30 @@ extension SyncEngineTests.Resynchronising {
   }
 
   @Test(
+    "An engine stopped before the answer to a creation a catch-up could not settle sends no pull for it"
+  )
+  func stoppedEngineSendsNoPull() async throws {
+    // given: as above, and the app stops the engine before the answer comes
+    let (world, ann, _, team) = try await Self.start()
+    let created = try await Self.createWithAnswerHeld(in: world, with: ann)
+    world.fake.removeMembersRemotely([world.me], from: created.id, by: ann)
+    world.fake.renameRemotely(team, to: "Crew", by: ann)
+    world.fake.expireNotifications(keepingLast: 1)
+    await world.engine.pullNotifications()
+    await world.settle()
+    await world.engine.stop()
+    let asked = world.fake.journal.count
+
+    // when
+    world.fake.releaseAllParkedRequests()
+    await world.settle()
+
+    // then
+    #expect(world.fake.journal.count == asked)
+    #expect(world.ui.object(Conversation.self, id: created.id) != nil)
+  }
+
+  @Test(
     "A group made here that a catch-up could not settle stays once its creation is answered, when the self user is still in it"
   )
   func createdGroupStillJoinedAfterCatchUp() async throws {

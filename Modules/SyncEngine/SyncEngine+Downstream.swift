@@ -70,10 +70,14 @@ extension SyncEngine {
           context.syncMetadata.lastNotificationID = applied.lastID
           context.syncMetadata.usersToFetch.formUnion(
             applied.unknownUsers.union(applied.acceptedContacts))
+          // Read to the end: a group an earlier catch-up could not settle, whose creation was
+          // answered and whose news did not come, is settled only by lists read now.
+          let owesCatchUp =
+            !applied.hasMore && !downstream.confirmCreatedGroups(in: context).isEmpty
           try context.save()
           // A fetch out before an acceptance may tell of the profile from before it.
           order.newsApplied(to: applied.updatedUsers.union(applied.acceptedContacts))
-          return .success(.applied(applied))
+          return .success(.applied(applied, owesCatchUp: owesCatchUp))
         } catch let error as DownstreamError {
           context.rollback()
           return .failure(.downstream(error))
@@ -92,7 +96,7 @@ extension SyncEngine {
         logger.debug("a news page was older than an answer applied while it was out")
         setAsideSinceApplied += 1
         hasMore = setAsideSinceApplied < Self.pagesSetAsideForAnswers
-      case .success(.applied(let applied)):
+      case .success(.applied(let applied, let owesCatchUp)):
         setAsideSinceApplied = 0
         if let since { earlier.insert(since) }
         hasMore = applied.hasMore
@@ -101,9 +105,7 @@ extension SyncEngine {
           report(.downstream(.unreadableElements(.getNotifications, applied.unreadable)))
         }
         reportDropped(applied.droppedChanges)
-        // Read to the end: a group an earlier catch-up could not settle, whose creation was
-        // answered and whose news did not come, is settled by lists read now.
-        if !hasMore, !caughtUp, await owesCatchUpForCreatedGroups() {
+        if owesCatchUp, !caughtUp {
           guard
             await catchUp(
               from: applied.lastID, because: "a group created here may have left without news")
@@ -137,14 +139,6 @@ extension SyncEngine {
   /// restarted engine resumes after it).
   public var lastNotificationID: UUID? {
     get async { await stack.sync.perform { $0.syncMetadata.lastNotificationID } }
-  }
-
-  /// Whether a group created here that a catch-up could not settle has had its creation
-  /// answered since (`SyncMetadata.createdGroupsToConfirm`), so that only another
-  /// catch-up can tell whether the self user is still in it.
-  private func owesCatchUpForCreatedGroups() async -> Bool {
-    let downstream = self.downstream
-    return await stack.sync.perform { !downstream.confirmCreatedGroups(in: $0).isEmpty }
   }
 
   /// Whether the sync context knows the self user, after fetching them if it did not.
@@ -188,8 +182,9 @@ extension SyncEngine {
   ///
   /// It applies the self user, every connection and every conversation, then from the news the
   /// backend still holds what the lists cannot tell (messages, which the API keeps nowhere else,
-  /// and groups created here that the lists leave out); the users they name are owed a fetch. The cursor moves to the newest notification, asked for first, so
-  /// that no news made while the lists were read is missed.
+  /// and groups created here that the lists leave out); the users they name are owed a fetch.
+  /// The cursor moves to the newest notification, asked for first, so that no news made while
+  /// the lists were read is missed.
   private func catchUp(from stale: UUID?, because reason: String) async -> Bool {
     logger.warning("\(reason): catching up")
     // The self user's renames on other devices may be in the forgotten news too, so their
@@ -226,12 +221,12 @@ extension SyncEngine {
       context -> Result<(CatchUpApplication, KeptNewsApplication)?, SaveError> in
       // Another pull caught up while this one read the lists.
       guard context.syncMetadata.lastNotificationID == stale else { return .success(nil) }
+      let complete = connections.complete && conversations.complete
       let applied = downstream.applyHeldState(
         connections: connections.items, conversations: conversations.items,
-        complete: connections.complete && conversations.complete, in: context)
+        complete: complete, in: context)
       let news = downstream.applyKeptNews(
-        kept, listed: Set(conversations.items.map(\.id)),
-        complete: connections.complete && conversations.complete, in: context)
+        kept, listed: Set(conversations.items.map(\.id)), complete: complete, in: context)
       context.syncMetadata.lastNotificationID = last
       context.syncMetadata.usersToFetch.formUnion(applied.namedUsers.union(news.unknownUsers))
       do throws(SaveError) {
@@ -271,8 +266,8 @@ extension SyncEngine {
   /// `nil` if a page did not come or could not be read (reported).
   ///
   /// A catch-up reads them for what its lists cannot tell (see
-  /// `DownstreamSync.applyKeptNews(_:listed:in:)`): the backend forgot the cursor, not all its
-  /// news.
+  /// `DownstreamSync.applyKeptNews(_:listed:complete:in:)`): the backend forgot the cursor, not
+  /// all its news.
   private func fetchKeptNews(through last: UUID?) async -> [NotificationPayload]? {
     guard let last else { return [] }
     let downstream = self.downstream
@@ -438,8 +433,9 @@ extension SyncEngine {
 
 /// What became of a page of news a pull fetched.
 private enum PageOutcome: Sendable {
-  /// It was applied.
-  case applied(NotificationApplication)
+  /// It was applied; the pull then owes a catch-up if it read to the end and a group created
+  /// here waits to be confirmed (see `SyncMetadata.createdGroupsToConfirm`).
+  case applied(NotificationApplication, owesCatchUp: Bool)
   /// Another pull applied news while it was out: it starts before the cursor.
   case overtakenByPull
   /// An answer applied while it was out is newer than its news of the same object.

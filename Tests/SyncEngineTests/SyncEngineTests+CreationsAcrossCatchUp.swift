@@ -9,6 +9,27 @@ import TestSupport
 import Testing
 
 extension SyncEngineTests.Resynchronising {
+  /// A world in which the backend applied the creation of Mine and holds its answer, Ann then
+  /// made `change` to it and renamed Team to Crew, the backend forgot every news but that
+  /// rename, and the app caught up while the creation was unanswered.
+  static func catchUpWhileCreationIsOut(
+    after change: (_ fake: FakeBackend, _ created: UUID, _ ann: UUID, _ me: UUID) -> Void
+  ) async throws -> (world: SyncWorld, ann: UUID, team: UUID, created: Conversation) {
+    let (world, ann, _, team) = try await Self.start()
+    let created = try await Self.createWithAnswerHeld(in: world, with: ann)
+    change(world.fake, created.id, ann, world.me)
+    world.fake.renameRemotely(team, to: "Crew", by: ann)
+    world.fake.expireNotifications(keepingLast: 1)
+    await world.engine.pullNotifications()
+    await world.settle()
+    return (world, ann, team, created)
+  }
+
+  /// Ann's change that removes the self user from the group.
+  static func removeSelf(_ fake: FakeBackend, _ group: UUID, _ ann: UUID, _ me: UUID) {
+    fake.removeMembersRemotely([me], from: group, by: ann)
+  }
+
   @Test(
     "A group made here that a catch-up could not settle goes once its creation is answered, when the self user was removed with news the backend forgot"
   )
@@ -16,13 +37,8 @@ extension SyncEngineTests.Resynchronising {
     // given: the backend applies the creation of Mine and holds its answer; Ann removes the
     // self user from it, renames Team, and the backend forgets every news but the rename; the
     // app catches up while the creation is unanswered
-    let (world, ann, _, team) = try await Self.start()
-    let created = try await Self.createWithAnswerHeld(in: world, with: ann)
-    world.fake.removeMembersRemotely([world.me], from: created.id, by: ann)
-    world.fake.renameRemotely(team, to: "Crew", by: ann)
-    world.fake.expireNotifications(keepingLast: 1)
-    await world.engine.pullNotifications()
-    await world.settle()
+    let (world, ann, team, created) = try await Self.catchUpWhileCreationIsOut(
+      after: Self.removeSelf)
     let keptByTheCatchUp = world.ui.object(Conversation.self, id: created.id) != nil
 
     // when
@@ -41,13 +57,7 @@ extension SyncEngineTests.Resynchronising {
     arguments: [false, true])
   func stoppedEngineSendsNoPull(startsAgain: Bool) async throws {
     // given: as above, and the app stops the engine before the answer comes
-    let (world, ann, _, team) = try await Self.start()
-    let created = try await Self.createWithAnswerHeld(in: world, with: ann)
-    world.fake.removeMembersRemotely([world.me], from: created.id, by: ann)
-    world.fake.renameRemotely(team, to: "Crew", by: ann)
-    world.fake.expireNotifications(keepingLast: 1)
-    await world.engine.pullNotifications()
-    await world.settle()
+    let (world, _, _, created) = try await Self.catchUpWhileCreationIsOut(after: Self.removeSelf)
     await world.engine.stop()
     let asked = world.fake.journal.count
 
@@ -67,13 +77,9 @@ extension SyncEngineTests.Resynchronising {
   )
   func createdGroupStillJoinedAfterCatchUp() async throws {
     // given: as above, but Ann only renames the new group, with news the backend forgets
-    let (world, ann, _, team) = try await Self.start()
-    let created = try await Self.createWithAnswerHeld(in: world, with: ann)
-    world.fake.renameRemotely(created.id, to: "Ours", by: ann)
-    world.fake.renameRemotely(team, to: "Crew", by: ann)
-    world.fake.expireNotifications(keepingLast: 1)
-    await world.engine.pullNotifications()
-    await world.settle()
+    let (world, ann, _, created) = try await Self.catchUpWhileCreationIsOut { fake, group, ann, _ in
+      fake.renameRemotely(group, to: "Ours", by: ann)
+    }
 
     // when
     world.fake.releaseAllParkedRequests()

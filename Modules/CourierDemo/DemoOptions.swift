@@ -72,7 +72,7 @@ public enum DemoOptionsError: Error, Sendable, Hashable, CustomStringConvertible
   /// Says what was wrong.
   public var description: String {
     switch self {
-    case .unknownArgument(let argument): "unknown argument '\(argument)' (see courier demo --help)"
+    case .unknownArgument(let argument): "unknown argument '\(argument)'"
     case .invalidValue(let option, let expected): "\(option) needs \(expected)"
     }
   }

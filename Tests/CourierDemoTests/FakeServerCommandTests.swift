@@ -32,6 +32,17 @@ struct ServeOptionsTests {
     // then
     #expect(error?.description.contains(message) == true)
   }
+
+  @Test("Its refusal of an unknown argument points at no other command's help")
+  func refusalNamesNoOtherCommand() {
+    // when
+    let error = #expect(throws: DemoOptionsError.self) {
+      try ServeOptions(arguments: ["--colour"])
+    }
+
+    // then
+    #expect(error?.description.contains("demo") == false)
+  }
 }
 
 @Suite(

@@ -5,34 +5,29 @@ import CourierDemo
 import Dispatch
 import Foundation
 
-let usage = """
-  usage: courier demo [--seed N] [--faults] [--json] [--server URL] [--store FILE] [--help]
-         courier serve [--port N] [--seed N] [--scenario empty|demo] [--help]
-
-  """
-let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case "demo":
-  let options: DemoOptions
-  do {
-    options = try DemoOptions(arguments: Array(arguments.dropFirst()))
-  } catch {
-    FileHandle.standardError.write(Data("courier demo: \(error)\n".utf8))
-    exit(2)
+let command: CourierCommand
+do {
+  command = try CourierCommand(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+  let usage: String
+  switch error {
+  case .missingCommand, .unknownCommand: usage = CourierCommand.usage + "\n"
+  case .invalidOptions: usage = ""
   }
+  FileHandle.standardError.write(Data("\(error)\n\(usage)".utf8))
+  exit(2)
+}
+switch command {
+case .help:
+  print(CourierCommand.usage)
+  exit(0)
+case .demo(let options):
   if options.help {
     print(DemoOptions.usage)
     exit(0)
   }
   exit(await DemoStory(options: options, write: { print($0) }).run())
-case "serve":
-  let options: ServeOptions
-  do {
-    options = try ServeOptions(arguments: Array(arguments.dropFirst()))
-  } catch {
-    FileHandle.standardError.write(Data("courier serve: \(error)\n".utf8))
-    exit(2)
-  }
+case .serve(let options):
   if options.help {
     print(ServeOptions.usage)
     exit(0)
@@ -45,7 +40,4 @@ case "serve":
     await TerminationSignal.wait()
   }
   exit(code)
-default:
-  FileHandle.standardError.write(Data(usage.utf8))
-  exit(arguments.first == "--help" || arguments.first == "-h" ? 0 : 2)
 }

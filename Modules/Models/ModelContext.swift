@@ -53,7 +53,7 @@ public final class ModelContext: ModelLookup {
   /// A number that changes whenever the local changes of this context change, so the sync
   /// layer can tell when a plan made from them is out of date.
   public private(set) var localChangeVersion = 0
-  /// How many times a pending deletion of each object left the change log; see
+  /// How many times a pending deletion of each object left the change log or was restarted; see
   /// ``endedDeletions(of:)``.
   var endedDeletionCounts: [ObjectReference: Int] = [:]
 

@@ -779,13 +779,19 @@ struct SimulatorTests {
 
   @Test(
     "Seeds found with the backend answering 401 keep the promise",
-    arguments: [
-      // A catch-up went on without the self user's profile, which an answer had overtaken.
-      UInt64(6808)
-    ])
-  func signOutRegressions(seed: UInt64) async {
+    arguments: zip(
+      [
+        // A catch-up went on without the self user's profile, which an answer had overtaken.
+        UInt64(6808),
+        // A leave applied before the self user was added back, answered after a catch-up
+        // whose lists had them in the group, settled the leave: the group was gone here only.
+        697,
+      ], [(steps: 40, concurrency: 3), (300, 2)]))
+  func signOutRegressions(seed: UInt64, run: (steps: Int, concurrency: Int)) async {
     // when: drawn as it was found, with every step on
-    let report = await Simulator.run(seed: seed)
+    let report = await Simulator.run(
+      seed: seed,
+      options: SimulationOptions(steps: run.steps, maxConcurrentRequests: run.concurrency))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

@@ -32,6 +32,46 @@ extension DownstreamSyncTests {
     }
 
     @Test(
+      "A leave out while the lists show the self user in the group is sent again once answered, since the backend may have applied it before they were added back"
+    )
+    func leaveOutWhileListedGoesAgain() async throws {
+      // given: the backend applies the leave, Ann adds the self user back, and lists read then
+      // show them in the group before the leave's answer comes
+      let harness = TrackerHarness()
+      let ann = harness.fake.insertUser(name: "Ann")
+      let id = harness.fake.createGroupRemotely(name: "Team", by: ann, members: [harness.me.id])
+      let group = ConversationPayload(
+        id: id, type: .group, name: "Team", creator: ann, selfMember: harness.me.id,
+        otherMembers: [ann], lastEventTime: DownstreamSyncTests.time)
+      try await Self.catchUp(listing: [group], in: harness)
+      try harness.save { try $0.delete(Conversation.self, id: id) }
+      let leave = try #require(await harness.next())
+      let answer = await harness.respond(to: leave)
+      harness.fake.addMembersRemotely([harness.me.id], to: id, by: ann)
+      try await Self.catchUp(listing: [group], in: harness)
+
+      // when
+      await harness.complete(leave, answer)
+      let afterwards = await harness.answerAll()
+
+      // then
+      #expect(afterwards.map(\.endpoint) == [leave.endpoint])
+      #expect(harness.fake.members(of: id) == [ann])
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    /// Applies complete lists holding `conversations` and no connection, as a catch-up does.
+    static func catchUp(listing conversations: [ConversationPayload], in harness: TrackerHarness)
+      async throws
+    {
+      try await harness.stack.sync.perform { context in
+        _ = DownstreamSync().applyHeldState(
+          connections: [], conversations: conversations, complete: true, in: context)
+        try context.save()
+      }
+    }
+
+    @Test(
       "A group the lists leave out goes only when every element of the lists could be read",
       arguments: [true, false])
     func dropsOnlyFromCompleteLists(complete: Bool) async throws {

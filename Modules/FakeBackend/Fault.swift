@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Transport
 
 /// Something that goes wrong on purpose, deterministically, when a request matches a rule.
@@ -41,6 +42,9 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
   /// The method, or `nil` for any.
   public let method: String?
   /// The path pattern: segments, where `*` matches any one segment and a trailing `**` any rest.
+  ///
+  /// A segment that reads as a UUID is kept in lower case, as clients write ids, so that a
+  /// pattern made with `"\(id)"` (whose text is upper case) matches the same id.
   public let pattern: [String]
   /// A method the matcher leaves alone, or `nil`.
   public let excludedMethod: String?
@@ -48,7 +52,9 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
   /// Matches `method` (any if `nil`) on paths like `/conversations/*/messages`.
   public init(_ method: String? = nil, _ path: String) {
     self.method = method?.uppercased()
-    self.pattern = path.split(separator: "/").map(String.init)
+    self.pattern = path.split(separator: "/").map { segment in
+      UUID(uuidString: String(segment))?.lowercasedText ?? String(segment)
+    }
     self.excludedMethod = nil
   }
 
@@ -74,12 +80,20 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
     var index = 0
     for part in pattern {
       if part == "**" { return true }
-      guard index < request.segments.count, part == "*" || part == request.segments[index] else {
+      guard index < request.segments.count,
+        part == "*" || Self.segment(request.segments[index], is: part)
+      else {
         return false
       }
       index += 1
     }
     return index == request.segments.count
+  }
+
+  /// Whether a request's path segment is the pattern's `part`: the same text, or, for an id,
+  /// the same id in another case.
+  private static func segment(_ segment: String, is part: String) -> Bool {
+    segment == part || (segment.count == 36 && segment.lowercased() == part)
   }
 
   /// Reads as `POST /connections`, or `* /** but DELETE`.

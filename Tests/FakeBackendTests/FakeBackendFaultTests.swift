@@ -189,6 +189,28 @@ extension FakeBackendTests {
       #expect(result == matches)
     }
 
+    @Test(
+      "A matcher built with an id matches that id in any case, as the id is the same",
+      arguments: zip(
+        [
+          "/conversations/\(UUID(0xABC))/members",
+          "/conversations/\(UUID(0xABC).lowercasedText)/members",
+          "/conversations/\(UUID(0xABD))/members", "/Conversations/\(UUID(0xABC))/members",
+        ],
+        [true, true, false, false]))
+    func matcherWithID(_ path: String, _ matches: Bool) {
+      // given: the client writes ids in lower case; `UUID.description` is upper case
+      let matcher = RequestMatcher("DELETE", path)
+      let request = FakeRequest(
+        method: "DELETE", segments: ["conversations", UUID(0xABC).lowercasedText, "members"])
+
+      // when
+      let result = matcher.matches(request)
+
+      // then
+      #expect(result == matches)
+    }
+
     @Test("A matcher that leaves out a method says so, and lets those requests through")
     func excludingMatcher() async throws {
       // given

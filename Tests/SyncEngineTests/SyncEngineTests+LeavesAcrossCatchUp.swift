@@ -15,7 +15,8 @@ extension SyncEngineTests.Resynchronising {
     // them back, and the backend forgets those news; the app catches up while the leave is out,
     // and the lists show the self user in Lunch
     let (world, ann, lunch, _) = try await Self.start()
-    world.fake.addFault(.once(RequestMatcher("DELETE", "/conversations/*/members"), .holdAnswer))
+    world.fake.addFault(
+      .once(RequestMatcher("DELETE", "/conversations/\(lunch)/members"), .holdAnswer))
     try world.save { try $0.delete(Conversation.self, id: lunch) }
     await world.fake.waitForParkedRequests(1)
     world.fake.addMembersRemotely([world.me], to: lunch, by: ann)

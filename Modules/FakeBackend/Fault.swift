@@ -93,7 +93,7 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
   /// Whether a request's path segment is the pattern's `part`: the same text, or, for an id,
   /// the same id in another case.
   private static func segment(_ segment: String, is part: String) -> Bool {
-    segment == part || (segment.count == 36 && segment.lowercased() == part)
+    segment == part || UUID(uuidString: segment)?.lowercasedText == part
   }
 
   /// Reads as `POST /connections`, or `* /** but DELETE`.

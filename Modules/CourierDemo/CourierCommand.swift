@@ -14,23 +14,21 @@ public enum CourierCommand: Sendable, Equatable {
   public init(arguments: [String]) throws(CourierCommandError) {
     guard let name = arguments.first else { throw .missingCommand }
     let options = Array(arguments.dropFirst())
-    do throws(DemoOptionsError) {
-      switch name {
-      case "demo":
-        self = .demo(try DemoOptions(arguments: options))
-        return
-      case "serve":
-        self = .serve(try ServeOptions(arguments: options))
-        return
-      case "--help", "-h", "help":
-        self = .help
-        return
-      default: break
+    func read<Options>(_ make: ([String]) throws(DemoOptionsError) -> Options)
+      throws(CourierCommandError) -> Options
+    {
+      do throws(DemoOptionsError) {
+        return try make(options)
+      } catch {
+        throw .invalidOptions(command: name, error)
       }
-    } catch {
-      throw .invalidOptions(command: name, error)
     }
-    throw .unknownCommand(name)
+    switch name {
+    case "demo": self = .demo(try read(DemoOptions.init(arguments:)))
+    case "serve": self = .serve(try read(ServeOptions.init(arguments:)))
+    case "--help", "-h", "help": self = .help
+    default: throw .unknownCommand(name)
+    }
   }
 
   /// The help text of the executable as a whole.

@@ -23,12 +23,19 @@ extension DownstreamSyncTests {
       let group = ConversationPayload(
         id: id, type: .group, name: "Team", creator: ann, selfMember: harness.me.id,
         otherMembers: [ann], lastEventTime: DownstreamSyncTests.time)
+      try await catchUp(listing: [group], in: harness)
+      return harness
+    }
+
+    /// Applies complete lists holding `conversations` and no connection, as a catch-up does.
+    static func catchUp(listing conversations: [ConversationPayload], in harness: TrackerHarness)
+      async throws
+    {
       try await harness.stack.sync.perform { context in
         _ = DownstreamSync().applyHeldState(
-          connections: [], conversations: [group], complete: true, in: context)
+          connections: [], conversations: conversations, complete: true, in: context)
         try context.save()
       }
-      return harness
     }
 
     @Test(
@@ -58,17 +65,6 @@ extension DownstreamSyncTests {
       #expect(afterwards.map(\.endpoint) == [leave.endpoint])
       #expect(harness.fake.members(of: id) == [ann])
       #expect(await harness.localChanges(Conversation.self).isEmpty)
-    }
-
-    /// Applies complete lists holding `conversations` and no connection, as a catch-up does.
-    static func catchUp(listing conversations: [ConversationPayload], in harness: TrackerHarness)
-      async throws
-    {
-      try await harness.stack.sync.perform { context in
-        _ = DownstreamSync().applyHeldState(
-          connections: [], conversations: conversations, complete: true, in: context)
-        try context.save()
-      }
     }
 
     @Test(

@@ -50,6 +50,11 @@ final class AppInstance {
         {
           log.noteDroppedMessage(change.item.object.id)
         }
+        if case .changeDropped(let change) = event, change.item.kind == .delete,
+          change.item.object.entity == .message
+        {
+          log.noteDroppedDeletion(change.item.object.id)
+        }
       })
     self.tracker = tracker
     self.life = life
@@ -115,6 +120,7 @@ struct MortalTransport: TransportSession {
 final class EventLog: Sendable {
   private let entries = Locked<[String]>([])
   private let droppedMessages = Locked<Set<UUID>>([])
+  private let droppedDeletions = Locked<Set<UUID>>([])
   private let signInWaits = Locked(0)
   private let echo: Bool
 
@@ -147,6 +153,19 @@ final class EventLog: Sendable {
   /// The messages noted by ``noteDroppedMessage(_:)`` since the last call, which forgets them.
   func takeDroppedMessages() -> Set<UUID> {
     droppedMessages.withLock { dropped in
+      defer { dropped = [] }
+      return dropped
+    }
+  }
+
+  /// Notes that the app was told it dropped the deletion of message `id` with its group.
+  func noteDroppedDeletion(_ id: UUID) {
+    droppedDeletions.withLock { _ = $0.insert(id) }
+  }
+
+  /// The messages noted by ``noteDroppedDeletion(_:)`` since the last call, which forgets them.
+  func takeDroppedDeletions() -> Set<UUID> {
+    droppedDeletions.withLock { dropped in
       defer { dropped = [] }
       return dropped
     }

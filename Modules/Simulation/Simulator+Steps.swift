@@ -67,7 +67,11 @@ extension Simulator {
       figures.notificationExpiries += 1
       let forgotten = fake.expireNotifications(keepingLast: kept)
       for event in forgotten.flatMap(\.events) {
-        if case .messageAdd(let added) = event { forgottenMessages.insert(added.data.nonce) }
+        switch event {
+        case .messageAdd(let added): forgottenMessages.insert(added.data.nonce)
+        case .messageDelete(let deleted): forgottenDeletions.insert(deleted.data)
+        default: break
+        }
       }
     case .fault(let fault):
       figures.faults[fault, default: 0] += 1

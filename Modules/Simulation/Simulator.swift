@@ -56,7 +56,7 @@ public final class Simulator {
   /// Objects other users changed on the backend since the app last caught up.
   var remotelyTouched: Set<ObjectReference> = []
   /// Groups another member removed the self user from or added them back to, since the app last
-  /// caught up with no request of theirs out (a wider ``remotelyTouched`` for these steps): a request that crossed the change may land before
+  /// caught up with no request of theirs, or of their messages, out (a wider ``remotelyTouched`` for these steps): a request that crossed the change may land before
   /// or after it, and only the news say which (a leave settled by the removal's news, then
   /// applied after the re-add, removes the user again).
   var awaitingNews: Set<UUID> = []
@@ -67,6 +67,11 @@ public final class Simulator {
   /// The messages whose notifications the backend forgot: the API has no message history, so
   /// an app that had not read them when it catches up never gets them.
   var forgottenMessages: Set<UUID> = []
+  /// The messages whose deletion the app was told it dropped with their group (news removed the
+  /// self user while the deletion was pending).
+  var droppedDeletions: Set<UUID> = []
+  /// The messages whose deletion's notification the backend forgot.
+  var forgottenDeletions: Set<UUID> = []
   var journalSeen = 0
   var instances = 0
 

@@ -778,6 +778,61 @@ struct SimulatorTests {
   }
 
   @Test(
+    "A message deletion out while news drop its group and bring it back waits for the news when the app is killed before its answer (seed 5746 of 300 steps, shortened)"
+  )
+  func messageDeletionOutAcrossRejoin() async {
+    // given: the self user is removed from a group and added back, and writes there; the
+    // client has not heard of either when the user deletes the message, and reads the news
+    // while the deletion is delayed: they drop the deletion with the group, bring both back,
+    // and the app is killed before the deletion's answer, which the backend applies
+    let schedule: [SimulationStep] = [
+      .fault(.malformedBody), .remoteRemoveSelf(group: 4), .fault(.networkLoss), .restart,
+      .writeMessage(conversation: 2, text: "m37"), .createGroup(name: "g43", contacts: [0, 3]),
+      .remoteAddSelf(group: 2), .writeMessage(conversation: 6, text: "m61"),
+      .leaveGroup(group: 2), .fault(.delay), .restart,
+      .createGroup(name: "g89", contacts: [1, 3]), .fault(.refusal), .fault(.signedOut),
+      .restart, .goOnline, .leaveGroup(group: 2), .fault(.delay), .deleteMessage(conversation: 4),
+      .pull, .fault(.heldAnswer), .restart,
+    ]
+
+    // when
+    let report = await Simulator.run(
+      seed: 5746, schedule: schedule,
+      options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.requests.contains { $0.contains("DELETE") && $0.contains("/messages/") })
+  }
+
+  @Test(
+    "A message deletion the app dropped with its group, which reached the backend all the same, is not held against the app once the backend forgot its news (seed 5746 of 300 steps, shortened)"
+  )
+  func droppedDeletionWithForgottenNews() async {
+    // given: as above, but the app is killed while the backend holds the deletion's answer,
+    // and the backend forgets the news of the deletion before the app reads them
+    let schedule: [SimulationStep] = [
+      .fault(.malformedBody), .remoteRemoveSelf(group: 4), .fault(.networkLoss), .restart,
+      .writeMessage(conversation: 2, text: "m37"), .createGroup(name: "g43", contacts: [0, 3]),
+      .remoteAddSelf(group: 2), .writeMessage(conversation: 6, text: "m61"),
+      .leaveGroup(group: 2), .fault(.delay), .restart,
+      .createGroup(name: "g89", contacts: [1, 3]), .fault(.refusal), .fault(.signedOut),
+      .restart, .goOnline, .leaveGroup(group: 2), .fault(.delay), .deleteMessage(conversation: 4),
+      .pull, .fault(.heldAnswer), .fault(.lostResponse), .changeAccent(3), .fault(.serverError),
+      .restart, .expireNotifications(keepingLast: 1),
+    ]
+
+    // when
+    let report = await Simulator.run(
+      seed: 5746, schedule: schedule,
+      options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.notificationExpiries == 1)
+  }
+
+  @Test(
     "Seeds found with the backend answering 401 keep the promise",
     arguments: zip(
       [
@@ -786,7 +841,9 @@ struct SimulatorTests {
         // A leave applied before the self user was added back, answered after a catch-up
         // whose lists had them in the group, settled the leave: the group was gone here only.
         697,
-      ], [(steps: 40, concurrency: 3), (300, 2)]))
+        // Two checks that asked too much of a message deletion news dropped while it was out.
+        5746,
+      ], [(steps: 40, concurrency: 3), (300, 2), (300, 2)]))
   func signOutRegressions(seed: UInt64, run: (steps: Int, concurrency: Int)) async {
     // when: drawn as it was found, with every step on
     let report = await Simulator.run(

@@ -152,10 +152,7 @@ final class EventLog: Sendable {
 
   /// The messages noted by ``noteDroppedMessage(_:)`` since the last call, which forgets them.
   func takeDroppedMessages() -> Set<UUID> {
-    droppedMessages.withLock { dropped in
-      defer { dropped = [] }
-      return dropped
-    }
+    Self.take(droppedMessages)
   }
 
   /// Notes that the app was told it dropped the deletion of message `id` with its group.
@@ -165,9 +162,14 @@ final class EventLog: Sendable {
 
   /// The messages noted by ``noteDroppedDeletion(_:)`` since the last call, which forgets them.
   func takeDroppedDeletions() -> Set<UUID> {
-    droppedDeletions.withLock { dropped in
-      defer { dropped = [] }
-      return dropped
+    Self.take(droppedDeletions)
+  }
+
+  /// What `noted` holds, emptying it.
+  private static func take(_ noted: Locked<Set<UUID>>) -> Set<UUID> {
+    noted.withLock { ids in
+      defer { ids = [] }
+      return ids
     }
   }
 

@@ -777,6 +777,18 @@ struct SimulatorTests {
     #expect(report.requests.contains { $0.contains("DELETE") && $0.contains("→ 403") })
   }
 
+  /// The steps of seed 5746's schedule, shortened, up to the pull whose news drop the deletion
+  /// of m61 with its group and bring both back while the deletion is out.
+  nonisolated static let seed5746Shortened: [SimulationStep] = [
+    .fault(.malformedBody), .remoteRemoveSelf(group: 4), .fault(.networkLoss), .restart,
+    .writeMessage(conversation: 2, text: "m37"), .createGroup(name: "g43", contacts: [0, 3]),
+    .remoteAddSelf(group: 2), .writeMessage(conversation: 6, text: "m61"),
+    .leaveGroup(group: 2), .fault(.delay), .restart,
+    .createGroup(name: "g89", contacts: [1, 3]), .fault(.refusal), .fault(.signedOut),
+    .restart, .goOnline, .leaveGroup(group: 2), .fault(.delay), .deleteMessage(conversation: 4),
+    .pull,
+  ]
+
   @Test(
     "A message deletion out while news drop its group and bring it back waits for the news when the app is killed before its answer (seed 5746 of 300 steps, shortened)"
   )
@@ -785,15 +797,7 @@ struct SimulatorTests {
     // client has not heard of either when the user deletes the message, and reads the news
     // while the deletion is delayed: they drop the deletion with the group, bring both back,
     // and the app is killed before the deletion's answer, which the backend applies
-    let schedule: [SimulationStep] = [
-      .fault(.malformedBody), .remoteRemoveSelf(group: 4), .fault(.networkLoss), .restart,
-      .writeMessage(conversation: 2, text: "m37"), .createGroup(name: "g43", contacts: [0, 3]),
-      .remoteAddSelf(group: 2), .writeMessage(conversation: 6, text: "m61"),
-      .leaveGroup(group: 2), .fault(.delay), .restart,
-      .createGroup(name: "g89", contacts: [1, 3]), .fault(.refusal), .fault(.signedOut),
-      .restart, .goOnline, .leaveGroup(group: 2), .fault(.delay), .deleteMessage(conversation: 4),
-      .pull, .fault(.heldAnswer), .restart,
-    ]
+    let schedule = Self.seed5746Shortened + [.fault(.heldAnswer), .restart]
 
     // when
     let report = await Simulator.run(
@@ -811,16 +815,11 @@ struct SimulatorTests {
   func droppedDeletionWithForgottenNews() async {
     // given: as above, but the app is killed while the backend holds the deletion's answer,
     // and the backend forgets the news of the deletion before the app reads them
-    let schedule: [SimulationStep] = [
-      .fault(.malformedBody), .remoteRemoveSelf(group: 4), .fault(.networkLoss), .restart,
-      .writeMessage(conversation: 2, text: "m37"), .createGroup(name: "g43", contacts: [0, 3]),
-      .remoteAddSelf(group: 2), .writeMessage(conversation: 6, text: "m61"),
-      .leaveGroup(group: 2), .fault(.delay), .restart,
-      .createGroup(name: "g89", contacts: [1, 3]), .fault(.refusal), .fault(.signedOut),
-      .restart, .goOnline, .leaveGroup(group: 2), .fault(.delay), .deleteMessage(conversation: 4),
-      .pull, .fault(.heldAnswer), .fault(.lostResponse), .changeAccent(3), .fault(.serverError),
-      .restart, .expireNotifications(keepingLast: 1),
-    ]
+    let schedule =
+      Self.seed5746Shortened + [
+        .fault(.heldAnswer), .fault(.lostResponse), .changeAccent(3), .fault(.serverError),
+        .restart, .expireNotifications(keepingLast: 1),
+      ]
 
     // when
     let report = await Simulator.run(

@@ -53,7 +53,7 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
   public init(_ method: String? = nil, _ path: String) {
     self.method = method?.uppercased()
     self.pattern = path.split(separator: "/").map { segment in
-      UUID(uuidString: String(segment))?.lowercasedText ?? String(segment)
+      UUID(text: String(segment))?.lowercasedText ?? String(segment)
     }
     self.excludedMethod = nil
   }
@@ -93,7 +93,7 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
   /// Whether a request's path segment is the pattern's `part`: the same text, or, for an id,
   /// the same id in another case.
   private static func segment(_ segment: String, is part: String) -> Bool {
-    segment == part || UUID(uuidString: segment)?.lowercasedText == part
+    segment == part || UUID(text: segment)?.lowercasedText == part
   }
 
   /// Reads as `POST /connections`, or `* /** but DELETE`.

@@ -45,15 +45,12 @@ final class AppInstance {
       onEvent: { event in
         log.add("app \(number): \(event)")
         if case .authenticationNeeded = event { log.noteSignInWait() }
-        if case .changeDropped(let change) = event, change.item.kind == .insert,
-          change.item.object.entity == .message
-        {
-          log.noteDroppedMessage(change.item.object.id)
-        }
-        if case .changeDropped(let change) = event, change.item.kind == .delete,
-          change.item.object.entity == .message
-        {
-          log.noteDroppedDeletion(change.item.object.id)
+        if case .changeDropped(let change) = event, change.item.object.entity == .message {
+          switch change.item.kind {
+          case .insert: log.noteDroppedMessage(change.item.object.id)
+          case .delete: log.noteDroppedDeletion(change.item.object.id)
+          case .update: break
+          }
         }
       })
     self.tracker = tracker

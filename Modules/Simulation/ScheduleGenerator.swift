@@ -22,6 +22,12 @@ public struct ScheduleGenerator: Sendable {
     switch roll {
     case 0..<8: return .renameSelf("n\(index)")
     case 8..<11: return .changeAccent(pick(0...7))
+    case 11..<14 where options.connectionChanges:
+      // One draw of twice the range: its upper bits pick the contact a request alone picks
+      // from the same word, so that the rest of a schedule stays as it was.
+      let drawn = pick(0...7)
+      return drawn.isMultiple(of: 2)
+        ? .requestConnection(contact: drawn / 2) : .changeConnection(contact: drawn / 2)
     case 11..<14: return .requestConnection(contact: pick(0...3))
     case 14..<17: return .acceptIncoming(contact: pick(0...3))
     case 17..<20: return .createGroup(name: "g\(index)", contacts: [pick(0...3), pick(0...3)])

@@ -59,6 +59,7 @@ public struct SimulationCommandLine: Sendable {
       case "--no-held-answers": options.heldAnswers = false
       case "--no-expiries": options.expiries = false
       case "--no-sign-outs": options.signOuts = false
+      case "--no-connection-changes": options.connectionChanges = false
       // On by default since 2026-11-24; replay commands printed before still name it.
       case "--held-answers": options.heldAnswers = true
       case "--in-memory": options.durableStore = false
@@ -76,7 +77,8 @@ public struct SimulationCommandLine: Sendable {
                           [--concurrency N] [--no-faults] [--no-restarts] [--no-refusals]
                           [--no-removals] [--no-rejoins] [--no-contact-renames]
                           [--no-other-device] [--no-held-answers] [--no-expiries]
-                          [--no-sign-outs] [--in-memory] [--verbose] [--trace]
+                          [--no-sign-outs] [--no-connection-changes] [--in-memory]
+                          [--verbose] [--trace]
 
     Runs the real sync engine, strategies, model stack and fake backend through seeded
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
@@ -94,7 +96,9 @@ public struct SimulationCommandLine: Sendable {
     default need (--held-answers, which turned them on then, is still read); --no-expiries
     without the backend forgetting its older notifications, as seeds found before such
     expiries were drawn need; --no-sign-outs without the backend answering 401, as seeds
-    found before such sign-outs were drawn need. --trace prints
+    found before such sign-outs were drawn need; --no-connection-changes without the self
+    user blocking, unblocking, ignoring or cancelling connections, as seeds found before
+    2026-11-25 need. --trace prints
     every step, request and event of the run. A failing seed's report names the command that
     replays it.
     """
@@ -133,7 +137,8 @@ extension SimulationOptions {
       (removals, "--no-removals"), (rejoins, "--no-rejoins"),
       (contactRenames, "--no-contact-renames"), (otherDevice, "--no-other-device"),
       (heldAnswers, "--no-held-answers"), (expiries, "--no-expiries"),
-      (signOuts, "--no-sign-outs"), (durableStore, "--in-memory"),
+      (signOuts, "--no-sign-outs"), (connectionChanges, "--no-connection-changes"),
+      (durableStore, "--in-memory"),
     ]
     flags += switches.filter { !$0.isOn }.map(\.flag)
     return flags

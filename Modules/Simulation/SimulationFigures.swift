@@ -26,6 +26,9 @@ public struct SimulationFigures: Sendable, Hashable {
   public var notificationExpiries = 0
   /// Times the engine paused for the app to sign its user in again, after a 401.
   public var signInWaits = 0
+  /// Connections the self user moved on (blocked, unblocked, ignored, accepted after ignoring,
+  /// cancelled), counted when the app saved the change.
+  public var connectionChanges = 0
   /// Refused changes the app sent again.
   public var refusalsRetried = 0
   /// Refused changes the app gave up.
@@ -52,6 +55,7 @@ public struct SimulationFigures: Sendable, Hashable {
     renamesElsewhere += other.renamesElsewhere
     notificationExpiries += other.notificationExpiries
     signInWaits += other.signInWaits
+    connectionChanges += other.connectionChanges
     refusalsRetried += other.refusalsRetried
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
@@ -71,7 +75,7 @@ public struct SimulationFigures: Sendable, Hashable {
       given up \(refusalsGivenUp); removed from a group \(removedFromGroups) times, added back \
       \(rejoinedGroups) times; contacts renamed \(contactRenames) times, the self user on \
       another device \(renamesElsewhere) times; notifications forgotten \(notificationExpiries) \
-      times; waits for sign-in \(signInWaits)
+      times; waits for sign-in \(signInWaits); connections moved on \(connectionChanges) times
       """
   }
 }

@@ -49,6 +49,12 @@ public struct SimulationOptions: Sendable {
   /// Drawn in place of some pulls; seeds drawn before such sign-outs existed replay with this
   /// off.
   public var signOuts: Bool
+  /// Whether the self user may move their connections on: block or unblock a contact, ignore a
+  /// request or accept one they ignored, cancel a request they sent.
+  ///
+  /// Drawn in place of some requests to connect; seeds drawn before such changes existed replay
+  /// with this off.
+  public var connectionChanges: Bool
   /// Whether the client keeps its state in a SQLite file (else an in-memory store that
   /// outlives each app instance).
   public var durableStore: Bool
@@ -63,13 +69,13 @@ public struct SimulationOptions: Sendable {
   public var trace = false
 
   /// Creates options; by default 40 steps with faults, held answers, refusals, removals,
-  /// rejoins, contact renames, renames on another device, expiries, sign-outs and restarts on
-  /// a SQLite store.
+  /// rejoins, contact renames, renames on another device, expiries, sign-outs, connection
+  /// changes and restarts on a SQLite store.
   public init(
     steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
     removals: Bool = true, rejoins: Bool = true, contactRenames: Bool = true,
     otherDevice: Bool = true, heldAnswers: Bool = true, expiries: Bool = true,
-    signOuts: Bool = true, durableStore: Bool = true,
+    signOuts: Bool = true, connectionChanges: Bool = true, durableStore: Bool = true,
     maxConcurrentRequests: Int = 3, strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps
@@ -83,6 +89,7 @@ public struct SimulationOptions: Sendable {
     self.heldAnswers = heldAnswers
     self.expiries = expiries
     self.signOuts = signOuts
+    self.connectionChanges = connectionChanges
     self.durableStore = durableStore
     self.maxConcurrentRequests = maxConcurrentRequests
     self.strategies = strategies

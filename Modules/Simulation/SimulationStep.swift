@@ -17,6 +17,10 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case requestConnection(contact: Int)
   /// The self user accepts a pending request from a contact.
   case acceptIncoming(contact: Int)
+  /// The self user moves their connection with a contact on, as their app offers: blocks an
+  /// accepted contact, unblocks a blocked one, ignores a pending request, accepts an ignored
+  /// one, or cancels a request they sent.
+  case changeConnection(contact: Int)
   /// The self user makes a group with some contacts.
   case createGroup(name: String, contacts: [Int])
   /// The self user renames a group.
@@ -81,6 +85,7 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case .changeAccent(let accent): "change accent to \(accent)"
     case .requestConnection(let contact): "ask contact \(contact) to connect"
     case .acceptIncoming(let contact): "accept contact \(contact)'s request"
+    case .changeConnection(let contact): "move the connection with contact \(contact) on"
     case .createGroup(let name, let contacts): "create group \(name) with contacts \(contacts)"
     case .renameGroup(let group, let name): "rename group \(group) to \(name)"
     case .toggleMember(let group, let contact): "toggle contact \(contact) in group \(group)"

@@ -49,6 +49,7 @@ extension Simulator {
       let id = contacts[contact % contacts.count]
       guard ui.object(Connection.self, id: id)?.status == .pending else { return }
       save { try $0.update(Connection.self, id: id) { $0.status = .accepted } }
+    case .changeConnection(let contact): changeConnection(contacts[contact % contacts.count])
     case .createGroup(let name, let picked): createGroup(name, picked)
     case .renameGroup(let group, let name):
       guard let id = pick(groups, group)?.id else { return }
@@ -160,6 +161,22 @@ extension Simulator {
         Connection(
           from: self.me, to: contact, status: .sent,
           lastUpdate: Date(timeIntervalSince1970: 1_800_000_000), message: "Hi"))
+    }
+  }
+
+  /// Moves the self user's connection with `contact` on, as an app's buttons do; a connection
+  /// this app does not have, or one that has nowhere to go (cancelled), stays as it is.
+  private func changeConnection(_ contact: UUID) {
+    let next: Connection.Status
+    switch ui.object(Connection.self, id: contact)?.status {
+    case .accepted: next = .blocked
+    case .blocked, .ignored: next = .accepted
+    case .pending: next = .ignored
+    case .sent: next = .cancelled
+    default: return
+    }
+    if save({ try $0.update(Connection.self, id: contact) { $0.status = next } }) {
+      figures.connectionChanges += 1
     }
   }
 

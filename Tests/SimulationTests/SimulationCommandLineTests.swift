@@ -89,12 +89,13 @@ struct SimulationCommandLineTests {
     options.otherDevice = mask & 256 == 0
     options.expiries = mask & 512 == 0
     options.signOuts = mask & 1024 == 0
+    options.connectionChanges = mask & 2048 == 0
     return options
   }
 
   @Test(
     "A replay command reads back as the options that printed it, for every combination of switches",
-    arguments: 0..<2048)
+    arguments: 0..<4096)
   func replayRoundTrip(mask: Int) throws {
     // given
     let options = Self.options(mask: mask)
@@ -118,6 +119,7 @@ struct SimulationCommandLineTests {
     #expect(read.options.otherDevice == options.otherDevice)
     #expect(read.options.expiries == options.expiries)
     #expect(read.options.signOuts == options.signOuts)
+    #expect(read.options.connectionChanges == options.connectionChanges)
     #expect(read.options.durableStore == options.durableStore)
   }
 
@@ -133,6 +135,7 @@ struct SimulationCommandLineTests {
     (128, "Tools/simulate --seed 7 --steps 140 --concurrency 6 --no-held-answers"),
     (512, "Tools/simulate --seed 7 --steps 524 --concurrency 6 --no-expiries"),
     (1024, "Tools/simulate --seed 7 --steps 1036 --concurrency 1 --no-sign-outs"),
+    (2048, "Tools/simulate --seed 7 --steps 2060 --concurrency 6 --no-connection-changes"),
   ]
 
   @Test(

@@ -110,6 +110,11 @@ struct SimulatorTests {
         name: "the backend answering 401 until the app signs in again",
         options: { SimulationOptions(steps: 40, signOuts: $0) },
         matches: { $0 == .fault(.signedOut) }, replaces: { $0 == .pull }),
+      OptionalStep(
+        name: "the self user moving a connection on",
+        options: { SimulationOptions(steps: 40, connectionChanges: $0) },
+        matches: { if case .changeConnection = $0 { true } else { false } },
+        replaces: { if case .requestConnection = $0 { true } else { false } }),
     ]
   }
 
@@ -142,7 +147,8 @@ struct SimulatorTests {
     let schedule = ScheduleGenerator(
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
-        otherDevice: false, heldAnswers: false, expiries: false, signOuts: false)
+        otherDevice: false, heldAnswers: false, expiries: false, signOuts: false,
+        connectionChanges: false)
     )
     .schedule(seed: 55048)
 
@@ -677,12 +683,13 @@ struct SimulatorTests {
     ])
   func regressions(seed: UInt64) async {
     // when: drawn as they were found, before refusals, removals, rejoins, contact renames,
-    // renames on another device, held answers, expiries and sign-outs
+    // renames on another device, held answers, expiries, sign-outs and connection changes
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
-        otherDevice: false, heldAnswers: false, expiries: false, signOuts: false))
+        otherDevice: false, heldAnswers: false, expiries: false, signOuts: false,
+        connectionChanges: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -697,12 +704,13 @@ struct SimulatorTests {
     ])
   func removalRegressions(seed: UInt64) async {
     // when: drawn as it was found, 120 steps with refusals and removals, before rejoins,
-    // contact renames, renames on another device, held answers, expiries and sign-outs
+    // contact renames, renames on another device, held answers, expiries, sign-outs and
+    // connection changes
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         steps: 120, rejoins: false, contactRenames: false, otherDevice: false,
-        heldAnswers: false, expiries: false, signOuts: false))
+        heldAnswers: false, expiries: false, signOuts: false, connectionChanges: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -720,12 +728,12 @@ struct SimulatorTests {
       ], [3, 6]))
   func heldAnswerRegressions(seed: UInt64, concurrency: Int) async {
     // when: drawn as they were found, 120 steps with every step on but renames on another
-    // device, expiries and sign-outs
+    // device, expiries, sign-outs and connection changes
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         steps: 120, otherDevice: false, expiries: false, signOuts: false,
-        maxConcurrentRequests: concurrency))
+        connectionChanges: false, maxConcurrentRequests: concurrency))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -844,10 +852,11 @@ struct SimulatorTests {
         5746,
       ], [(steps: 40, concurrency: 3), (300, 2), (300, 2)]))
   func signOutRegressions(seed: UInt64, run: (steps: Int, concurrency: Int)) async {
-    // when: drawn as it was found, with every step on
+    // when: drawn as it was found, with every step on but connection changes
     let report = await Simulator.run(
       seed: seed,
-      options: SimulationOptions(steps: run.steps, maxConcurrentRequests: run.concurrency))
+      options: SimulationOptions(
+        steps: run.steps, connectionChanges: false, maxConcurrentRequests: run.concurrency))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -870,9 +879,10 @@ struct SimulatorTests {
         630,
       ], [12, 40, 40, 47, 75]))
   func expiryRegressions(seed: UInt64, steps: Int) async {
-    // when: drawn as they were found, with every step on but sign-outs
+    // when: drawn as they were found, with every step on but sign-outs and connection changes
     let report = await Simulator.run(
-      seed: seed, options: SimulationOptions(steps: steps, signOuts: false))
+      seed: seed,
+      options: SimulationOptions(steps: steps, signOuts: false, connectionChanges: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

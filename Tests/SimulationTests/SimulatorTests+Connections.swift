@@ -1,0 +1,76 @@
+import Foundation
+import Simulation
+import TestSupport
+import Testing
+
+extension SimulatorTests {
+  /// The self user moving connections on: blocking, unblocking, ignoring, accepting what they
+  /// ignored, and cancelling what they sent.
+  @Suite("When the self user moves a connection on")
+  @MainActor
+  struct ConnectionChanges {
+    /// The requests of `report` that change the status of a connection, with their answers.
+    func statusChanges(in report: SimulationReport) -> [String] {
+      report.requests.filter { $0.contains("PUT /connections/") }
+    }
+
+    @Test("Every move of a connection reaches the backend once and both sides end agreeing")
+    func everyMoveReachesTheBackend() async {
+      // given: contact 0 is accepted, 2 is asked and 3 asks; each is then moved on, contact 0
+      // there and back, contact 3 from pending to ignored to accepted
+      let schedule: [SimulationStep] = [
+        .changeConnection(contact: 0), .changeConnection(contact: 0),
+        .requestConnection(contact: 2), .changeConnection(contact: 2),
+        .remoteRequest(contact: 3), .pull, .changeConnection(contact: 3),
+        .changeConnection(contact: 3),
+      ]
+
+      // when
+      let report = await Simulator.run(seed: 3, schedule: schedule)
+
+      // then: the end check found the client holding every status the server holds
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.connectionChanges == 5)
+      let changes = statusChanges(in: report)
+      #expect(changes.count == 5, "\(changes)")
+      #expect(changes.allSatisfy { $0.contains("→ 200") }, "\(changes)")
+    }
+
+    @Test(
+      "A cancellation the backend refuses, since the contact accepted meanwhile, waits for the app, and giving it up leaves the connection accepted"
+    )
+    func cancellationOvertakenByAcceptance() async {
+      // given: the request is answered "sent"; the contact accepts before the app hears of
+      // it, and the user cancels the request the app still shows
+      let schedule: [SimulationStep] = [
+        .requestConnection(contact: 2), .remoteAccept(contact: 2), .changeConnection(contact: 2),
+        .giveUpRefused, .pull,
+      ]
+
+      // when
+      let report = await Simulator.run(seed: 3, schedule: schedule)
+
+      // then: the 403 was shown as a refusal, given up, and the end state agrees with the server
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(statusChanges(in: report).filter { $0.contains("→ 403") }.count == 1)
+      #expect(report.figures.refusalsGivenUp == 1)
+    }
+
+    @Test("A connection with nowhere to go is left as it is")
+    func cancelledConnectionStays() async {
+      // given: a request the user cancelled, and a contact with no connection at all
+      let schedule: [SimulationStep] = [
+        .requestConnection(contact: 2), .changeConnection(contact: 2),
+        .changeConnection(contact: 2), .changeConnection(contact: 3),
+      ]
+
+      // when
+      let report = await Simulator.run(seed: 3, schedule: schedule)
+
+      // then: only the cancellation went
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.connectionChanges == 1)
+      #expect(statusChanges(in: report).count == 1)
+    }
+  }
+}

@@ -57,6 +57,22 @@ extension FakeBackend {
     }
   }
 
+  /// The remote user withdraws the request they sent the self user: both sides become
+  /// cancelled, whether the self user left the request pending or ignored it.
+  ///
+  /// - Returns: Whether there was a sent request to withdraw.
+  @discardableResult
+  public func cancelRequestRemotely(by user: UUID) -> Bool {
+    state.withLock { state in
+      guard let me = state.selfID,
+        state.connections[.init(from: user, to: me)]?.status == .sent,
+        state.connections[.init(from: me, to: user)] != nil
+      else { return false }
+      state.changeConnection(of: user, with: me, to: .cancelled)
+      return true
+    }
+  }
+
   /// Whether every user the self user asks to connect accepts at once, with the events a
   /// remote acceptance emits: for scenarios where nobody else is at the keyboard, such as
   /// `courier serve --scenario demo`.

@@ -36,10 +36,22 @@ public struct ScheduleGenerator: Sendable {
     case 31..<32: return .leaveGroup(group: pick(0...5))
     case 32..<46: return .writeMessage(conversation: pick(0...7), text: "m\(index)")
     case 46..<48: return .deleteMessage(conversation: pick(0...7))
+    case 48..<50 where options.connectionChanges:
+      // As for a request to connect above.
+      let drawn = pick(0...7)
+      return drawn.isMultiple(of: 2)
+        ? .remoteRequest(contact: drawn / 2) : .remoteCancelRequest(contact: drawn / 2)
     case 48..<50: return .remoteRequest(contact: pick(0...3))
     case 50..<52: return .remoteAccept(contact: pick(0...3))
     case 52..<55: return .remotePost(conversation: pick(0...7), text: "x\(index)")
     case 55..<57: return .remoteRename(group: pick(0...5), name: "y\(index)")
+    case 57..<58 where options.memberAdditions:
+      // As for a request to connect above: the contact's draw has twice the range.
+      let group = pick(0...5)
+      let drawn = pick(0...7)
+      return drawn.isMultiple(of: 2)
+        ? .remoteRemoveMember(group: group, contact: drawn / 2)
+        : .remoteAddMember(group: group, contact: drawn / 2)
     case 57..<58: return .remoteRemoveMember(group: pick(0...5), contact: pick(0...3))
     // Drawn in place of a pull, which draws nothing more, so the rest stays as it was.
     case 62..<63 where options.signOuts && options.faults: return .fault(.signedOut)

@@ -60,6 +60,7 @@ public struct SimulationCommandLine: Sendable {
       case "--no-expiries": options.expiries = false
       case "--no-sign-outs": options.signOuts = false
       case "--no-connection-changes": options.connectionChanges = false
+      case "--no-member-additions": options.memberAdditions = false
       // On by default since 2026-11-24; replay commands printed before still name it.
       case "--held-answers": options.heldAnswers = true
       case "--in-memory": options.durableStore = false
@@ -77,8 +78,8 @@ public struct SimulationCommandLine: Sendable {
                           [--concurrency N] [--no-faults] [--no-restarts] [--no-refusals]
                           [--no-removals] [--no-rejoins] [--no-contact-renames]
                           [--no-other-device] [--no-held-answers] [--no-expiries]
-                          [--no-sign-outs] [--no-connection-changes] [--in-memory]
-                          [--verbose] [--trace]
+                          [--no-sign-outs] [--no-connection-changes]
+                          [--no-member-additions] [--in-memory] [--verbose] [--trace]
 
     Runs the real sync engine, strategies, model stack and fake backend through seeded
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
@@ -97,8 +98,9 @@ public struct SimulationCommandLine: Sendable {
     without the backend forgetting its older notifications, as seeds found before such
     expiries were drawn need; --no-sign-outs without the backend answering 401, as seeds
     found before such sign-outs were drawn need; --no-connection-changes without the self
-    user blocking, unblocking, ignoring or cancelling connections, as seeds found before
-    2026-11-25 need. --trace prints
+    user blocking, unblocking, ignoring or cancelling connections and contacts withdrawing
+    requests, and --no-member-additions without members adding contacts to groups, as seeds
+    found before 2026-11-25 need. --trace prints
     every step, request and event of the run. A failing seed's report names the command that
     replays it.
     """
@@ -138,7 +140,7 @@ extension SimulationOptions {
       (contactRenames, "--no-contact-renames"), (otherDevice, "--no-other-device"),
       (heldAnswers, "--no-held-answers"), (expiries, "--no-expiries"),
       (signOuts, "--no-sign-outs"), (connectionChanges, "--no-connection-changes"),
-      (durableStore, "--in-memory"),
+      (memberAdditions, "--no-member-additions"), (durableStore, "--in-memory"),
     ]
     flags += switches.filter { !$0.isOn }.map(\.flag)
     return flags

@@ -29,6 +29,10 @@ public struct SimulationFigures: Sendable, Hashable {
   /// Connections the self user moved on (blocked, unblocked, ignored, accepted after ignoring,
   /// cancelled), counted when the app saved the change.
   public var connectionChanges = 0
+  /// Requests to connect a contact withdrew.
+  public var withdrawnRequests = 0
+  /// Contacts another member added to a group.
+  public var membersAddedByOthers = 0
   /// Refused changes the app sent again.
   public var refusalsRetried = 0
   /// Refused changes the app gave up.
@@ -56,6 +60,8 @@ public struct SimulationFigures: Sendable, Hashable {
     notificationExpiries += other.notificationExpiries
     signInWaits += other.signInWaits
     connectionChanges += other.connectionChanges
+    withdrawnRequests += other.withdrawnRequests
+    membersAddedByOthers += other.membersAddedByOthers
     refusalsRetried += other.refusalsRetried
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
@@ -75,7 +81,8 @@ public struct SimulationFigures: Sendable, Hashable {
       given up \(refusalsGivenUp); removed from a group \(removedFromGroups) times, added back \
       \(rejoinedGroups) times; contacts renamed \(contactRenames) times, the self user on \
       another device \(renamesElsewhere) times; notifications forgotten \(notificationExpiries) \
-      times; waits for sign-in \(signInWaits); connections moved on \(connectionChanges) times
+      times; waits for sign-in \(signInWaits); connections moved on \(connectionChanges) times, \
+      requests withdrawn \(withdrawnRequests); members added by others \(membersAddedByOthers)
       """
   }
 }

@@ -49,12 +49,18 @@ public struct SimulationOptions: Sendable {
   /// Drawn in place of some pulls; seeds drawn before such sign-outs existed replay with this
   /// off.
   public var signOuts: Bool
-  /// Whether the self user may move their connections on: block or unblock a contact, ignore a
-  /// request or accept one they ignored, cancel a request they sent.
+  /// Whether connections may move on past requests and acceptances: the self user blocks or
+  /// unblocks a contact, ignores a request or accepts one they ignored, cancels a request they
+  /// sent; a contact withdraws the request they sent.
   ///
   /// Drawn in place of some requests to connect; seeds drawn before such changes existed replay
   /// with this off.
   public var connectionChanges: Bool
+  /// Whether a member of a group may add a contact to it, as well as remove one.
+  ///
+  /// Drawn in place of some removals; seeds drawn before such additions existed replay with
+  /// this off.
+  public var memberAdditions: Bool
   /// Whether the client keeps its state in a SQLite file (else an in-memory store that
   /// outlives each app instance).
   public var durableStore: Bool
@@ -70,12 +76,13 @@ public struct SimulationOptions: Sendable {
 
   /// Creates options; by default 40 steps with faults, held answers, refusals, removals,
   /// rejoins, contact renames, renames on another device, expiries, sign-outs, connection
-  /// changes and restarts on a SQLite store.
+  /// changes, members added by others and restarts on a SQLite store.
   public init(
     steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
     removals: Bool = true, rejoins: Bool = true, contactRenames: Bool = true,
     otherDevice: Bool = true, heldAnswers: Bool = true, expiries: Bool = true,
-    signOuts: Bool = true, connectionChanges: Bool = true, durableStore: Bool = true,
+    signOuts: Bool = true, connectionChanges: Bool = true, memberAdditions: Bool = true,
+    durableStore: Bool = true,
     maxConcurrentRequests: Int = 3, strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps
@@ -90,6 +97,7 @@ public struct SimulationOptions: Sendable {
     self.expiries = expiries
     self.signOuts = signOuts
     self.connectionChanges = connectionChanges
+    self.memberAdditions = memberAdditions
     self.durableStore = durableStore
     self.maxConcurrentRequests = maxConcurrentRequests
     self.strategies = strategies

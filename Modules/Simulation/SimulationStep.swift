@@ -37,12 +37,16 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case remoteRequest(contact: Int)
   /// A contact accepts the self user's request, on their own device.
   case remoteAccept(contact: Int)
+  /// A contact withdraws the request they sent the self user, on their own device.
+  case remoteCancelRequest(contact: Int)
   /// A contact writes in a conversation.
   case remotePost(conversation: Int, text: String)
   /// A contact renames a group.
   case remoteRename(group: Int, name: String)
   /// A contact removes another member from a group.
   case remoteRemoveMember(group: Int, contact: Int)
+  /// A member adds a contact who is not in a group to it; `contact` picks among those.
+  case remoteAddMember(group: Int, contact: Int)
   /// A contact renames themselves on their own device, whether or not the self user is
   /// connected with them; `contact` picks one of the four by position.
   case remoteRenameContact(contact: Int, name: String)
@@ -95,11 +99,14 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
       "delete the latest own message in conversation \(conversation)"
     case .remoteRequest(let contact): "contact \(contact) asks to connect"
     case .remoteAccept(let contact): "contact \(contact) accepts"
+    case .remoteCancelRequest(let contact): "contact \(contact) withdraws their request"
     case .remotePost(let conversation, let text):
       "a contact writes \(text) in conversation \(conversation)"
     case .remoteRename(let group, let name): "a contact renames group \(group) to \(name)"
     case .remoteRemoveMember(let group, let contact):
       "a contact removes contact \(contact) from group \(group)"
+    case .remoteAddMember(let group, let contact):
+      "a member adds contact \(contact) to group \(group)"
     case .remoteRenameContact(let contact, let name):
       "contact \(contact) renames themselves to \(name)"
     case .remoteRenameSelf(let name):

@@ -58,8 +58,9 @@ extension Simulator {
     case .leaveGroup(let group): leaveGroup(group)
     case .writeMessage(let conversation, let text): write(text, in: conversation, at: index)
     case .deleteMessage(let conversation): deleteLatestMessage(in: conversation)
-    case .remoteRequest, .remoteAccept, .remotePost, .remoteRename, .remoteRemoveMember,
-      .remoteRenameContact, .remoteRenameSelf, .remoteRemoveSelf, .remoteAddSelf:
+    case .remoteRequest, .remoteAccept, .remoteCancelRequest, .remotePost, .remoteRename,
+      .remoteRemoveMember, .remoteAddMember, .remoteRenameContact, .remoteRenameSelf,
+      .remoteRemoveSelf, .remoteAddSelf:
       applyRemote(step)
     case .pull:
       let engine = app.engine
@@ -250,6 +251,12 @@ extension Simulator {
     case .remoteAccept(let contact):
       let id = contacts[contact % contacts.count]
       if fake.acceptRemotely(by: id) { remotelyTouched.insert(ObjectReference(.connection, id)) }
+    case .remoteCancelRequest(let contact):
+      let id = contacts[contact % contacts.count]
+      if fake.cancelRequestRemotely(by: id) {
+        remotelyTouched.insert(ObjectReference(.connection, id))
+        figures.withdrawnRequests += 1
+      }
     case .remotePost(let position, let text):
       guard let conversation = pick(writableConversations, position),
         let author = fake.members(of: conversation.id).first(where: { $0 != me })
@@ -269,6 +276,16 @@ extension Simulator {
       else { return }
       if fake.removeMembersRemotely([removed], from: id, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
+      }
+    case .remoteAddMember(let group, let contact):
+      guard let id = pick(groups, group)?.id else { return }
+      let members = fake.members(of: id)
+      guard let author = members.first(where: { $0 != me }),
+        let added = pick(contacts.filter { !members.contains($0) }, contact)
+      else { return }
+      if fake.addMembersRemotely([added], to: id, by: author) {
+        remotelyTouched.insert(ObjectReference(.conversation, id))
+        figures.membersAddedByOthers += 1
       }
     case .remoteRenameContact(let contact, let name):
       // Any contact: the backend tells a rename only to connections, so one made while a

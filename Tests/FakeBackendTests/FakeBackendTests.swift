@@ -267,6 +267,51 @@ struct FakeBackendTests {
     }
 
     @Test(
+      "A contact withdrawing their request cancels both sides, pending or ignored here, with news",
+      arguments: [ConnectionStatus.pending, .ignored])
+    func remoteCancellation(here: ConnectionStatus) async throws {
+      // given
+      let fake = FakeBackend()
+      let me = fake.insertSelfUser()
+      let ann = fake.insertUser(name: "Ann")
+      fake.requestConnectionRemotely(from: ann)
+      if here == .ignored {
+        _ = try await fake.call(.put, "/connections/\(ann.text)", json: ["status": "ignored"])
+      }
+      let before = fake.notifications.count
+
+      // when
+      let cancelled = fake.cancelRequestRemotely(by: ann)
+
+      // then
+      #expect(cancelled)
+      #expect(fake.connection(from: me, to: ann)?.status == .cancelled)
+      #expect(fake.connection(from: ann, to: me)?.status == .cancelled)
+      let events = fake.notifications.dropFirst(before).flatMap(\.events)
+      #expect(events.map(\.typeName) == ["user.connection"])
+    }
+
+    @Test("A contact cannot withdraw a request they did not send, or one already answered")
+    func remoteCancellationWithoutRequest() async throws {
+      // given: Ann sent nothing; Bob's request was accepted here
+      let fake = FakeBackend()
+      let me = fake.insertSelfUser()
+      let ann = fake.insertUser(name: "Ann")
+      let bob = fake.insertUser(name: "Bob")
+      fake.requestConnectionRemotely(from: bob)
+      _ = try await fake.call(.put, "/connections/\(bob.text)", json: ["status": "accepted"])
+      let before = fake.notifications.count
+
+      // when
+      let withdrawn = [ann, bob].map { fake.cancelRequestRemotely(by: $0) }
+
+      // then
+      #expect(withdrawn == [false, false])
+      #expect(fake.connection(from: me, to: bob)?.status == .accepted)
+      #expect(fake.notifications.count == before)
+    }
+
+    @Test(
       "GET /connections pages in creation order with has_more",
       arguments: zip([1, 2, 5, 10], [[1, 1, 1, 1, 1], [2, 2, 1], [5], [5]]))
     func paging(size: Int, pages expected: [Int]) async throws {

@@ -56,6 +56,27 @@ extension SimulatorTests {
       #expect(report.figures.refusalsGivenUp == 1)
     }
 
+    @Test(
+      "A request the contact withdrew is cancelled here too, and an acceptance that crossed the withdrawal is refused and given up",
+      arguments: [false, true])
+    func withdrawnRequest(acceptedHere: Bool) async {
+      // given: contact 3 asks, the app hears of it, and the contact withdraws the request,
+      // before or after the user accepts it here (the acceptance parked until then)
+      let accept: [SimulationStep] = [.fault(.park), .acceptIncoming(contact: 3)]
+      let schedule: [SimulationStep] =
+        [.remoteRequest(contact: 3), .pull] + (acceptedHere ? accept : [])
+        + [.remoteCancelRequest(contact: 3), .releaseParked(0), .giveUpRefused, .pull]
+
+      // when
+      let report = await Simulator.run(seed: 3, schedule: schedule)
+
+      // then: the end check found the connection cancelled here as on the server
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.withdrawnRequests == 1)
+      #expect(
+        statusChanges(in: report).filter { $0.contains("→ 403") }.count == (acceptedHere ? 1 : 0))
+    }
+
     @Test("A connection with nowhere to go is left as it is")
     func cancelledConnectionStays() async {
       // given: a request the user cancelled, and a contact with no connection at all

@@ -74,9 +74,9 @@ struct SimulatorTests {
     let options: @Sendable (_ allowed: Bool) -> SimulationOptions
     /// Whether a drawn step is this one.
     let matches: @Sendable (SimulationStep) -> Bool
-    /// Whether a step drawn without the option is one this step replaces.
-    var replaces: @Sendable (SimulationStep) -> Bool = {
-      if case .advance = $0 { true } else { false }
+    /// Whether a step drawn without the option is one the step drawn with it replaces.
+    var replaces: @Sendable (_ drawn: SimulationStep, _ replaced: SimulationStep) -> Bool = {
+      if case .advance = $1 { true } else { false }
     }
 
     var testDescription: String { name }
@@ -109,12 +109,34 @@ struct SimulatorTests {
       OptionalStep(
         name: "the backend answering 401 until the app signs in again",
         options: { SimulationOptions(steps: 40, signOuts: $0) },
-        matches: { $0 == .fault(.signedOut) }, replaces: { $0 == .pull }),
+        matches: { $0 == .fault(.signedOut) }, replaces: { $1 == .pull }),
       OptionalStep(
-        name: "the self user moving a connection on",
+        name: "the self user moving a connection on, or a contact withdrawing a request",
         options: { SimulationOptions(steps: 40, connectionChanges: $0) },
-        matches: { if case .changeConnection = $0 { true } else { false } },
-        replaces: { if case .requestConnection = $0 { true } else { false } }),
+        matches: {
+          switch $0 {
+          case .changeConnection, .remoteCancelRequest: true
+          default: false
+          }
+        },
+        replaces: { drawn, replaced in
+          switch (drawn, replaced) {
+          case (.changeConnection(let moved), .requestConnection(let asked)),
+            (.remoteCancelRequest(let moved), .remoteRequest(let asked)):
+            moved == asked
+          default: false
+          }
+        }),
+      OptionalStep(
+        name: "a member adding a contact to a group",
+        options: { SimulationOptions(steps: 40, memberAdditions: $0) },
+        matches: { if case .remoteAddMember = $0 { true } else { false } },
+        replaces: { drawn, replaced in
+          guard case .remoteAddMember(let group, let added) = drawn,
+            case .remoteRemoveMember(group, let removed) = replaced
+          else { return false }
+          return added == removed
+        }),
     ]
   }
 
@@ -134,7 +156,7 @@ struct SimulatorTests {
     #expect(differing.isEmpty != allowed)
     #expect(
       differing.allSatisfy { drawn, replaced in
-        step.matches(drawn) && step.replaces(replaced)
+        step.matches(drawn) && step.replaces(drawn, replaced)
       })
   }
 
@@ -148,7 +170,7 @@ struct SimulatorTests {
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
         otherDevice: false, heldAnswers: false, expiries: false, signOuts: false,
-        connectionChanges: false)
+        connectionChanges: false, memberAdditions: false)
     )
     .schedule(seed: 55048)
 
@@ -683,13 +705,14 @@ struct SimulatorTests {
     ])
   func regressions(seed: UInt64) async {
     // when: drawn as they were found, before refusals, removals, rejoins, contact renames,
-    // renames on another device, held answers, expiries, sign-outs and connection changes
+    // renames on another device, held answers, expiries, sign-outs, connection changes and
+    // member additions
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
         otherDevice: false, heldAnswers: false, expiries: false, signOuts: false,
-        connectionChanges: false))
+        connectionChanges: false, memberAdditions: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -704,13 +727,14 @@ struct SimulatorTests {
     ])
   func removalRegressions(seed: UInt64) async {
     // when: drawn as it was found, 120 steps with refusals and removals, before rejoins,
-    // contact renames, renames on another device, held answers, expiries, sign-outs and
-    // connection changes
+    // contact renames, renames on another device, held answers, expiries, sign-outs,
+    // connection changes and member additions
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         steps: 120, rejoins: false, contactRenames: false, otherDevice: false,
-        heldAnswers: false, expiries: false, signOuts: false, connectionChanges: false))
+        heldAnswers: false, expiries: false, signOuts: false, connectionChanges: false,
+        memberAdditions: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -728,12 +752,12 @@ struct SimulatorTests {
       ], [3, 6]))
   func heldAnswerRegressions(seed: UInt64, concurrency: Int) async {
     // when: drawn as they were found, 120 steps with every step on but renames on another
-    // device, expiries, sign-outs and connection changes
+    // device, expiries, sign-outs, connection changes and member additions
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         steps: 120, otherDevice: false, expiries: false, signOuts: false,
-        connectionChanges: false, maxConcurrentRequests: concurrency))
+        connectionChanges: false, memberAdditions: false, maxConcurrentRequests: concurrency))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -852,11 +876,13 @@ struct SimulatorTests {
         5746,
       ], [(steps: 40, concurrency: 3), (300, 2), (300, 2)]))
   func signOutRegressions(seed: UInt64, run: (steps: Int, concurrency: Int)) async {
-    // when: drawn as it was found, with every step on but connection changes
+    // when: drawn as it was found, with every step on but connection changes and member
+    // additions
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
-        steps: run.steps, connectionChanges: false, maxConcurrentRequests: run.concurrency))
+        steps: run.steps, connectionChanges: false, memberAdditions: false,
+        maxConcurrentRequests: run.concurrency))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -879,10 +905,12 @@ struct SimulatorTests {
         630,
       ], [12, 40, 40, 47, 75]))
   func expiryRegressions(seed: UInt64, steps: Int) async {
-    // when: drawn as they were found, with every step on but sign-outs and connection changes
+    // when: drawn as they were found, with every step on but sign-outs, connection changes
+    // and member additions
     let report = await Simulator.run(
       seed: seed,
-      options: SimulationOptions(steps: steps, signOuts: false, connectionChanges: false))
+      options: SimulationOptions(
+        steps: steps, signOuts: false, connectionChanges: false, memberAdditions: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

@@ -1,0 +1,48 @@
+import Foundation
+import Simulation
+import TestSupport
+import Testing
+
+extension SimulatorTests {
+  /// Other members adding contacts to a group the self user is in.
+  @Suite("When another member adds a contact to a group")
+  @MainActor
+  struct MemberAdditions {
+    @Test(
+      "A contact another member added while the user removed or added one is in the group here and on the server",
+      arguments: [
+        SimulationStep.toggleMember(group: 0, contact: 0),
+        .toggleMember(group: 0, contact: 1),
+      ])
+    func additionCrossingAnEdit(edit: SimulationStep) async {
+      // given: the user's member change is parked while another member adds a contact who is
+      // not connected with the self user, then the news come before the change is answered
+      let schedule: [SimulationStep] = [
+        .fault(.park), edit, .remoteAddMember(group: 0, contact: 1), .pull, .releaseParked(0),
+      ]
+
+      // when
+      let report = await Simulator.run(seed: 3, schedule: schedule)
+
+      // then: the end check found the group's members alike on both sides
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.membersAddedByOthers == 1)
+    }
+
+    @Test("Nobody is added to a group that already has every contact")
+    func groupWithEveryContact() async {
+      // given: every contact but the one already in the group is added, then once more
+      let schedule: [SimulationStep] = [
+        .remoteAddMember(group: 0, contact: 0), .remoteAddMember(group: 0, contact: 0),
+        .remoteAddMember(group: 0, contact: 0), .remoteAddMember(group: 0, contact: 0), .pull,
+      ]
+
+      // when
+      let report = await Simulator.run(seed: 3, schedule: schedule)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.membersAddedByOthers == 3)
+    }
+  }
+}

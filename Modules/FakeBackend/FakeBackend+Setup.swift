@@ -94,6 +94,19 @@ extension FakeBackend {
     }
   }
 
+  /// The sender of a message deletes it on their own device, with the news every member gets.
+  ///
+  /// - Returns: Whether the conversation held the message.
+  @discardableResult
+  public func deleteMessageRemotely(_ nonce: UUID, in conversation: UUID) -> Bool {
+    state.withLock { state in
+      guard let sender = state.messages[conversation]?.first(where: { $0.nonce == nonce })?.from
+      else { return false }
+      state.deleteMessage(nonce, in: conversation, by: sender)
+      return true
+    }
+  }
+
   /// A remote user renames a conversation.
   ///
   /// - Returns: Whether the conversation exists.

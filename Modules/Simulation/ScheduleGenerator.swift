@@ -43,6 +43,12 @@ public struct ScheduleGenerator: Sendable {
         ? .remoteRequest(contact: drawn / 2) : .remoteCancelRequest(contact: drawn / 2)
     case 48..<50: return .remoteRequest(contact: pick(0...3))
     case 50..<52: return .remoteAccept(contact: pick(0...3))
+    case 52..<55 where options.remoteDeletions:
+      // As for a request to connect above.
+      let drawn = pick(0...15)
+      return drawn.isMultiple(of: 2)
+        ? .remotePost(conversation: drawn / 2, text: "x\(index)")
+        : .remoteDeleteMessage(conversation: drawn / 2)
     case 52..<55: return .remotePost(conversation: pick(0...7), text: "x\(index)")
     case 55..<57: return .remoteRename(group: pick(0...5), name: "y\(index)")
     case 57..<58 where options.memberAdditions:

@@ -33,6 +33,8 @@ public struct SimulationFigures: Sendable, Hashable {
   public var withdrawnRequests = 0
   /// Contacts another member added to a group.
   public var membersAddedByOthers = 0
+  /// Messages their senders, other users, deleted.
+  public var messagesDeletedByOthers = 0
   /// Refused changes the app sent again.
   public var refusalsRetried = 0
   /// Refused changes the app gave up.
@@ -62,6 +64,7 @@ public struct SimulationFigures: Sendable, Hashable {
     connectionChanges += other.connectionChanges
     withdrawnRequests += other.withdrawnRequests
     membersAddedByOthers += other.membersAddedByOthers
+    messagesDeletedByOthers += other.messagesDeletedByOthers
     refusalsRetried += other.refusalsRetried
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
@@ -82,7 +85,8 @@ public struct SimulationFigures: Sendable, Hashable {
       \(rejoinedGroups) times; contacts renamed \(contactRenames) times, the self user on \
       another device \(renamesElsewhere) times; notifications forgotten \(notificationExpiries) \
       times; waits for sign-in \(signInWaits); connections moved on \(connectionChanges) times, \
-      requests withdrawn \(withdrawnRequests); members added by others \(membersAddedByOthers)
+      requests withdrawn \(withdrawnRequests); members added by others \(membersAddedByOthers), \
+      messages deleted by others \(messagesDeletedByOthers)
       """
   }
 }

@@ -41,6 +41,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case remoteCancelRequest(contact: Int)
   /// A contact writes in a conversation.
   case remotePost(conversation: Int, text: String)
+  /// A contact deletes the latest message they wrote in a conversation, on their own device.
+  case remoteDeleteMessage(conversation: Int)
   /// A contact renames a group.
   case remoteRename(group: Int, name: String)
   /// A contact removes another member from a group.
@@ -102,6 +104,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case .remoteCancelRequest(let contact): "contact \(contact) withdraws their request"
     case .remotePost(let conversation, let text):
       "a contact writes \(text) in conversation \(conversation)"
+    case .remoteDeleteMessage(let conversation):
+      "a contact deletes their latest message in conversation \(conversation)"
     case .remoteRename(let group, let name): "a contact renames group \(group) to \(name)"
     case .remoteRemoveMember(let group, let contact):
       "a contact removes contact \(contact) from group \(group)"

@@ -338,20 +338,23 @@ extension Simulator {
       }
     }
     return Self.newsMissed(
-      connections: connections, names: names, messages: messages, view: sync)
+      connections: connections, names: names, messages: messages,
+      deleted: deletedByOthers.subtracting(forgottenDeletions), view: sync)
   }
 
   /// A connection the backend holds that the client lacks or holds with another status, a
-  /// contact the client shows under another name than the backend's, or a message the backend
-  /// holds that the client lacks; `nil` when the client has them all.
+  /// contact the client shows under another name than the backend's, a message the backend
+  /// holds that the client lacks, or one whose deletion the client was told that it still
+  /// holds; `nil` when the client has them all, and no more.
   ///
   /// `connections` are the backend's, by contact, with their status; `names` the backend's
   /// names of the contacts the client should show as the backend has them, by id (one the
   /// client does not hold is left out); `messages` the nonces of the messages the client should
-  /// hold, by conversation.
+  /// hold, by conversation; `deleted` those of messages deleted on the backend whose news the
+  /// client can read.
   static func newsMissed(
     connections: [(contact: UUID, status: Connection.Status)], names: [UUID: String] = [:],
-    messages: [UUID: [UUID]], view: ClientView
+    messages: [UUID: [UUID]], deleted: Set<UUID> = [], view: ClientView
   ) -> String? {
     for (contact, status) in connections.sorted(by: { $0.contact < $1.contact }) {
       guard let mine = view.connections[contact] else {
@@ -371,6 +374,9 @@ extension Simulator {
       for nonce in messages[conversation] ?? [] where view.messages[nonce] == nil {
         return "message \(nonce) of conversation \(conversation) is on the server but not here"
       }
+    }
+    for nonce in deleted.sorted() where view.messages[nonce] != nil {
+      return "message \(nonce) was deleted on the server by its sender but is still here"
     }
     return nil
   }

@@ -58,7 +58,8 @@ extension Simulator {
     case .leaveGroup(let group): leaveGroup(group)
     case .writeMessage(let conversation, let text): write(text, in: conversation, at: index)
     case .deleteMessage(let conversation): deleteLatestMessage(in: conversation)
-    case .remoteRequest, .remoteAccept, .remoteCancelRequest, .remotePost, .remoteRename,
+    case .remoteRequest, .remoteAccept, .remoteCancelRequest, .remotePost, .remoteDeleteMessage,
+      .remoteRename,
       .remoteRemoveMember, .remoteAddMember, .remoteRenameContact, .remoteRenameSelf,
       .remoteRemoveSelf, .remoteAddSelf:
       applyRemote(step)
@@ -262,6 +263,14 @@ extension Simulator {
         let author = fake.members(of: conversation.id).first(where: { $0 != me })
       else { return }
       fake.postMessageRemotely(in: conversation.id, from: author, text: text)
+    case .remoteDeleteMessage(let position):
+      guard let conversation = pick(writableConversations, position)?.id,
+        let latest = fake.messages(in: conversation).last(where: { $0.from != me }),
+        fake.deleteMessageRemotely(latest.nonce, in: conversation)
+      else { return }
+      figures.messagesDeletedByOthers += 1
+      // The news of it reach the client only if the self user is in the conversation now.
+      if fake.members(of: conversation).contains(me) { deletedByOthers.insert(latest.nonce) }
     case .remoteRename(let group, let name):
       guard let id = pick(groups, group)?.id,
         let author = fake.members(of: id).first(where: { $0 != me })

@@ -72,6 +72,9 @@ public final class Simulator {
   var droppedDeletions: Set<UUID> = []
   /// The messages whose deletion's notification the backend forgot.
   var forgottenDeletions: Set<UUID> = []
+  /// The messages of other users that their senders deleted while the self user was in the
+  /// conversation, whose news therefore tell the client.
+  var deletedByOthers: Set<UUID> = []
   var journalSeen = 0
   var instances = 0
 

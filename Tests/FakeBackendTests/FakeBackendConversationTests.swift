@@ -257,6 +257,30 @@ extension FakeBackendTests {
       #expect(events == (notified ? [.userUpdate(UserUpdatePayload(id: ann, name: "Annie"))] : []))
     }
 
+    @Test("A sender deleting their message on their own device removes it, with news for members")
+    func remoteDeletion() async throws {
+      // given
+      let (fake, _, ann, _, group) = try await Conversations.group()
+      let nonce = try #require(fake.postMessageRemotely(in: group, from: ann, text: "Oops"))
+      let before = fake.notifications.count
+
+      // when
+      let deleted = fake.deleteMessageRemotely(nonce, in: group)
+      let again = fake.deleteMessageRemotely(nonce, in: group)
+
+      // then
+      #expect(deleted)
+      #expect(!again)
+      #expect(fake.messages(in: group).isEmpty)
+      let events = fake.notifications.dropFirst(before).flatMap(\.events)
+      #expect(events.count == 1)
+      guard case .messageDelete(let event) = events.first else {
+        Issue.record("expected the news of a message deletion, got \(events)")
+        return
+      }
+      #expect(event.conversation == group && event.from == ann && event.data == nonce)
+    }
+
     @Test("Renaming a user the backend does not hold changes nothing and says so")
     func unknownUserRename() {
       // given

@@ -91,15 +91,16 @@ struct SimulationCommandLineTests {
     options.signOuts = mask & 1024 == 0
     options.connectionChanges = mask & 2048 == 0
     options.memberAdditions = mask & 4096 == 0
+    options.remoteDeletions = mask & 8192 == 0
     return options
   }
 
   /// How many switches ``options(mask:)`` flips.
-  static let switchCount = 13
+  static let switchCount = 14
 
   /// Every mask with at most two switches flipped, and every mask with all but at most two:
   /// each switch alone and beside each other one, in both states, in a few hundred cases
-  /// rather than every one of the 8,192 combinations.
+  /// rather than every one of the 16,384 combinations.
   static let masks: [Int] = {
     let all = (1 << switchCount) - 1
     let bits = (0..<switchCount).map { 1 << $0 }
@@ -139,6 +140,7 @@ struct SimulationCommandLineTests {
     #expect(read.options.signOuts == options.signOuts)
     #expect(read.options.connectionChanges == options.connectionChanges)
     #expect(read.options.memberAdditions == options.memberAdditions)
+    #expect(read.options.remoteDeletions == options.remoteDeletions)
     #expect(read.options.durableStore == options.durableStore)
   }
 
@@ -156,6 +158,7 @@ struct SimulationCommandLineTests {
     (1024, "Tools/simulate --seed 7 --steps 1036 --concurrency 1 --no-sign-outs"),
     (2048, "Tools/simulate --seed 7 --steps 2060 --concurrency 6 --no-connection-changes"),
     (4096, "Tools/simulate --seed 7 --steps 4108 --concurrency 1 --no-member-additions"),
+    (8192, "Tools/simulate --seed 7 --steps 8204 --concurrency 6 --no-remote-deletions"),
   ]
 
   @Test(

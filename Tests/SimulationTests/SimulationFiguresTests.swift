@@ -20,10 +20,13 @@ struct SimulationFiguresTests {
     figures.notificationExpiries = 12 * scale
     figures.signInWaits = 13 * scale
     figures.connectionChanges = 14 * scale
-    figures.refusalsRetried = 15 * scale
-    figures.refusalsGivenUp = 16 * scale
-    figures.requests = 17 * scale
-    figures.virtualTime = .seconds(18 * scale)
+    figures.withdrawnRequests = 15 * scale
+    figures.membersAddedByOthers = 16 * scale
+    figures.messagesDeletedByOthers = 17 * scale
+    figures.refusalsRetried = 18 * scale
+    figures.refusalsGivenUp = 19 * scale
+    figures.requests = 20 * scale
+    figures.virtualTime = .seconds(21 * scale)
     return figures
   }
 
@@ -39,7 +42,7 @@ struct SimulationFiguresTests {
     #expect(total == Self.figures(scale: 3))
   }
 
-  @Test("Its summary names how often the self user moved a connection on")
+  @Test("Its summary names how often connections moved on, and members and messages changed")
   func summaryNamesConnectionChanges() {
     // given
     let figures = Self.figures(scale: 1)
@@ -50,5 +53,8 @@ struct SimulationFiguresTests {
     // then
     #expect(summary.contains("connections moved on 14 times"))
     #expect(summary.contains("waits for sign-in 13"))
+    #expect(summary.contains("requests withdrawn 15"))
+    #expect(summary.contains("members added by others 16"))
+    #expect(summary.contains("messages deleted by others 17"))
   }
 }

@@ -175,6 +175,26 @@ extension SimulatorTests {
     }
 
     @Test(
+      "A message its sender deleted on the server that the client still holds is caught and named",
+      arguments: zip(
+        [true, false], ["deleted on the server by its sender but is still here", nil]))
+    func deletionMissed(messageHere: Bool, expected: String?) {
+      // given
+      let message = Message(
+        nonce: UUID(4), conversationID: UUID(3), senderID: UUID(2), text: "hi",
+        localTime: Date(timeIntervalSince1970: 0))
+      let view = ClientView(Tables(messageHere ? [message] : []))
+
+      // when
+      let problem = Simulator.newsMissed(
+        connections: [], messages: [:], deleted: [message.id], view: view)
+
+      // then
+      #expect(
+        problem.map { $0.contains(expected ?? "?") } ?? (expected == nil), "\(problem ?? "nil")")
+    }
+
+    @Test(
       "A connected contact shown under an older name than the server's is caught and named",
       arguments: zip(["Annie", "Ann"], ["named Ann here, Annie on the server", nil]))
     func contactNameMissed(serverName: String, expected: String?) {

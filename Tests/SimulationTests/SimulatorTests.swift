@@ -137,6 +137,16 @@ struct SimulatorTests {
           else { return false }
           return added == removed
         }),
+      OptionalStep(
+        name: "a contact deleting their latest message",
+        options: { SimulationOptions(steps: 40, remoteDeletions: $0) },
+        matches: { if case .remoteDeleteMessage = $0 { true } else { false } },
+        replaces: { drawn, replaced in
+          guard case .remoteDeleteMessage(let deletedIn) = drawn,
+            case .remotePost(let postedIn, _) = replaced
+          else { return false }
+          return deletedIn == postedIn
+        }),
     ]
   }
 
@@ -170,7 +180,7 @@ struct SimulatorTests {
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
         otherDevice: false, heldAnswers: false, expiries: false, signOuts: false,
-        connectionChanges: false, memberAdditions: false)
+        connectionChanges: false, memberAdditions: false, remoteDeletions: false)
     )
     .schedule(seed: 55048)
 
@@ -705,14 +715,14 @@ struct SimulatorTests {
     ])
   func regressions(seed: UInt64) async {
     // when: drawn as they were found, before refusals, removals, rejoins, contact renames,
-    // renames on another device, held answers, expiries, sign-outs, connection changes and
-    // member additions
+    // renames on another device, held answers, expiries, sign-outs, connection changes,
+    // member additions and remote deletions
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
         otherDevice: false, heldAnswers: false, expiries: false, signOuts: false,
-        connectionChanges: false, memberAdditions: false))
+        connectionChanges: false, memberAdditions: false, remoteDeletions: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -728,13 +738,13 @@ struct SimulatorTests {
   func removalRegressions(seed: UInt64) async {
     // when: drawn as it was found, 120 steps with refusals and removals, before rejoins,
     // contact renames, renames on another device, held answers, expiries, sign-outs,
-    // connection changes and member additions
+    // connection changes, member additions and remote deletions
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         steps: 120, rejoins: false, contactRenames: false, otherDevice: false,
         heldAnswers: false, expiries: false, signOuts: false, connectionChanges: false,
-        memberAdditions: false))
+        memberAdditions: false, remoteDeletions: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -752,12 +762,14 @@ struct SimulatorTests {
       ], [3, 6]))
   func heldAnswerRegressions(seed: UInt64, concurrency: Int) async {
     // when: drawn as they were found, 120 steps with every step on but renames on another
-    // device, expiries, sign-outs, connection changes and member additions
+    // device, expiries, sign-outs, connection changes, member additions and remote
+    // deletions
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         steps: 120, otherDevice: false, expiries: false, signOuts: false,
-        connectionChanges: false, memberAdditions: false, maxConcurrentRequests: concurrency))
+        connectionChanges: false, memberAdditions: false, remoteDeletions: false,
+        maxConcurrentRequests: concurrency))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -876,12 +888,12 @@ struct SimulatorTests {
         5746,
       ], [(steps: 40, concurrency: 3), (300, 2), (300, 2)]))
   func signOutRegressions(seed: UInt64, run: (steps: Int, concurrency: Int)) async {
-    // when: drawn as it was found, with every step on but connection changes and member
-    // additions
+    // when: drawn as it was found, with every step on but connection changes, member
+    // additions and remote deletions
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
-        steps: run.steps, connectionChanges: false, memberAdditions: false,
+        steps: run.steps, connectionChanges: false, memberAdditions: false, remoteDeletions: false,
         maxConcurrentRequests: run.concurrency))
 
     // then
@@ -905,12 +917,13 @@ struct SimulatorTests {
         630,
       ], [12, 40, 40, 47, 75]))
   func expiryRegressions(seed: UInt64, steps: Int) async {
-    // when: drawn as they were found, with every step on but sign-outs, connection changes
-    // and member additions
+    // when: drawn as they were found, with every step on but sign-outs, connection changes,
+    // member additions and remote deletions
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
-        steps: steps, signOuts: false, connectionChanges: false, memberAdditions: false))
+        steps: steps, signOuts: false, connectionChanges: false, memberAdditions: false,
+        remoteDeletions: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

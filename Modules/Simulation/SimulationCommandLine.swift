@@ -103,7 +103,7 @@ public struct SimulationCommandLine: Sendable {
     user blocking, unblocking, ignoring or cancelling connections and contacts withdrawing
     requests, --no-member-additions without members adding contacts to groups, and
     --no-remote-deletions without contacts deleting their messages, as seeds found before
-    2026-11-25 need. --trace prints
+    those steps were drawn need. --trace prints
     every step, request and event of the run. A failing seed's report names the command that
     replays it.
     """

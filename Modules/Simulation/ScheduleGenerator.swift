@@ -18,16 +18,21 @@ public struct ScheduleGenerator: Sendable {
 
   private func step(_ index: Int, _ random: inout SeededRandomNumberGenerator) -> SimulationStep {
     func pick(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+    // For a step drawn in place of half of another's: one draw of twice the range, whose upper
+    // bits pick what `pick(0...(count - 1))` would from the same word (a range of a power of
+    // two takes one word either way), and whose lowest bit says which of the two steps it is.
+    func pickOrReplace(_ count: Int) -> (position: Int, replaced: Bool) {
+      let drawn = pick(0...(2 * count - 1))
+      return (drawn / 2, !drawn.isMultiple(of: 2))
+    }
     let roll = pick(0...99)
     switch roll {
     case 0..<8: return .renameSelf("n\(index)")
     case 8..<11: return .changeAccent(pick(0...7))
     case 11..<14 where options.connectionChanges:
-      // One draw of twice the range: its upper bits pick the contact a request alone picks
-      // from the same word, so that the rest of a schedule stays as it was.
-      let drawn = pick(0...7)
-      return drawn.isMultiple(of: 2)
-        ? .requestConnection(contact: drawn / 2) : .changeConnection(contact: drawn / 2)
+      let (contact, replaced) = pickOrReplace(4)
+      return replaced
+        ? .changeConnection(contact: contact) : .requestConnection(contact: contact)
     case 11..<14: return .requestConnection(contact: pick(0...3))
     case 14..<17: return .acceptIncoming(contact: pick(0...3))
     case 17..<20: return .createGroup(name: "g\(index)", contacts: [pick(0...3), pick(0...3)])
@@ -37,27 +42,24 @@ public struct ScheduleGenerator: Sendable {
     case 32..<46: return .writeMessage(conversation: pick(0...7), text: "m\(index)")
     case 46..<48: return .deleteMessage(conversation: pick(0...7))
     case 48..<50 where options.connectionChanges:
-      // As for a request to connect above.
-      let drawn = pick(0...7)
-      return drawn.isMultiple(of: 2)
-        ? .remoteRequest(contact: drawn / 2) : .remoteCancelRequest(contact: drawn / 2)
+      let (contact, replaced) = pickOrReplace(4)
+      return replaced
+        ? .remoteCancelRequest(contact: contact) : .remoteRequest(contact: contact)
     case 48..<50: return .remoteRequest(contact: pick(0...3))
     case 50..<52: return .remoteAccept(contact: pick(0...3))
     case 52..<55 where options.remoteDeletions:
-      // As for a request to connect above.
-      let drawn = pick(0...15)
-      return drawn.isMultiple(of: 2)
-        ? .remotePost(conversation: drawn / 2, text: "x\(index)")
-        : .remoteDeleteMessage(conversation: drawn / 2)
+      let (conversation, replaced) = pickOrReplace(8)
+      return replaced
+        ? .remoteDeleteMessage(conversation: conversation)
+        : .remotePost(conversation: conversation, text: "x\(index)")
     case 52..<55: return .remotePost(conversation: pick(0...7), text: "x\(index)")
     case 55..<57: return .remoteRename(group: pick(0...5), name: "y\(index)")
     case 57..<58 where options.memberAdditions:
-      // As for a request to connect above: the contact's draw has twice the range.
       let group = pick(0...5)
-      let drawn = pick(0...7)
-      return drawn.isMultiple(of: 2)
-        ? .remoteRemoveMember(group: group, contact: drawn / 2)
-        : .remoteAddMember(group: group, contact: drawn / 2)
+      let (contact, replaced) = pickOrReplace(4)
+      return replaced
+        ? .remoteAddMember(group: group, contact: contact)
+        : .remoteRemoveMember(group: group, contact: contact)
     case 57..<58: return .remoteRemoveMember(group: pick(0...5), contact: pick(0...3))
     // Drawn in place of a pull, which draws nothing more, so the rest stays as it was.
     case 62..<63 where options.signOuts && options.faults: return .fault(.signedOut)

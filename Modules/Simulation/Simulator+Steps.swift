@@ -58,10 +58,9 @@ extension Simulator {
     case .leaveGroup(let group): leaveGroup(group)
     case .writeMessage(let conversation, let text): write(text, in: conversation, at: index)
     case .deleteMessage(let conversation): deleteLatestMessage(in: conversation)
-    case .remoteRequest, .remoteAccept, .remoteCancelRequest, .remotePost, .remoteDeleteMessage,
-      .remoteRename,
-      .remoteRemoveMember, .remoteAddMember, .remoteRenameContact, .remoteRenameSelf,
-      .remoteRemoveSelf, .remoteAddSelf:
+    case .remoteRequest, .remoteAccept, .remoteCancelRequest, .remotePost,
+      .remoteDeleteMessage, .remoteRename, .remoteRemoveMember, .remoteAddMember,
+      .remoteRenameContact, .remoteRenameSelf, .remoteRemoveSelf, .remoteAddSelf:
       applyRemote(step)
     case .pull:
       let engine = app.engine

@@ -84,9 +84,13 @@ public struct ScheduleGenerator: Sendable {
     case 91..<92 where options.contactRenames:
       return .remoteRenameContact(contact: pick(0...3), name: "u\(index)")
     case 89..<90 where options.otherDevice:
-      // A draw the step does not need, as the time passing it replaces made one.
-      _ = pick(1...4_000)
-      return .remoteRenameSelf("o\(index)")
+      // The one draw the time passing it replaces made: a rename does not need it; in place of
+      // half the renames, a deletion takes its conversation from it.
+      let drawn = pick(1...4_000)
+      guard options.deletionsElsewhere, drawn.isMultiple(of: 2) else {
+        return .remoteRenameSelf("o\(index)")
+      }
+      return .remoteDeleteOwnMessage(conversation: drawn / 2 % 8)
     case 88..<89 where options.expiries:
       // One draw, as the time passing it replaces made one. The backend keeps at least its
       // newest notification: one that keeps none cannot tell a client reading from the start

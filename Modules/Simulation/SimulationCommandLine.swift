@@ -62,6 +62,7 @@ public struct SimulationCommandLine: Sendable {
       case "--no-connection-changes": options.connectionChanges = false
       case "--no-member-additions": options.memberAdditions = false
       case "--no-remote-deletions": options.remoteDeletions = false
+      case "--no-deletions-elsewhere": options.deletionsElsewhere = false
       // On by default since 2026-11-24; replay commands printed before still name it.
       case "--held-answers": options.heldAnswers = true
       case "--in-memory": options.durableStore = false
@@ -80,8 +81,8 @@ public struct SimulationCommandLine: Sendable {
                           [--no-removals] [--no-rejoins] [--no-contact-renames]
                           [--no-other-device] [--no-held-answers] [--no-expiries]
                           [--no-sign-outs] [--no-connection-changes]
-                          [--no-member-additions] [--no-remote-deletions] [--in-memory]
-                          [--verbose] [--trace]
+                          [--no-member-additions] [--no-remote-deletions]
+                          [--no-deletions-elsewhere] [--in-memory] [--verbose] [--trace]
 
     Runs the real sync engine, strategies, model stack and fake backend through seeded
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
@@ -101,9 +102,10 @@ public struct SimulationCommandLine: Sendable {
     expiries were drawn need; --no-sign-outs without the backend answering 401, as seeds
     found before such sign-outs were drawn need; --no-connection-changes without the self
     user blocking, unblocking, ignoring or cancelling connections and contacts withdrawing
-    requests, --no-member-additions without members adding contacts to groups, and
-    --no-remote-deletions without contacts deleting their messages, as seeds found before
-    those steps were drawn need. --trace prints
+    requests, --no-member-additions without members adding contacts to groups,
+    --no-remote-deletions without contacts deleting their messages, and
+    --no-deletions-elsewhere without the self user deleting theirs on another device, as seeds
+    found before those steps were drawn need. --trace prints
     every step, request and event of the run. A failing seed's report names the command that
     replays it.
     """
@@ -144,6 +146,7 @@ extension SimulationOptions {
       (heldAnswers, "--no-held-answers"), (expiries, "--no-expiries"),
       (signOuts, "--no-sign-outs"), (connectionChanges, "--no-connection-changes"),
       (memberAdditions, "--no-member-additions"), (remoteDeletions, "--no-remote-deletions"),
+      (deletionsElsewhere, "--no-deletions-elsewhere"),
       (durableStore, "--in-memory"),
     ]
     flags += switches.filter { !$0.isOn }.map(\.flag)

@@ -35,6 +35,8 @@ public struct SimulationFigures: Sendable, Hashable {
   public var membersAddedByOthers = 0
   /// Messages their senders, other users, deleted.
   public var messagesDeletedByOthers = 0
+  /// Messages of the self user they deleted on another device.
+  public var deletionsElsewhere = 0
   /// Refused changes the app sent again.
   public var refusalsRetried = 0
   /// Refused changes the app gave up.
@@ -65,6 +67,7 @@ public struct SimulationFigures: Sendable, Hashable {
     withdrawnRequests += other.withdrawnRequests
     membersAddedByOthers += other.membersAddedByOthers
     messagesDeletedByOthers += other.messagesDeletedByOthers
+    deletionsElsewhere += other.deletionsElsewhere
     refusalsRetried += other.refusalsRetried
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
@@ -86,7 +89,8 @@ public struct SimulationFigures: Sendable, Hashable {
       another device \(renamesElsewhere) times; notifications forgotten \(notificationExpiries) \
       times; waits for sign-in \(signInWaits); connections moved on \(connectionChanges) times, \
       requests withdrawn \(withdrawnRequests); members added by others \(membersAddedByOthers), \
-      messages deleted by others \(messagesDeletedByOthers)
+      messages deleted by others \(messagesDeletedByOthers), by the self user on another device \
+      \(deletionsElsewhere)
       """
   }
 }

@@ -43,6 +43,9 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case remotePost(conversation: Int, text: String)
   /// A contact deletes the latest message they wrote in a conversation, on their own device.
   case remoteDeleteMessage(conversation: Int)
+  /// The self user deletes the latest message they wrote in a conversation, on another of
+  /// their devices.
+  case remoteDeleteOwnMessage(conversation: Int)
   /// A contact renames a group.
   case remoteRename(group: Int, name: String)
   /// A contact removes another member from a group.
@@ -106,6 +109,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
       "a contact writes \(text) in conversation \(conversation)"
     case .remoteDeleteMessage(let conversation):
       "a contact deletes their latest message in conversation \(conversation)"
+    case .remoteDeleteOwnMessage(let conversation):
+      "the self user deletes their latest message in conversation \(conversation) on another device"
     case .remoteRename(let group, let name): "a contact renames group \(group) to \(name)"
     case .remoteRemoveMember(let group, let contact):
       "a contact removes contact \(contact) from group \(group)"

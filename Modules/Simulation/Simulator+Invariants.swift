@@ -206,7 +206,9 @@ extension Simulator {
       guard !view.pendingInserts.contains(reference), !view.pendingDeletes.contains(reference),
         !view.failed.contains(reference), !awaitingNews.contains(message.conversationID),
         fake.conversation(message.conversationID) != nil,
-        !(droppedDeletions.contains(message.id) && forgottenDeletions.contains(message.id))
+        !(droppedDeletions.contains(message.id) && forgottenDeletions.contains(message.id)),
+        // Deleted on another device: gone here once the news are read.
+        !deletedElsewhere.contains(message.id)
       else { continue }
       if !fake.messages(in: message.conversationID).contains(where: { $0.nonce == message.nonce }) {
         return "message \(message.text) is sent here but not on the server"
@@ -339,7 +341,8 @@ extension Simulator {
     }
     return Self.newsMissed(
       connections: connections, names: names, messages: messages,
-      deleted: deletedByOthers.subtracting(forgottenDeletions), view: sync)
+      deleted: deletedByOthers.union(deletedElsewhere).subtracting(forgottenDeletions),
+      view: sync)
   }
 
   /// A connection the backend holds that the client lacks or holds with another status, a

@@ -59,7 +59,8 @@ extension Simulator {
     case .writeMessage(let conversation, let text): write(text, in: conversation, at: index)
     case .deleteMessage(let conversation): deleteLatestMessage(in: conversation)
     case .remoteRequest, .remoteAccept, .remoteCancelRequest, .remotePost,
-      .remoteDeleteMessage, .remoteRename, .remoteRemoveMember, .remoteAddMember,
+      .remoteDeleteMessage, .remoteDeleteOwnMessage, .remoteRename, .remoteRemoveMember,
+      .remoteAddMember,
       .remoteRenameContact, .remoteRenameSelf, .remoteRemoveSelf, .remoteAddSelf:
       applyRemote(step)
     case .pull:
@@ -270,6 +271,15 @@ extension Simulator {
       figures.messagesDeletedByOthers += 1
       // The news of it reach the client only if the self user is in the conversation now.
       if fake.members(of: conversation).contains(me) { deletedByOthers.insert(latest.nonce) }
+    case .remoteDeleteOwnMessage(let position):
+      // Only a member may delete a message; the news then tell this device.
+      guard let conversation = pick(writableConversations, position)?.id,
+        fake.members(of: conversation).contains(me),
+        let latest = fake.messages(in: conversation).last(where: { $0.from == me }),
+        fake.deleteMessageRemotely(latest.nonce, in: conversation)
+      else { return }
+      figures.deletionsElsewhere += 1
+      deletedElsewhere.insert(latest.nonce)
     case .remoteRename(let group, let name):
       guard let id = pick(groups, group)?.id,
         let author = fake.members(of: id).first(where: { $0 != me })

@@ -75,6 +75,9 @@ public final class Simulator {
   /// The messages of other users that their senders deleted while the self user was in the
   /// conversation, whose news therefore tell the client.
   var deletedByOthers: Set<UUID> = []
+  /// The messages of the self user that they deleted on another device, whose news tell this
+  /// one: until it reads them, it may hold such a message as sent.
+  var deletedElsewhere: Set<UUID> = []
   var journalSeen = 0
   var instances = 0
 

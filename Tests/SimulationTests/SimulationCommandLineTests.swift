@@ -92,11 +92,12 @@ struct SimulationCommandLineTests {
     options.connectionChanges = mask & 2048 == 0
     options.memberAdditions = mask & 4096 == 0
     options.remoteDeletions = mask & 8192 == 0
+    options.deletionsElsewhere = mask & 16384 == 0
     return options
   }
 
   /// How many switches ``options(mask:)`` flips.
-  static let switchCount = 14
+  static let switchCount = 15
 
   /// Every mask with at most two switches flipped, and every mask with all but at most two:
   /// each switch alone and beside each other one, in both states, in a few hundred cases
@@ -141,6 +142,7 @@ struct SimulationCommandLineTests {
     #expect(read.options.connectionChanges == options.connectionChanges)
     #expect(read.options.memberAdditions == options.memberAdditions)
     #expect(read.options.remoteDeletions == options.remoteDeletions)
+    #expect(read.options.deletionsElsewhere == options.deletionsElsewhere)
     #expect(read.options.durableStore == options.durableStore)
   }
 
@@ -159,6 +161,7 @@ struct SimulationCommandLineTests {
     (2048, "Tools/simulate --seed 7 --steps 2060 --concurrency 6 --no-connection-changes"),
     (4096, "Tools/simulate --seed 7 --steps 4108 --concurrency 1 --no-member-additions"),
     (8192, "Tools/simulate --seed 7 --steps 8204 --concurrency 6 --no-remote-deletions"),
+    (16384, "Tools/simulate --seed 7 --steps 16396 --concurrency 1 --no-deletions-elsewhere"),
   ]
 
   @Test(

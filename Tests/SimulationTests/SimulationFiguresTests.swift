@@ -27,6 +27,7 @@ struct SimulationFiguresTests {
     figures.refusalsGivenUp = 19 * scale
     figures.requests = 20 * scale
     figures.virtualTime = .seconds(21 * scale)
+    figures.deletionsElsewhere = 22 * scale
     return figures
   }
 
@@ -42,7 +43,9 @@ struct SimulationFiguresTests {
     #expect(total == Self.figures(scale: 3))
   }
 
-  @Test("Its summary names how often connections moved on, and members and messages changed")
+  @Test(
+    "Its summary names how often connections moved on, and members and messages changed, here or elsewhere"
+  )
   func summaryNamesConnectionChanges() {
     // given
     let figures = Self.figures(scale: 1)
@@ -56,5 +59,6 @@ struct SimulationFiguresTests {
     #expect(summary.contains("requests withdrawn 15"))
     #expect(summary.contains("members added by others 16"))
     #expect(summary.contains("messages deleted by others 17"))
+    #expect(summary.contains("by the self user on another device 22"))
   }
 }

@@ -95,9 +95,14 @@ struct SimulatorTests {
         options: { SimulationOptions(steps: 40, contactRenames: $0) },
         matches: { if case .remoteRenameContact = $0 { true } else { false } }),
       OptionalStep(
-        name: "the self user renaming themselves on another device",
+        name: "the self user renaming themselves or deleting a message on another device",
         options: { SimulationOptions(steps: 40, otherDevice: $0) },
-        matches: { if case .remoteRenameSelf = $0 { true } else { false } }),
+        matches: {
+          switch $0 {
+          case .remoteRenameSelf, .remoteDeleteOwnMessage: true
+          default: false
+          }
+        }),
       OptionalStep(
         name: "the backend holding an answer on its way back",
         options: { SimulationOptions(steps: 40, heldAnswers: $0) },
@@ -147,6 +152,11 @@ struct SimulatorTests {
           else { return false }
           return deletedIn == postedIn
         }),
+      OptionalStep(
+        name: "the self user deleting their latest message on another device",
+        options: { SimulationOptions(steps: 40, deletionsElsewhere: $0) },
+        matches: { if case .remoteDeleteOwnMessage = $0 { true } else { false } },
+        replaces: { if case .remoteRenameSelf = $1 { true } else { false } }),
     ]
   }
 
@@ -180,7 +190,8 @@ struct SimulatorTests {
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
         otherDevice: false, heldAnswers: false, expiries: false, signOuts: false,
-        connectionChanges: false, memberAdditions: false, remoteDeletions: false)
+        connectionChanges: false, memberAdditions: false, remoteDeletions: false,
+        deletionsElsewhere: false)
     )
     .schedule(seed: 55048)
 
@@ -722,7 +733,8 @@ struct SimulatorTests {
       options: SimulationOptions(
         refusals: false, removals: false, rejoins: false, contactRenames: false,
         otherDevice: false, heldAnswers: false, expiries: false, signOuts: false,
-        connectionChanges: false, memberAdditions: false, remoteDeletions: false))
+        connectionChanges: false, memberAdditions: false, remoteDeletions: false,
+        deletionsElsewhere: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -744,7 +756,7 @@ struct SimulatorTests {
       options: SimulationOptions(
         steps: 120, rejoins: false, contactRenames: false, otherDevice: false,
         heldAnswers: false, expiries: false, signOuts: false, connectionChanges: false,
-        memberAdditions: false, remoteDeletions: false))
+        memberAdditions: false, remoteDeletions: false, deletionsElsewhere: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -769,6 +781,7 @@ struct SimulatorTests {
       options: SimulationOptions(
         steps: 120, otherDevice: false, expiries: false, signOuts: false,
         connectionChanges: false, memberAdditions: false, remoteDeletions: false,
+        deletionsElsewhere: false,
         maxConcurrentRequests: concurrency))
 
     // then
@@ -889,11 +902,12 @@ struct SimulatorTests {
       ], [(steps: 40, concurrency: 3), (300, 2), (300, 2)]))
   func signOutRegressions(seed: UInt64, run: (steps: Int, concurrency: Int)) async {
     // when: drawn as it was found, with every step on but connection changes, member
-    // additions and remote deletions
+    // additions and deletions by others and elsewhere
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         steps: run.steps, connectionChanges: false, memberAdditions: false, remoteDeletions: false,
+        deletionsElsewhere: false,
         maxConcurrentRequests: run.concurrency))
 
     // then
@@ -918,12 +932,12 @@ struct SimulatorTests {
       ], [12, 40, 40, 47, 75]))
   func expiryRegressions(seed: UInt64, steps: Int) async {
     // when: drawn as they were found, with every step on but sign-outs, connection changes,
-    // member additions and remote deletions
+    // member additions and deletions by others and elsewhere
     let report = await Simulator.run(
       seed: seed,
       options: SimulationOptions(
         steps: steps, signOuts: false, connectionChanges: false, memberAdditions: false,
-        remoteDeletions: false))
+        remoteDeletions: false, deletionsElsewhere: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

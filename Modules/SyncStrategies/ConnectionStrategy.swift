@@ -38,7 +38,11 @@ public struct ConnectionStrategy: UpstreamStrategy {
       let request = ConnectionRequest(
         user: connection.to, name: context.user(of: connection)?.name ?? "",
         message: connection.message)
-      return .send(.requestConnection(request), carrying: change.keys, sent: connection)
+      // The backend makes every request it is sent: a status moved on here before the request
+      // went (a request cancelled at once) follows in an update, once this one is answered.
+      var requested = connection
+      requested.status = .sent
+      return .send(.requestConnection(request), carrying: change.keys, sent: requested)
     case .update:
       guard let status = ConnectionStatus(rawValue: connection.status.rawValue) else {
         throw InvalidStatus(status: connection.status)

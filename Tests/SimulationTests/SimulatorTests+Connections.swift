@@ -77,6 +77,30 @@ extension SimulatorTests {
         statusChanges(in: report).filter { $0.contains("→ 403") }.count == (acceptedHere ? 1 : 0))
     }
 
+    @Test(
+      "A request cancelled before it went, applied but refused when resent after a restart, and given up, ends as the backend made it (seed 20853 of 300 steps, shortened)"
+    )
+    func refusedRequestCancelledBeforeItWent() async {
+      // given: offline, the user asks contact 3 and cancels at once; back online, the request
+      // is applied but the app is killed before the answer, and its resend is refused
+      let schedule: [SimulationStep] = [
+        .goOffline(hanging: false), .fault(.delay), .fault(.delay), .fault(.serverError),
+        .fault(.refusal), .requestConnection(contact: 3), .changeConnection(contact: 3),
+        .goOnline, .renameSelf("n93"), .goOffline(hanging: true), .restart, .goOnline,
+        .giveUpRefused,
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 20853, schedule: schedule,
+        options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+
+      // then: the saved-value check found the connection as the backend holds it, sent
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.requests.filter { $0.contains("POST /connections → 400") }.count == 1)
+      #expect(report.figures.refusalsGivenUp == 1)
+    }
+
     @Test("A connection with nowhere to go is left as it is")
     func cancelledConnectionStays() async {
       // given: a request the user cancelled, and a contact with no connection at all

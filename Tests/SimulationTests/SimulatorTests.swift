@@ -945,6 +945,25 @@ struct SimulatorTests {
   }
 
   @Test(
+    "Seeds found with the self user moving connections on keep the promise",
+    arguments: zip(
+      [
+        // A request cancelled before it went, applied, then refused on a resend and given up,
+        // stayed cancelled here though the backend made it sent.
+        UInt64(20853)
+      ], [(steps: 300, concurrency: 2)]))
+  func connectionChangeRegressions(seed: UInt64, run: (steps: Int, concurrency: Int)) async {
+    // when: drawn as it was found, with every step on
+    let report = await Simulator.run(
+      seed: seed,
+      options: SimulationOptions(steps: run.steps, maxConcurrentRequests: run.concurrency))
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.connectionChanges > 0)
+  }
+
+  @Test(
     "Members another user removes while a member request is out are not added back by its answer")
   func remoteRemovalDuringMemberRequest() async {
     // given: seed 55048's schedule, shortened

@@ -136,6 +136,27 @@ struct StrategyTests {
       request?.json == ["user": .string(ann.id.lowercasedText), "name": "Ann", "message": "Hi"])
   }
 
+  @Test("ConnectionStrategy sends a request cancelled before it went, then its cancellation")
+  func connectionCancelledBeforeItWent() async throws {
+    // given
+    let harness = TrackerHarness()
+    let ann = harness.make.user(name: "Ann")
+    _ = harness.fake.insertUser(id: ann.id, name: "Ann")
+    try harness.insert([ann, harness.make.connection(from: harness.me, to: ann, message: "Hi")])
+    try harness.save { try $0.update(Connection.self, id: ann.id) { $0.status = .cancelled } }
+
+    // when
+    let requests = await harness.answerAll()
+
+    // then
+    #expect(
+      requests.map(\.description) == [
+        "POST /connections", "PUT /connections/\(ann.id.lowercasedText)",
+      ])
+    #expect(harness.fake.connection(from: harness.me.id, to: ann.id)?.status == .cancelled)
+    #expect(await harness.localChanges(Connection.self).isEmpty)
+  }
+
   @Test("Only the self user's side of a connection is pushed")
   func othersConnections() async throws {
     // given

@@ -242,6 +242,30 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "Discarding a refused connection request cancelled before it went, whose earlier attempt may have been applied, leaves it as the backend made it: sent (simulator seed 20853)"
+    )
+    func discardRefusedRequestCancelledBeforeItWent() async throws {
+      // given: the self user asks Bob to connect and cancels before the request goes; the
+      // request was applied but its answer lost, and the resend is refused
+      let harness = TrackerHarness()
+      let bob = try await knownUsers(["Bob"], in: harness)[0]
+      let request = Connection(
+        from: harness.me.id, to: bob, status: .sent, lastUpdate: harness.make.now, message: "Hi")
+      try harness.insert([request])
+      try harness.save { try $0.update(Connection.self, id: bob) { $0.status = .cancelled } }
+      await harness.loseAnswer(to: try #require(await harness.next()))
+      await harness.refuse(try #require(await harness.next(at: .seconds(60))))
+
+      // when
+      try await discardFailedChange(of: request.reference, in: harness)
+
+      // then: a request to connect makes a sent connection, whatever the object here said
+      #expect(harness.fake.connection(from: harness.me.id, to: bob)?.status == .sent)
+      #expect(harness.ui.object(Connection.self, id: bob)?.status == .sent)
+      #expect(await harness.localChanges(Connection.self).isEmpty)
+    }
+
+    @Test(
       "Discarding a refused message that the news showed on the backend, from an attempt this device lost track of, deletes it there too (simulator seed 142)"
     )
     func discardRefusedMessageTheNewsShowed() async throws {

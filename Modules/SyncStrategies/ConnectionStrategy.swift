@@ -38,8 +38,9 @@ public struct ConnectionStrategy: UpstreamStrategy {
       let request = ConnectionRequest(
         user: connection.to, name: context.user(of: connection)?.name ?? "",
         message: connection.message)
-      // The backend makes every request it is sent: a status moved on here before the request
-      // went (a request cancelled at once) follows in an update, once this one is answered.
+      // A request to connect is a sent request on the backend, whatever status the connection
+      // has here: a status moved on before the request went (a request cancelled at once)
+      // follows in an update, once this one is answered.
       var requested = connection
       requested.status = .sent
       return .send(.requestConnection(request), carrying: change.keys, sent: requested)

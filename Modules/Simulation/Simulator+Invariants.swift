@@ -208,7 +208,7 @@ extension Simulator {
         fake.conversation(message.conversationID) != nil,
         !(droppedDeletions.contains(message.id) && forgottenDeletions.contains(message.id)),
         // Deleted on another device: gone here once the news are read.
-        !deletedElsewhere.contains(message.id)
+        !deletedBySenders.contains(message.id)
       else { continue }
       if !fake.messages(in: message.conversationID).contains(where: { $0.nonce == message.nonce }) {
         return "message \(message.text) is sent here but not on the server"
@@ -341,8 +341,7 @@ extension Simulator {
     }
     return Self.newsMissed(
       connections: connections, names: names, messages: messages,
-      deleted: deletedByOthers.union(deletedElsewhere).subtracting(forgottenDeletions),
-      view: sync)
+      deleted: deletedBySenders.subtracting(forgottenDeletions), view: sync)
   }
 
   /// A connection the backend holds that the client lacks or holds with another status, a

@@ -60,8 +60,8 @@ extension Simulator {
     case .deleteMessage(let conversation): deleteLatestMessage(in: conversation)
     case .remoteRequest, .remoteAccept, .remoteCancelRequest, .remotePost,
       .remoteDeleteMessage, .remoteDeleteOwnMessage, .remoteRename, .remoteRemoveMember,
-      .remoteAddMember,
-      .remoteRenameContact, .remoteRenameSelf, .remoteRemoveSelf, .remoteAddSelf:
+      .remoteAddMember, .remoteRenameContact, .remoteRenameSelf, .remoteRemoveSelf,
+      .remoteAddSelf:
       applyRemote(step)
     case .pull:
       let engine = app.engine
@@ -270,7 +270,7 @@ extension Simulator {
       else { return }
       figures.messagesDeletedByOthers += 1
       // The news of it reach the client only if the self user is in the conversation now.
-      if fake.members(of: conversation).contains(me) { deletedByOthers.insert(latest.nonce) }
+      if fake.members(of: conversation).contains(me) { deletedBySenders.insert(latest.nonce) }
     case .remoteDeleteOwnMessage(let position):
       // Only a member may delete a message; the news then tell this device.
       guard let conversation = pick(writableConversations, position)?.id,
@@ -279,7 +279,7 @@ extension Simulator {
         fake.deleteMessageRemotely(latest.nonce, in: conversation)
       else { return }
       figures.deletionsElsewhere += 1
-      deletedElsewhere.insert(latest.nonce)
+      deletedBySenders.insert(latest.nonce)
     case .remoteRename(let group, let name):
       guard let id = pick(groups, group)?.id,
         let author = fake.members(of: id).first(where: { $0 != me })

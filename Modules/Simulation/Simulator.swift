@@ -72,12 +72,10 @@ public final class Simulator {
   var droppedDeletions: Set<UUID> = []
   /// The messages whose deletion's notification the backend forgot.
   var forgottenDeletions: Set<UUID> = []
-  /// The messages of other users that their senders deleted while the self user was in the
-  /// conversation, whose news therefore tell the client.
-  var deletedByOthers: Set<UUID> = []
-  /// The messages of the self user that they deleted on another device, whose news tell this
-  /// one: until it reads them, it may hold such a message as sent.
-  var deletedElsewhere: Set<UUID> = []
+  /// The messages their senders deleted on the backend while the self user was in the
+  /// conversation, whose news therefore tell the client: another user's, or the self user's own
+  /// deleted on another device, which until those news this device may hold as sent.
+  var deletedBySenders: Set<UUID> = []
   var journalSeen = 0
   var instances = 0
 

@@ -36,6 +36,9 @@ extension SyncEngine {
   /// pull ask forever, so after ``pagesSetAsideForAnswers`` such pages with none applied between
   /// it ends, and the next pull goes on from the same cursor.
   public func pullNotifications() async {
+    var readToTheEnd = false
+    // Whichever way the pull ends early, coming online again makes it up.
+    defer { if !readToTheEnd { isPullOwed = true } }
     guard await knowsSelfUser() else { return }
     let order = userFetches
     let answers = self.answers
@@ -127,6 +130,8 @@ extension SyncEngine {
         report(problem)
       }
     }
+    readToTheEnd = true
+    isPullOwed = false
     await fetchOwedUsers()
   }
 

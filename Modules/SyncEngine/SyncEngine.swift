@@ -37,6 +37,10 @@ public actor SyncEngine {
   /// Whether the engine is paused because the backend did not know who asked, until the app
   /// signs its user in again and calls ``setOnline(_:)``.
   public internal(set) var isAwaitingSignIn = false
+  /// Whether a pull ended before it read to the end (the network went, the backend did not know
+  /// who asked) since the last one that did: the news it missed are read when the app says the
+  /// backend is reachable again.
+  var isPullOwed = false
   var retryTimer: (at: Duration, task: Task<Void, Never>)?
   var pumpScheduled = false
   var pumpAgain = false
@@ -99,6 +103,10 @@ public actor SyncEngine {
 
   /// Says whether the backend is reachable: offline, changes accumulate; online, they drain.
   ///
+  /// Coming online also makes up a pull that ended early since the last one that read to the
+  /// end (the app pulled on a push while the network was gone): news are not left unread until
+  /// the next push.
+  ///
   /// Saying online also ends a wait for sign-in (``isAwaitingSignIn``): call it once the user
   /// is signed in again.
   public func setOnline(_ online: Bool) {
@@ -109,6 +117,11 @@ public actor SyncEngine {
     if online {
       upstream.retryNow()
       pump()
+      if isPullOwed {
+        tracker.run("pull owed since the backend was unreachable") { [weak self] in
+          await self?.pullNotifications()
+        }
+      }
     }
   }
 

@@ -158,6 +158,24 @@ extension SyncEngineTests {
       #expect(await rig.engine.isAwaitingSignIn)
     }
 
+    @Test("Signed in again, the engine reads the news that a pull answered 401 missed")
+    func pullAnswered401IsMadeUp() async throws {
+      // given
+      let rig = await Rig()
+      let ann = rig.fake.insertUser(name: "Ann")
+      let group = rig.fake.createGroupRemotely(name: "Lunch", by: ann, members: [])
+      rig.fake.addFault(.once(RequestMatcher("GET", "/notifications"), .status(401)))
+      await rig.engine.pullNotifications()
+
+      // when
+      await rig.engine.setOnline(true)
+      await rig.settle()
+
+      // then
+      #expect(rig.authenticationsNeeded == 1)
+      #expect(rig.stack.ui.context.object(Conversation.self, id: group)?.name == "Lunch")
+    }
+
     @Test("Going online again clears the wait for sign-in, and a new 401 tells the app again")
     func onlineAgainClearsTheWait() async throws {
       // given

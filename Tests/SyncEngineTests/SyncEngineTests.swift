@@ -143,6 +143,46 @@ struct SyncEngineTests {
     #expect(world.fake.user(world.me)?.name == "Queued")
   }
 
+  @Test(
+    "A pull that failed for want of a network is made up once the app says the network is back")
+  func pullOwedWhileOffline() async throws {
+    // given: Ann adds the self user to a group while the network is gone, and the app's pull
+    // on its push fails
+    let world = try await SyncWorld.start()
+    let ann = world.fake.insertUser(name: "Ann")
+    let group = world.fake.createGroupRemotely(name: "Lunch", by: ann, members: [])
+    world.fake.offlineMode = .failing
+    await world.engine.pullNotifications()
+    await world.settle()
+    let offline = await world.engine.isOnline == false
+    world.fake.offlineMode = .online
+
+    // when
+    await world.engine.setOnline(true)
+    await world.settle()
+
+    // then
+    #expect(offline)
+    #expect(world.ui.object(Conversation.self, id: group)?.name == "Lunch")
+  }
+
+  @Test("Back online after a pull that read to the end, the engine does not pull again")
+  func noPullOwedWhenCaughtUp() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    await world.engine.setOnline(false)
+    await world.engine.pullNotifications()
+    await world.settle()
+    let pulls = world.fake.requests("GET", "/notifications").count
+
+    // when
+    await world.engine.setOnline(true)
+    await world.settle()
+
+    // then
+    #expect(world.fake.requests("GET", "/notifications").count == pulls)
+  }
+
   @Test("An offline transport error takes the engine offline and says so")
   func detectsOffline() async throws {
     // given

@@ -128,6 +128,18 @@ extension Trait where Self == TimeBudgetTrait {
   public static func timeBudget(_ budget: Duration, gracePeriod: Duration = .seconds(10)) -> Self {
     TimeBudgetTrait(budget: budget, gracePeriod: gracePeriod)
   }
+
+  /// Fails the test if it runs longer than `budget` for each normal share of work it was asked
+  /// to do: `work` is how many times the normal suite's share that is (more seeds or longer runs
+  /// asked for through the environment), and below 1 it counts as 1.
+  ///
+  /// A search that asks a seeded test for ten times its seeds then fails on a broken rule, not on
+  /// the clock.
+  public static func timeBudget(
+    _ budget: Duration, forWork work: Double, gracePeriod: Duration = .seconds(10)
+  ) -> Self {
+    TimeBudgetTrait(budget: budget * max(1, work), gracePeriod: gracePeriod)
+  }
 }
 
 /// A flag that one task sets and others read.

@@ -37,7 +37,8 @@ extension SimulatorTests {
 
     @Test(
       "Seeded short runs, a thousand in the normal suite, keep every rule, restarts and faults included",
-      .serialized, arguments: quarters)
+      .serialized, .timeBudget(.seconds(50), forWork: Double(seedCount) / 1_000),
+      arguments: quarters)
     func thousandSeeds(seeds: ClosedRange<UInt64>) async {
       // given
       let options = SimulationOptions(steps: 12)

@@ -139,6 +139,17 @@ struct TimeBudgetTraitTests {
   }
 
   @Test(
+    "A budget for a share of work grows with work beyond the normal share and never shrinks",
+    arguments: zip([0, 0.5, 1, 4, 20.5], [60, 60, 60, 240, 1_230] as [Int64]))
+  func budgetGrowsWithWork(work: Double, expectedSeconds: Int64) {
+    // when
+    let trait = TimeBudgetTrait.timeBudget(.seconds(60), forWork: work)
+
+    // then
+    #expect(trait.budget == .seconds(expectedSeconds))
+  }
+
+  @Test(
     "It warns only when a passing body used more than 90 % of its budget",
     arguments: zip([50, 89, 91, 100, 101], [false, false, true, true, false]))
   func nearBudgetWarning(elapsedMilliseconds: Int, expected: Bool) {

@@ -117,7 +117,8 @@ public actor SyncEngine {
     if online {
       upstream.retryNow()
       pump()
-      if isPullOwed {
+      // A stopped engine sends nothing new; its next start pulls anyway.
+      if isPullOwed && isRunning {
         tracker.run("pull owed since the backend was unreachable") { [weak self] in
           await self?.pullNotifications()
         }

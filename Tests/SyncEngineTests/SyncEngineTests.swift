@@ -166,6 +166,25 @@ struct SyncEngineTests {
     #expect(world.ui.object(Conversation.self, id: group)?.name == "Lunch")
   }
 
+  @Test("A stopped engine told the network is back leaves the pull it owes to its next start")
+  func stoppedEngineOwesPullToStart() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    world.fake.offlineMode = .failing
+    await world.engine.pullNotifications()
+    await world.settle()
+    world.fake.offlineMode = .online
+    await world.engine.stop()
+    let pulls = world.fake.requests("GET", "/notifications").count
+
+    // when
+    await world.engine.setOnline(true)
+    await world.settle()
+
+    // then
+    #expect(world.fake.requests("GET", "/notifications").count == pulls)
+  }
+
   @Test("Back online after a pull that read to the end, the engine does not pull again")
   func noPullOwedWhenCaughtUp() async throws {
     // given

@@ -105,7 +105,7 @@ public actor SyncEngine {
   ///
   /// Coming online also makes up a pull that ended early since the last one that read to the
   /// end (the app pulled on a push while the network was gone): news are not left unread until
-  /// the next push.
+  /// the next push. A stopped engine leaves it to its next start.
   ///
   /// Saying online also ends a wait for sign-in (``isAwaitingSignIn``): call it once the user
   /// is signed in again.

@@ -166,31 +166,33 @@ struct SyncEngineTests {
     #expect(world.ui.object(Conversation.self, id: group)?.name == "Lunch")
   }
 
-  @Test("A stopped engine told the network is back leaves the pull it owes to its next start")
-  func stoppedEngineOwesPullToStart() async throws {
-    // given
-    let world = try await SyncWorld.start()
-    world.fake.offlineMode = .failing
-    await world.engine.pullNotifications()
-    await world.settle()
-    world.fake.offlineMode = .online
-    await world.engine.stop()
-    let pulls = world.fake.requests("GET", "/notifications").count
+  /// How an engine may come online owing no pull it can make now.
+  enum NothingToPull: String, CaseIterable, CustomTestStringConvertible {
+    /// Its last pull read to the end while it was offline.
+    case readToTheEnd = "after a pull that read to the end"
+    /// A pull failed for want of a network, then the app stopped the engine, whose next start
+    /// pulls anyway.
+    case stopped = "stopped, owing a pull"
 
-    // when
-    await world.engine.setOnline(true)
-    await world.settle()
-
-    // then
-    #expect(world.fake.requests("GET", "/notifications").count == pulls)
+    var testDescription: String { rawValue }
   }
 
-  @Test("Back online after a pull that read to the end, the engine does not pull again")
-  func noPullOwedWhenCaughtUp() async throws {
+  @Test(
+    "Back online, an engine that owes no pull, or is stopped, sends no request for news",
+    arguments: NothingToPull.allCases)
+  func noPullWhenOnline(case nothing: NothingToPull) async throws {
     // given
     let world = try await SyncWorld.start()
-    await world.engine.setOnline(false)
-    await world.engine.pullNotifications()
+    switch nothing {
+    case .readToTheEnd:
+      await world.engine.setOnline(false)
+      await world.engine.pullNotifications()
+    case .stopped:
+      world.fake.offlineMode = .failing
+      await world.engine.pullNotifications()
+      world.fake.offlineMode = .online
+      await world.engine.stop()
+    }
     await world.settle()
     let pulls = world.fake.requests("GET", "/notifications").count
 

@@ -56,9 +56,10 @@ public final class Simulator {
   /// Objects other users changed on the backend since the app last caught up.
   var remotelyTouched: Set<ObjectReference> = []
   /// Groups another member removed the self user from or added them back to, since the app last
-  /// caught up with no request of theirs, or of their messages, out (a wider ``remotelyTouched`` for these steps): a request that crossed the change may land before
-  /// or after it, and only the news say which (a leave settled by the removal's news, then
-  /// applied after the re-add, removes the user again).
+  /// caught up with no request of theirs, or of their messages, out (a wider
+  /// ``remotelyTouched`` for these steps): a request that crossed the change may land before or
+  /// after it, and only the news say which (a leave settled by the removal's news, then applied
+  /// after the re-add, removes the user again).
   var awaitingNews: Set<UUID> = []
   /// For each group the self user was added back to, the messages the backend held when they
   /// were: the news of a re-add bring the group, not its history, which the client dropped

@@ -558,35 +558,6 @@ struct SyncEngineTests {
     #expect(world.fake.requests("GET", "/notifications").count == 3)
   }
 
-  @Test(
-    "A pull whose pages keep coming back older than an answer ends after three, and the next pull reads the news"
-  )
-  func pullEndsAfterPagesSetAside() async throws {
-    // given: news of the self user wait on the backend; every page is held on its way back
-    // while a rename goes and is answered
-    let world = try await SyncWorld.start()
-    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Name 0" } }
-    await world.settle()
-    world.fake.addFault(.always(RequestMatcher("GET", "/notifications"), .holdAnswer))
-    let pull = Task { await world.engine.pullNotifications() }
-    for round in 1...SyncEngine.pagesSetAsideForAnswers {
-      await world.fake.waitForParkedRequests(1)
-      try world.save { try $0.update(User.self, id: world.me) { $0.name = "Name \(round)" } }
-      await world.settle()
-      world.fake.releaseAllParkedRequests()
-    }
-    await pull.value
-    world.fake.removeFaults()
-
-    // when
-    await world.engine.pullNotifications()
-    await world.settle()
-
-    // then: the start's page, three set aside, and the next pull's
-    #expect(world.fake.requests("GET", "/notifications").count == 5)
-    #expect(world.selfUser?.name == "Name 3")
-  }
-
   @Test("A profile fetched as the engine starts again does not put back a name answered meanwhile")
   func selfFetchOlderThanAnswer() async throws {
     // given: the engine starts again; the answer to its fetch of the self user is held on the

@@ -34,9 +34,11 @@ extension SyncEngine {
   /// the object's older values back until the next pull. The page is set aside and asked for
   /// again, and the backend's new page tells of both. Answers that keep landing could make a
   /// pull ask forever, so after ``pagesSetAsideForAnswers`` such pages with none applied between
-  /// it ends, and the next pull goes on from the same cursor.
+  /// it ends, and the engine pulls again from the same cursor once no request is in flight whose
+  /// answer could overtake a page: at once if none is, else after the answers that leave none.
   public func pullNotifications() async {
     var readToTheEnd = false
+    var endedForAnswers = false
     // Whichever way the pull ends early, coming online again makes it up.
     defer { if !readToTheEnd { isPullOwed = true } }
     guard await knowsSelfUser() else { return }
@@ -99,6 +101,7 @@ extension SyncEngine {
         logger.debug("a news page was older than an answer applied while it was out")
         setAsideSinceApplied += 1
         hasMore = setAsideSinceApplied < Self.pagesSetAsideForAnswers
+        endedForAnswers = !hasMore
       case .success(.applied(let applied, let owesCatchUp)):
         setAsideSinceApplied = 0
         if let since { earlier.insert(since) }
@@ -130,9 +133,30 @@ extension SyncEngine {
         report(problem)
       }
     }
-    readToTheEnd = true
-    isPullOwed = false
+    readToTheEnd = !endedForAnswers
+    if readToTheEnd {
+      isPullOwed = false
+      isPullOwedForAnswers = false
+    }
     await fetchOwedUsers()
+    if endedForAnswers {
+      isPullOwedForAnswers = true
+      pullOwedForAnswersIfNoneIsOut()
+    }
+  }
+
+  /// Pulls again after a pull that answers cut short, if no request is in flight now.
+  ///
+  /// A request in flight could be answered while the new pull's page is out, as answers
+  /// overtook the last pull's pages; the batch of answers that leaves none calls this again. A
+  /// stopped or offline engine leaves it to its next start, or to coming online.
+  func pullOwedForAnswersIfNoneIsOut() {
+    guard isPullOwedForAnswers, isRunning, isOnline, upstream.inFlightCount == 0 else { return }
+    // The new pull owes it again if answers cut it short too; until then, answers start no other.
+    isPullOwedForAnswers = false
+    tracker.run("pull owed since answers overtook its pages") { [weak self] in
+      await self?.pullNotifications()
+    }
   }
 
   /// How many pages one pull sets aside, with none applied between, because an answer applied

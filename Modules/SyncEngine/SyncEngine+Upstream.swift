@@ -96,6 +96,7 @@ extension SyncEngine {
           await self?.pullNotifications()
         }
       }
+      pullOwedForAnswersIfNoneIsOut()
       pump()
     }
     applyScheduled = false

@@ -41,6 +41,19 @@ extension FakeBackend {
     }
   }
 
+  /// A remote user asks the self user to connect and the self user accepts, through the API as
+  /// another device of theirs would: both sides accepted, with the news of both.
+  ///
+  /// - Returns: The one-to-one conversation's id, or `nil` without a self user or with an
+  ///   unknown user.
+  @discardableResult
+  public func connectRemotely(with user: UUID) -> UUID? {
+    guard let conversation = requestConnectionRemotely(from: user),
+      case .success = answer(.updateConnection(user: user, ConnectionUpdate(status: .accepted)))
+    else { return nil }
+    return conversation
+  }
+
   /// The remote user accepts the self user's request: both sides become accepted and the
   /// conversation one-to-one.
   ///

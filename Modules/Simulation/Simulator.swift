@@ -122,8 +122,7 @@ public final class Simulator {
     let me = fake.insertSelfUser(name: "Me")
     let contacts = (0..<4).map { fake.insertUser(name: "Contact \($0)") }
     for contact in contacts.prefix(2) {
-      fake.requestConnectionRemotely(from: contact)
-      _ = fake.answer(.updateConnection(user: contact, ConnectionUpdate(status: .accepted)))
+      fake.connectRemotely(with: contact)
     }
     self.fake = fake
     self.me = me

@@ -267,6 +267,39 @@ struct FakeBackendTests {
     }
 
     @Test(
+      "Connecting remotely accepts both sides, with the news of the request and the acceptance")
+    func connectRemotely() async throws {
+      // given
+      let fake = FakeBackend()
+      let me = fake.insertSelfUser()
+      let ann = fake.insertUser(name: "Ann")
+
+      // when
+      let conversation = try #require(fake.connectRemotely(with: ann))
+
+      // then
+      #expect(fake.connection(from: me, to: ann)?.status == .accepted)
+      #expect(fake.connection(from: ann, to: me)?.status == .accepted)
+      #expect(fake.conversation(conversation)?.type == .oneToOne)
+      #expect(fake.notifications.flatMap(\.events).map(\.typeName).contains("user.connection"))
+    }
+
+    @Test("Connecting remotely with an unknown user changes nothing and returns nil")
+    func connectRemotelyUnknown() async throws {
+      // given
+      let fake = FakeBackend()
+      let me = fake.insertSelfUser()
+      let stranger = UUID()
+
+      // when
+      let conversation = fake.connectRemotely(with: stranger)
+
+      // then
+      #expect(conversation == nil)
+      #expect(fake.connection(from: me, to: stranger) == nil)
+    }
+
+    @Test(
       "A contact withdrawing their request cancels both sides, pending or ignored here, with news",
       arguments: [ConnectionStatus.pending, .ignored])
     func remoteCancellation(here: ConnectionStatus) async throws {

@@ -42,8 +42,7 @@ extension SyncEngineTests {
       ) async {
         me = fake.insertSelfUser(name: "Me")
         ann = fake.insertUser(name: "Ann")
-        fake.requestConnectionRemotely(from: ann)
-        _ = fake.answer(.updateConnection(user: ann, ConnectionUpdate(status: .accepted)))
+        fake.connectRemotely(with: ann)
         lunch = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
         team = fake.createGroupRemotely(name: "Team", by: ann, members: [me])
         var transport = RewritingTransport(base: fake.transport, limit: 10, rewrite: rewrite)

@@ -24,8 +24,7 @@ extension SyncEngineTests {
       var ids: (ann: UUID, lunch: UUID, team: UUID)?
       let world = try await SyncWorld.start { fake, me in
         let ann = fake.insertUser(name: "Ann")
-        fake.requestConnectionRemotely(from: ann)
-        _ = fake.answer(.updateConnection(user: ann, ConnectionUpdate(status: .accepted)))
+        fake.connectRemotely(with: ann)
         let lunch = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
         let team = fake.createGroupRemotely(name: "Team", by: ann, members: [me])
         ids = (ann, lunch, team)

@@ -129,12 +129,8 @@ final class UpstreamModel {
       strategies: strategies, retryPolicy: RetryPolicy(baseDelay: .seconds(1), jitter: 0))
     for name in ["Ann", "Bob", "Cat"] {
       let user = fake.insertUser(name: name)
-      fake.requestConnectionRemotely(from: user)
-      _ = fake.answer(.updateConnection(user: user, ConnectionUpdate(status: .accepted)))
       users.append(user)
-      if let conversation = fake.connection(from: me, to: user)?.conversation {
-        conversations.append(conversation)
-      }
+      if let conversation = fake.connectRemotely(with: user) { conversations.append(conversation) }
     }
     for (index, name) in ["Lunch", "Team"].enumerated() {
       let group = fake.createGroupRemotely(name: name, by: me, members: [users[index]])

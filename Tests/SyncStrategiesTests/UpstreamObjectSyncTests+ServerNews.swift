@@ -466,8 +466,7 @@ private func settle(
 @MainActor
 private func connectedUser(_ name: String, in harness: TrackerHarness) async throws -> UUID {
   let user = harness.fake.insertUser(name: name)
-  let conversation = try #require(harness.fake.requestConnectionRemotely(from: user))
-  _ = harness.fake.answer(.updateConnection(user: user, ConnectionUpdate(status: .accepted)))
+  let conversation = try #require(harness.fake.connectRemotely(with: user))
   try await harness.seedRemote([
     User(id: user, name: name),
     Connection(

@@ -201,12 +201,14 @@ extension Simulator {
       // last caught up waits for the news, as the group does: a refused deletion given up shows
       // it as last known, though an earlier attempt may have deleted it (seed 47746).
       // A deletion the app was told it dropped may still have reached the backend, its request
-      // being out; the news that would say so may be forgotten, and the API has no message
-      // history to tell it otherwise (seed 5746).
+      // being out; so may an earlier attempt of a refused deletion the app gave up (its answer
+      // lost, or the app killed while it was out). The news that would say so may be forgotten,
+      // and the API has no message history to tell it otherwise (seeds 5746 and 27348).
       guard !view.pendingInserts.contains(reference), !view.pendingDeletes.contains(reference),
         !view.failed.contains(reference), !awaitingNews.contains(message.conversationID),
         fake.conversation(message.conversationID) != nil,
-        !(droppedDeletions.contains(message.id) && forgottenDeletions.contains(message.id)),
+        !(droppedDeletions.union(givenUpDeletions).contains(message.id)
+          && forgottenDeletions.contains(message.id)),
         // Deleted on another device: gone here once the news are read.
         !deletedBySenders.contains(message.id)
       else { continue }

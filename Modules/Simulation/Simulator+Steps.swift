@@ -115,7 +115,11 @@ extension Simulator {
     case .giveUpRefused:
       for refused in await app.engine.queue().failed.map(\.object) {
         let wasNew = await isNewMessage(refused)
-        if await app.engine.discardFailedChange(of: refused) { figures.refusalsGivenUp += 1 }
+        let wasDeletion = await isDeletedMessage(refused)
+        if await app.engine.discardFailedChange(of: refused) {
+          figures.refusalsGivenUp += 1
+          if wasDeletion { givenUpDeletions.insert(refused.id) }
+        }
         // Giving up the deletion of a message given up before brings it back as new: it is
         // sent again, after those written since.
         if !wasNew, await isNewMessage(refused), let text = textsByID[refused.id] {
@@ -130,6 +134,15 @@ extension Simulator {
     guard object.entity == .message else { return false }
     return await app.engine.stack.sync.perform {
       $0.localChanges(of: Message.self).inserted.contains(object.id)
+    }
+  }
+
+  /// Whether `object` is a message the sync context holds as deleted here, the deletion not
+  /// yet acknowledged.
+  private func isDeletedMessage(_ object: ObjectReference) async -> Bool {
+    guard object.entity == .message else { return false }
+    return await app.engine.stack.sync.perform {
+      $0.localChanges(of: Message.self).deleted.contains(object.id)
     }
   }
 

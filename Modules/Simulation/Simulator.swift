@@ -71,6 +71,9 @@ public final class Simulator {
   /// The messages whose deletion the app was told it dropped with their group (news removed the
   /// self user while the deletion was pending).
   var droppedDeletions: Set<UUID> = []
+  /// The messages whose refused deletion the app gave up: they come back here as last known,
+  /// though an earlier attempt of the deletion may have reached the backend.
+  var givenUpDeletions: Set<UUID> = []
   /// The messages whose deletion's notification the backend forgot.
   var forgottenDeletions: Set<UUID> = []
   /// The messages their senders deleted on the backend while the self user was in the

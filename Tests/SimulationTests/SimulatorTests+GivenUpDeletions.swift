@@ -1,0 +1,45 @@
+import Foundation
+import Simulation
+import TestSupport
+import Testing
+
+extension SimulatorTests {
+  /// Refused deletions of the self user's messages that the app gives up.
+  @Suite("When the app gives up a refused message deletion")
+  @MainActor
+  struct GivenUpDeletions {
+    /// Seed 27348 of 300 steps with two requests at once, as the shrinker shortened it: the
+    /// deletion of m4 is parked and the app killed, so the backend applies it unseen; the self
+    /// user is removed from the group, the deletion sent again is refused (403), they are added
+    /// back, the backend forgets the news of the deletion, and the app gives the refusal up.
+    nonisolated static let seed27348Shortened: [SimulationStep] = [
+      .writeMessage(conversation: 2, text: "m4"), .fault(.park), .fault(.lostResponse),
+      .deleteMessage(conversation: 2), .renameSelf("n21"),
+      .writeMessage(conversation: 0, text: "m23"), .createGroup(name: "g33", contacts: [1, 2]),
+      .leaveGroup(group: 2), .fault(.networkLoss), .goOffline(hanging: true),
+      .fault(.networkLoss), .restart, .fault(.park), .toggleMember(group: 5, contact: 3),
+      .goOnline, .remoteAddSelf(group: 1), .expireNotifications(keepingLast: 1),
+      .remoteRemoveSelf(group: 3), .releaseParked(3), .remoteAddSelf(group: 5), .giveUpRefused,
+    ]
+
+    @Test(
+      "A message whose given-up deletion an earlier attempt carried out, its news forgotten, is not held against the app (seed 27348 of 300 steps, shortened)"
+    )
+    func earlierAttemptLandedUnseen() async {
+      // given: giving up the deletion brings m4 back here as last known; only the forgotten
+      // news could tell the app that the killed app's request deleted it on the backend
+      let schedule = Self.seed27348Shortened
+
+      // when
+      let report = await Simulator.run(
+        seed: 27348, schedule: schedule,
+        options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.requests.contains { $0.contains("/messages/") && $0.contains("→ 403") })
+      #expect(report.figures.refusalsGivenUp == 1)
+      #expect(report.figures.notificationExpiries == 1)
+    }
+  }
+}

@@ -134,15 +134,11 @@ extension SyncEngine {
       }
     }
     readToTheEnd = !endedForAnswers
-    if readToTheEnd {
-      isPullOwed = false
-      isPullOwedForAnswers = false
-    }
+    // Set before the fetches below, during which another pull may read to the end and clear it.
+    isPullOwedForAnswers = endedForAnswers
+    if readToTheEnd { isPullOwed = false }
     await fetchOwedUsers()
-    if endedForAnswers {
-      isPullOwedForAnswers = true
-      pullOwedForAnswersIfNoneIsOut()
-    }
+    pullOwedForAnswersIfNoneIsOut()
   }
 
   /// Pulls again after a pull that answers cut short, if no request is in flight now.

@@ -60,14 +60,7 @@ extension FakeBackend {
   /// - Returns: Whether there was a sent request to accept.
   @discardableResult
   public func acceptRemotely(by user: UUID) -> Bool {
-    state.withLock { state in
-      guard let me = state.selfID,
-        state.connections[.init(from: me, to: user)]?.status == .sent,
-        state.connections[.init(from: user, to: me)] != nil
-      else { return false }
-      state.changeConnection(of: user, with: me, to: .accepted)
-      return true
-    }
+    moveRequestRemotely(with: user, sentBySelf: true, to: .accepted)
   }
 
   /// The remote user withdraws the request they sent the self user: both sides become
@@ -76,12 +69,23 @@ extension FakeBackend {
   /// - Returns: Whether there was a sent request to withdraw.
   @discardableResult
   public func cancelRequestRemotely(by user: UUID) -> Bool {
+    moveRequestRemotely(with: user, sentBySelf: false, to: .cancelled)
+  }
+
+  /// Moves the request to connect between the self user and `user` to `status` on both sides,
+  /// as `user`'s own device does; `sentBySelf` says which of the two sent it.
+  ///
+  /// - Returns: Whether there was such a sent request.
+  private func moveRequestRemotely(
+    with user: UUID, sentBySelf: Bool, to status: ConnectionStatus
+  ) -> Bool {
     state.withLock { state in
-      guard let me = state.selfID,
-        state.connections[.init(from: user, to: me)]?.status == .sent,
-        state.connections[.init(from: me, to: user)] != nil
+      guard let me = state.selfID else { return false }
+      let (sender, recipient) = sentBySelf ? (me, user) : (user, me)
+      guard state.connections[.init(from: sender, to: recipient)]?.status == .sent,
+        state.connections[.init(from: recipient, to: sender)] != nil
       else { return false }
-      state.changeConnection(of: user, with: me, to: .cancelled)
+      state.changeConnection(of: user, with: me, to: status)
       return true
     }
   }

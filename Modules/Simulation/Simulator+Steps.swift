@@ -114,35 +114,30 @@ extension Simulator {
       }
     case .giveUpRefused:
       for refused in await app.engine.queue().failed.map(\.object) {
-        let wasNew = await isNewMessage(refused)
-        let wasDeletion = await isDeletedMessage(refused)
+        let before = await pendingMessageChange(refused)
         if await app.engine.discardFailedChange(of: refused) {
           figures.refusalsGivenUp += 1
-          if wasDeletion { givenUpDeletions.insert(refused.id) }
+          if before == .delete { givenUpDeletions.insert(refused.id) }
         }
         // Giving up the deletion of a message given up before brings it back as new: it is
         // sent again, after those written since.
-        if !wasNew, await isNewMessage(refused), let text = textsByID[refused.id] {
+        if before != .insert, await pendingMessageChange(refused) == .insert,
+          let text = textsByID[refused.id]
+        {
           retriedTexts.insert(text)
         }
       }
     }
   }
 
-  /// Whether `object` is a message the sync context holds as new, not yet on the backend.
-  private func isNewMessage(_ object: ObjectReference) async -> Bool {
-    guard object.entity == .message else { return false }
-    return await app.engine.stack.sync.perform {
-      $0.localChanges(of: Message.self).inserted.contains(object.id)
-    }
-  }
-
-  /// Whether `object` is a message the sync context holds as deleted here, the deletion not
-  /// yet acknowledged.
-  private func isDeletedMessage(_ object: ObjectReference) async -> Bool {
-    guard object.entity == .message else { return false }
-    return await app.engine.stack.sync.perform {
-      $0.localChanges(of: Message.self).deleted.contains(object.id)
+  /// How the sync context holds `object`, if it is a message whose insertion or deletion the
+  /// backend has not acknowledged: new here, or deleted here.
+  private func pendingMessageChange(_ object: ObjectReference) async -> UpstreamChangeKind? {
+    guard object.entity == .message else { return nil }
+    return await app.engine.stack.sync.perform { context in
+      let changes = context.localChanges(of: Message.self)
+      if changes.inserted.contains(object.id) { return .insert }
+      return changes.deleted.contains(object.id) ? .delete : nil
     }
   }
 

@@ -170,6 +170,35 @@ struct ModelStackTests {
     }
   }
 
+  @Suite("Change streams")
+  @MainActor
+  struct ChangeStreams {
+    @Test("A context's stream of changes ends once its stack is gone", arguments: ContextRole.allCases)
+    func endsWithTheStack(role: ContextRole) async throws {
+      // given
+      var stack: ModelStack? = ModelStack.inMemory()
+      let changes = try Self.changes(of: role, in: #require(stack))
+
+      // when
+      stack = nil
+
+      // then
+      let ended = await firstResult(within: TimeoutScale.scaled(.seconds(2))) { () async -> Bool? in
+        for await _ in changes {}
+        return true
+      }
+      #expect(ended == true)
+    }
+
+    /// The stream of changes of the context `role` of `stack`.
+    static func changes(of role: ContextRole, in stack: ModelStack) -> AsyncStream<ContextChange> {
+      switch role {
+      case .ui: stack.ui.changes()
+      case .sync: stack.sync.changes()
+      }
+    }
+  }
+
   @Suite("Conflict policy")
   @MainActor
   struct ConflictPolicy {

@@ -33,6 +33,9 @@ final class ChangeBroadcaster: Sendable {
 
   private let state = Locked(State())
 
+  /// Ends every subscriber's stream: the context is gone, so no change will come.
+  deinit { finish() }
+
   func subscribe() -> AsyncStream<ContextChange> {
     let (stream, continuation) = AsyncStream<ContextChange>.makeStream()
     let id = state.withLock { state in

@@ -167,7 +167,8 @@ public final class ModelContext: ModelLookup {
     remoteEdits = []
   }
 
-  /// Every change of this context: its saves and its merges, from now on.
+  /// Every change of this context: its saves and its merges, from now on; the stream ends once
+  /// the context is gone.
   public func changes() -> AsyncStream<ContextChange> { broadcaster.subscribe() }
 
   // MARK: - Internal access for the other parts of the context

@@ -34,7 +34,8 @@ public actor SyncContext {
     return try body(context)
   }
 
-  /// Every change of this context from now on: its saves and its merges.
+  /// Every change of this context from now on: its saves and its merges; the stream ends once
+  /// the stack is gone.
   public nonisolated func changes() -> AsyncStream<ContextChange> {
     broadcaster.subscribe()
   }
@@ -83,7 +84,8 @@ public final class UIContext {
     return context
   }
 
-  /// Every change of this context from now on: its saves and its merges.
+  /// Every change of this context from now on: its saves and its merges; the stream ends once
+  /// the stack is gone.
   public nonisolated func changes() -> AsyncStream<ContextChange> {
     broadcaster.subscribe()
   }
@@ -97,7 +99,8 @@ public final class UIContext {
 public protocol ContextChangeSource: Sendable {
   /// Which context this is.
   var role: ContextRole { get }
-  /// Every change of the context from now on: its saves and its merges.
+  /// Every change of the context from now on: its saves and its merges; the stream ends once
+  /// the context is gone.
   func changes() -> AsyncStream<ContextChange>
 }
 

@@ -2,6 +2,7 @@ import ConversationParsing
 import FakeBackend
 import Foundation
 import Models
+import ModelsTestSupport
 import Seams
 import SyncEngine
 import SyncStrategies
@@ -58,34 +59,30 @@ extension SyncEngineTests {
 
       // then
       #expect(await running.groupName() == "Dinner")
-      #expect(running.store.load().tables.object(Conversation.self, id: running.group)?.name == "Dinner")
+      #expect(
+        running.store.load().tables.object(Conversation.self, id: running.group)?.name == "Dinner")
     }
-  }
-}
 
-/// An in-memory store that refuses as many saves as it is told to, then takes them again.
-final class RefusingStore: ModelStore {
-  /// Why the store refused a save.
-  struct Refusal: Error, CustomStringConvertible {
-    var description: String { "the disk is full" }
-  }
+    @Test("A user fetched in a save the store refused is fetched again by the next pull")
+    func userOfARefusedSave() async throws {
+      // given: Bob, whom the client does not know, writes in the group; the store takes the
+      // save of the news and refuses the save of Bob's profile
+      let running = try await Running()
+      let bob = running.fake.insertUser(name: "Bob")
+      running.fake.addMembersRemotely([bob], to: running.group, by: running.ann)
+      running.fake.postMessageRemotely(in: running.group, from: bob, text: "hi")
+      running.store.refuseNextSaves(1, after: 1)
+      expectLoggedError(containing: "could not apply")
+      await running.engine.pullNotifications()
+      let fetchesBefore = running.fake.requests("GET", "/users").count
 
-  private let base = InMemoryStore()
-  private let refusalsLeft = Locked(0)
+      // when
+      await running.engine.pullNotifications()
 
-  /// Makes the store refuse its next `count` saves.
-  func refuseNextSaves(_ count: Int) {
-    refusalsLeft.withLock { $0 = count }
-  }
-
-  func load() -> StoredState { base.load() }
-
-  func commit(_ save: StoreSave) throws {
-    let refuses = refusalsLeft.withLock { left in
-      defer { left = max(left - 1, 0) }
-      return left > 0
+      // then
+      await Quiescence.expectIdle(running.stack.tracker)
+      #expect(running.stack.ui.context.object(User.self, id: bob)?.name == "Bob")
+      #expect(running.fake.requests("GET", "/users").count == fetchesBefore + 1)
     }
-    if refuses { throw Refusal() }
-    base.commit(save)
   }
 }

@@ -1,0 +1,53 @@
+import Models
+import Seams
+
+/// An in-memory store that refuses saves when told to, as a full disk or a database another
+/// process holds would: for tests of what an app or the sync layer does when a save fails.
+///
+/// ```swift
+/// let store = RefusingStore()
+/// let stack = try ModelStack(store: store)
+/// store.refuseNextSaves(1)
+/// #expect(throws: SaveError.self) { try stack.ui.context.save() }
+/// ```
+public final class RefusingStore: ModelStore {
+  /// The error a refused save throws.
+  public struct Refusal: Error, Equatable, CustomStringConvertible {
+    /// Says the store refused.
+    public var description: String { "the store refused the save (a test's RefusingStore)" }
+  }
+
+  private let base: InMemoryStore
+  /// How many saves to let through before refusing, and how many to refuse then.
+  private let plan = Locked((skip: 0, refuse: 0))
+
+  /// Creates a store holding `tables` that takes every save until told otherwise.
+  public init(_ tables: Tables = Tables()) {
+    base = InMemoryStore(tables)
+  }
+
+  /// Makes the store refuse `count` saves, after letting the next `skipped` through.
+  public func refuseNextSaves(_ count: Int, after skipped: Int = 0) {
+    plan.withLock { $0 = (skip: max(skipped, 0), refuse: max(count, 0)) }
+  }
+
+  /// Everything the store holds.
+  public func load() -> StoredState { base.load() }
+
+  /// Writes `save`, unless the store was told to refuse it.
+  ///
+  /// - Throws: ``Refusal`` for a refused save, which then writes nothing.
+  public func commit(_ save: StoreSave) throws {
+    let refuses = plan.withLock { plan in
+      if plan.skip > 0 {
+        plan.skip -= 1
+        return false
+      }
+      guard plan.refuse > 0 else { return false }
+      plan.refuse -= 1
+      return true
+    }
+    if refuses { throw Refusal() }
+    base.commit(save)
+  }
+}

@@ -103,6 +103,52 @@ struct ModelContextTests {
   struct Saving {
     let make = ModelFactory()
 
+    @Test("A rollback puts the sync metadata back as it was last saved")
+    func rollbackRestoresMetadata() async throws {
+      // given
+      let stack = ModelStack.forTesting()
+      let saved = SyncMetadata(lastNotificationID: UUID())
+
+      // when
+      let metadata = try await stack.sync.perform { context throws(SaveError) in
+        context.syncMetadata = saved
+        try context.save()
+        context.syncMetadata.lastNotificationID = UUID()
+        context.syncMetadata.usersToFetch = [UUID()]
+        context.rollback()
+        return context.syncMetadata
+      }
+
+      // then
+      #expect(metadata == saved)
+      #expect(try stack.store.load().metadata == saved)
+    }
+
+    @Test("A save the store refused leaves the sync context and the store as last saved")
+    func refusedSaveLeavesLastSaved() async throws {
+      // given: news rename Ann and move the cursor; the store refuses the save
+      let ann = make.user(name: "Ann")
+      let store = RefusingStore(Tables([ann]))
+      let stack = try ModelStack(store: store)
+      store.refuseNextSaves(1)
+
+      // when
+      let (error, name, metadata) = await stack.sync.perform { context in
+        var renamed = ann
+        renamed.name = "Anna"
+        context.applyRemote(renamed)
+        context.syncMetadata.lastNotificationID = UUID()
+        let error = #expect(throws: SaveError.self) { try context.save() }
+        return (error, context.object(User.self, id: ann.id)?.name, context.syncMetadata)
+      }
+
+      // then
+      #expect(error?.failures.isEmpty == true)
+      #expect(name == "Ann")
+      #expect(metadata == SyncMetadata())
+      #expect(store.load() == StoredState(tables: Tables([ann])))
+    }
+
     @Test("A save reports inserts, deletions and exactly the keys that changed")
     func changeSet() throws {
       // given

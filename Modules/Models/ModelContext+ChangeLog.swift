@@ -7,9 +7,9 @@ extension ModelContext {
   /// that has not been pushed yet; the object is inserted if it is new here, unless it was deleted
   /// here and the deletion has not been pushed yet.
   ///
-  /// Status-transition rules do not apply to what the server says; the rules about the object's
-  /// own state still do at save. Objects of an entity the stack does not know are ignored, with a
-  /// warning in the log.
+  /// The rules a save checks are for what the user does here and do not apply to what the
+  /// server says (a status the backend moved, a message of spaces it took). Objects of an entity
+  /// the stack does not know are ignored, with a warning in the log.
   public func applyRemote<Object: ModelObject>(_ object: Object) {
     guard entities.contains(Object.self) else {
       logger.warning("ignored a server \(Object.entityName): the stack does not know the entity")

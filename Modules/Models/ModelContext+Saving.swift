@@ -115,8 +115,12 @@ extension ModelContext {
         collected.deleted.insert(id)
         continue
       }
-      for rule in edit.violations(previous: isRemote ? nil : previous, in: self) {
-        failures.append(ValidationFailure(object: reference, rule: rule))
+      // The rules are for what the user does here: a value the backend holds is taken as it
+      // is (a message of spaces), or its news, and those after them, could never be applied.
+      if !isRemote {
+        for rule in edit.violations(previous: previous, in: self) {
+          failures.append(ValidationFailure(object: reference, rule: rule))
+        }
       }
       if let previous {
         let keys = edit.changedKeys(comparedTo: previous)

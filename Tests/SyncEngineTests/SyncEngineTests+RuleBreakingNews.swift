@@ -56,5 +56,26 @@ extension SyncEngineTests {
       case .contactName: #expect(world.ui.object(User.self, id: ann)?.name == blank)
       }
     }
+
+    @Test("A group the backend named with spaces still takes a change of another key here")
+    func otherKeyOfABlankGroup() async throws {
+      // given
+      let world = try await SyncWorld.start()
+      let ann = world.fake.insertUser(name: "Ann")
+      let bob = world.fake.insertUser(name: "Bob")
+      let group = world.fake.createGroupRemotely(name: "Lunch", by: ann, members: [world.me])
+      _ = world.fake.renameRemotely(group, to: "  ", by: ann)
+      await world.engine.pullNotifications()
+      await world.settle()
+
+      // when
+      try world.save {
+        try $0.update(Conversation.self, id: group) { $0.participantIDs.insert(bob) }
+      }
+      await world.settle()
+
+      // then
+      #expect(world.fake.members(of: group).contains(bob))
+    }
   }
 }

@@ -74,9 +74,10 @@ public struct Conversation: ModelObject {
     }
   }
 
-  /// A conversation breaks the rule when it has a name that is blank.
+  /// A conversation breaks the rule when the save gives it a name that is blank; a blank name it
+  /// had before (the backend's) does not stop a change of another key.
   public func violations(previous: Conversation?, in lookup: any ModelLookup) -> [ValidationRule] {
-    if let name, name.isBlank { return [.nameNotEmpty(.conversation)] }
+    if let name, name.isBlank, previous?.name != name { return [.nameNotEmpty(.conversation)] }
     return []
   }
 

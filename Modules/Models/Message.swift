@@ -74,10 +74,12 @@ public struct Message: ModelObject {
     }
   }
 
-  /// A message breaks a rule when its text is blank or its conversation does not exist.
+  /// A message breaks a rule when the save gives it a text that is blank (a blank text it had
+  /// before, the backend's, does not stop a change of another key) or its conversation does not
+  /// exist.
   public func violations(previous: Message?, in lookup: any ModelLookup) -> [ValidationRule] {
     var rules: [ValidationRule] = []
-    if text.isBlank { rules.append(.messageTextNotEmpty) }
+    if text.isBlank && previous?.text != text { rules.append(.messageTextNotEmpty) }
     if lookup.object(Conversation.self, id: conversationID) == nil {
       rules.append(.messageNeedsConversation(conversationID))
     }

@@ -53,9 +53,10 @@ public struct User: ModelObject {
     }
   }
 
-  /// A user breaks the rule when its name is blank.
+  /// A user breaks the rule when the save gives it a name that is blank; a blank name it had
+  /// before (the backend's) does not stop a change of another key.
   public func violations(previous: User?, in lookup: any ModelLookup) -> [ValidationRule] {
-    name.isBlank ? [.nameNotEmpty(.user)] : []
+    name.isBlank && previous?.name != name ? [.nameNotEmpty(.user)] : []
   }
 
   /// The self user cannot be deleted; other users are only forgotten locally.

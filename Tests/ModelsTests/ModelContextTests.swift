@@ -103,6 +103,29 @@ struct ModelContextTests {
   struct Saving {
     let make = ModelFactory()
 
+    @Test(
+      "A blank name saved before, as the backend may send it, does not stop a change of another key",
+      arguments: [true, false])
+    func blankNameKeptAcrossOtherChange(isGroup: Bool) throws {
+      // given
+      var me = make.user(name: "Me")
+      var group = make.conversation(creator: me)
+      if isGroup { group.name = " " } else { me.name = " " }
+      let bob = make.user(name: "Bob")
+      let context = ModelStack.forTesting([me, group, bob]).ui.context
+      if isGroup {
+        try context.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob.id) }
+      } else {
+        try context.update(User.self, id: me.id) { $0.accentID += 1 }
+      }
+
+      // when
+      let changes = try context.save()
+
+      // then
+      #expect(changes.count == 1)
+    }
+
     @Test("A rollback puts the sync metadata back as it was last saved")
     func rollbackRestoresMetadata() async throws {
       // given

@@ -73,8 +73,9 @@ private struct OrphanWritingStrategy: UpstreamStrategy {
       .updateSelf(SelfUpdate(name: change.object?.name)), carrying: [.name], sent: change.object)
   }
 
+  // Inserted as an edit of this device's: the server's own values are taken unchecked.
   func didSucceed(_ sent: SentChange<User>, response: EndpointResponse, in context: ModelContext) {
-    context.applyRemote(
+    try? context.insert(
       Message(
         nonce: context.makeID(), conversationID: context.makeID(), senderID: sent.id, text: "?",
         localTime: Date(timeIntervalSince1970: 0)))

@@ -46,6 +46,9 @@ public final class ModelContext: ModelLookup {
   /// The sync layer's metadata, and whether it changed since the last save.
   private(set) var metadata: SyncMetadata
   private(set) var metadataChanged = false
+  /// The metadata as the store holds it: a rollback goes back to it, so that a cursor moved
+  /// past news whose save failed is not ahead of what was applied.
+  private var savedMetadata: SyncMetadata
   /// The serial of the last write-ahead mark this context gave or loaded; only grows, so no two
   /// records share a mark, not even one loaded and one written after.
   private var lastWriteAheadSerial: Int
@@ -72,6 +75,7 @@ public final class ModelContext: ModelLookup {
       role == .sync
       ? LocalChangeLog(records: state.changeLog, entities: entities) : LocalChangeLog()
     self.metadata = state.metadata
+    self.savedMetadata = state.metadata
     self.lastWriteAheadSerial = log.largestWriteAheadSerial(entities: entities)
   }
 
@@ -161,10 +165,18 @@ public final class ModelContext: ModelLookup {
     edits.modify(type) { $0.set(nil, for: id) }
   }
 
-  /// Drops every unsaved edit, returning to the last saved state.
+  /// Drops every unsaved edit and any change of ``syncMetadata`` since the last save, returning
+  /// the objects and the metadata to the last saved state.
+  ///
+  /// The change log keeps what the sync layer recorded since (requests handed out or answered
+  /// are still so); the next save writes it.
   public func rollback() {
     edits = PendingEdits()
     remoteEdits = []
+    if metadataChanged {
+      metadata = savedMetadata
+      metadataChanged = false
+    }
   }
 
   /// Every change of this context: its saves and its merges, from now on; the stream ends once
@@ -202,6 +214,7 @@ public final class ModelContext: ModelLookup {
   /// Forgets which records and metadata changed: a save wrote them.
   func markLogSaved() {
     unsavedLogRecords = []
+    savedMetadata = metadata
     metadataChanged = false
   }
 

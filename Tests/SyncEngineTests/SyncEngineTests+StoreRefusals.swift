@@ -63,6 +63,31 @@ extension SyncEngineTests {
         running.store.load().tables.object(Conversation.self, id: running.group)?.name == "Dinner")
     }
 
+    @Test("A message whose answer was applied in a save the store refused still ends sent")
+    func answerOfARefusedSave() async throws {
+      // given: the store takes the UI's save and the sync context's save before the request
+      // goes, and refuses the save of the answer
+      let running = try await Running()
+      let message = Message(
+        nonce: UUID(), conversationID: running.group, senderID: running.me, text: "hi",
+        localTime: Date(timeIntervalSince1970: 1_800_000_000))
+      running.store.refuseNextSaves(1, after: 2)
+      expectLoggedError(containing: "could not apply")
+      try running.stack.ui.context.insert(message)
+      try running.stack.ui.context.save()
+      _ = await running.engine.settle(timeout: TimeoutScale.scaled(.seconds(5)))
+
+      // when: the next pull, whose news of the message bring what the refused save dropped
+      await running.engine.pullNotifications()
+
+      // then
+      await Quiescence.expectIdle(running.stack.tracker)
+      #expect(running.fake.messages(in: running.group).map(\.text) == ["hi"])
+      #expect(running.stack.ui.context.object(Message.self, id: message.id)?.deliveryState == .sent)
+      #expect(
+        running.store.load().tables.object(Message.self, id: message.id)?.deliveryState == .sent)
+    }
+
     @Test("A user fetched in a save the store refused is fetched again by the next pull")
     func userOfARefusedSave() async throws {
       // given: Bob, whom the client does not know, writes in the group; the store takes the

@@ -59,6 +59,38 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A change of a connection sent while an earlier answer left the backend's status uncertain is sent again when news move the status while it is out"
+    )
+    func connectionChangeAfterUncertainAnswer() async throws {
+      // given: the backend blocked Ann for this device, another device unblocked her, and the
+      // client heard of it before the answer to the block, so either may be the backend's;
+      // then the user unblocked her here, the backend applied that, another device blocked
+      // her again, and the client heard of it before that answer too
+      let harness = TrackerHarness()
+      let ann = try await connectedUser("Ann", in: harness)
+      var cursor = try await pullNews(after: nil, into: harness)
+      try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .blocked } }
+      let block = try #require(await harness.next())
+      let blockAnswer = await harness.respond(to: block)
+      _ = harness.fake.answer(.updateConnection(user: ann, ConnectionUpdate(status: .accepted)))
+      cursor = try await pullNews(after: cursor, into: harness)
+      await harness.complete(block, blockAnswer)
+      try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .accepted } }
+      let unblock = try #require(await harness.next(at: .seconds(60)))
+      let unblockAnswer = await harness.respond(to: unblock)
+      _ = harness.fake.answer(.updateConnection(user: ann, ConnectionUpdate(status: .blocked)))
+      _ = try await pullNews(after: cursor, into: harness)
+
+      // when
+      await settle(unblock, with: unblockAnswer, thenAllAt: .seconds(120), in: harness)
+
+      // then
+      #expect(harness.ui.object(Connection.self, id: ann)?.status == .accepted)
+      #expect(harness.fake.connection(from: harness.me.id, to: ann)?.status == .accepted)
+      #expect(await harness.localChanges(Connection.self).isEmpty)
+    }
+
+    @Test(
       "A group renamed by another member after the backend created it, heard of before the answer, takes that name"
     )
     func insertAnsweredAfterRemoteRename() async throws {
@@ -488,6 +520,24 @@ func seedGroupWithAnn(in harness: TrackerHarness) async throws -> (group: UUID, 
       participantIDs: [harness.me.id, ann], lastEventTime: harness.make.now),
   ])
   return (id, ann)
+}
+
+/// Applies the notifications after `cursor` to the harness's sync context, and returns the new
+/// cursor, as a client that pulls again and again does.
+@MainActor
+func pullNews(after cursor: UUID?, into harness: TrackerHarness) async throws -> UUID? {
+  guard
+    case .success(.notifications(let page)) = harness.fake.answer(
+      .getNotifications(since: cursor, size: 500))
+  else {
+    Issue.record("The fake did not answer with notifications")
+    return cursor
+  }
+  return try await harness.stack.sync.perform { context in
+    let applied = DownstreamSync().apply(page, since: cursor, in: context)
+    try context.save()
+    return applied.lastID
+  }
 }
 
 /// Applies every notification the fake has for the self user to the sync context, and saves.

@@ -119,18 +119,31 @@ extension EntityTrack {
   /// request went (for an insert, from what it created), or along the way (`heard`, oldest
   /// first), even if they changed back.
   ///
+  /// Where an earlier answer left the backend's value of a key uncertain (a value recorded as
+  /// possible, `LocalChanges.unconfirmed`), the backend may have held that value when the
+  /// request went: news that differ from it moved the key too, even where they end as `before`
+  /// stood. Before, such news looked like no change, and the answer settled the key on a value
+  /// the backend no longer held (model seed 5934 of 1,000 steps).
+  ///
   /// Only keys the strategy pushes count; an answer that carried none of them (a message) costs
   /// no lookup.
   private func serverNews(during flight: Flight, heard: [Object], in context: ModelContext)
     -> ServerNews<Object>?
   {
     let pushed = flight.keys.intersection(pushableKeys)
+    let changes = context.localChanges(of: Object.self)
     guard !pushed.isEmpty, let before = flight.lastKnown ?? flight.sent,
-      let now = context.localChanges(of: Object.self).originals[flight.id]
+      let now = changes.originals[flight.id]
     else { return nil }
     let path = [before] + heard + [now]
+    // What the backend may have held besides `before`, for the first news to move away from.
+    let possibleBefore = heard.isEmpty ? [] : changes.unconfirmed[flight.id] ?? []
     let moved = pushed.filter { key in
       zip(path, path.dropFirst()).contains { !$0.hasSameValue(at: key, as: $1) }
+        || possibleBefore.contains { possible in
+          possible.keys.contains(key)
+            && heard.first.map { !possible.value.hasSameValue(at: key, as: $0) } == true
+        }
     }
     return moved.isEmpty ? nil : ServerNews(value: now, keys: moved)
   }

@@ -79,6 +79,33 @@ private func filledStore(at path: String) throws {
 struct SQLiteStoreTests {
   let make = ModelFactory()
 
+  @Test(
+    "A save while another connection holds the database is refused, writes nothing, and the next save writes it all"
+  )
+  func saveRefusedWhileLocked() throws {
+    // given: another connection (an app extension, say) holds the write lock
+    let directory = try TemporaryDirectory()
+    let path = directory.file("shared.sqlite")
+    let store = try SQLiteStore(path: path, options: .init(busyTimeout: .milliseconds(20)))
+    let stack = try InlineModelStack(store: store)
+    let ann = make.user(name: "Ann")
+    try stack.ui.insert(ann)
+    let holder = try SQLiteConnection.open(path: path, create: false)
+    try holder.execute("BEGIN IMMEDIATE", "hold the write lock")
+    let refusal = #expect(throws: SaveError.self) { try stack.ui.save() }
+    let whileLocked = try store.load()
+    try holder.execute("ROLLBACK", "let go of the write lock")
+    try stack.ui.insert(ann)
+
+    // when
+    try stack.ui.save()
+
+    // then
+    #expect(refusal?.description.contains("locked") == true, "\(String(describing: refusal))")
+    #expect(whileLocked == StoredState())
+    #expect(try store.load().tables == Tables([ann]))
+  }
+
   @Test("A path with no file becomes an empty store in WAL mode at the current schema")
   func createsStore() throws {
     // given

@@ -18,6 +18,7 @@ final class AppInstance {
   let engine: SyncEngine
   let tracker: WorkTracker
   private let life: Lifeline
+  private let refusals = SaveRefusals()
 
   init(
     number: Int, store: any ModelStore, fake: FakeBackend, clock: ManualTimeSource,
@@ -27,8 +28,8 @@ final class AppInstance {
     let life = Lifeline()
     let tracker = WorkTracker()
     stack = try ModelStack(
-      store: MortalStore(store: store, life: life), uuids: uuids, tracker: tracker,
-      syncExecution: .mainActor)
+      store: MortalStore(store: store, life: life, refusals: refusals), uuids: uuids,
+      tracker: tracker, syncExecution: .mainActor)
     let strategies =
       options.strategies ?? [
         SelfUserStrategy(), ConnectionStrategy(), ConversationStrategy(), MessageStrategy(),
@@ -64,6 +65,16 @@ final class AppInstance {
     tracker.run("start the engine") { await engine.start() }
   }
 
+  /// Makes the store refuse this life's next `count` saves.
+  func refuseSaves(_ count: Int) {
+    refusals.add(count)
+  }
+
+  /// Makes the store take every save again.
+  func stopRefusingSaves() {
+    refusals.clear()
+  }
+
   /// Ends this life: the engine stops, saves fail, answers are not heard.
   func kill() async {
     life.end()
@@ -85,15 +96,43 @@ struct AppKilled: Error, CustomStringConvertible {
   var description: String { "the app was killed" }
 }
 
-/// The shared store, as one app instance sees it: gone once the instance is killed.
+/// Why the store refused a save of a living app.
+struct StoreRefused: Error, CustomStringConvertible {
+  var description: String { "the store refused the save (the disk is full)" }
+}
+
+/// How many of an app instance's next saves the store refuses.
+final class SaveRefusals: Sendable {
+  private let left = Locked(0)
+
+  /// Refuses `count` more saves.
+  func add(_ count: Int) { left.withLock { $0 += count } }
+
+  /// Refuses no more saves.
+  func clear() { left.withLock { $0 = 0 } }
+
+  /// Whether to refuse the save being made, counting it.
+  func takeOne() -> Bool {
+    left.withLock { left in
+      guard left > 0 else { return false }
+      left -= 1
+      return true
+    }
+  }
+}
+
+/// The shared store, as one app instance sees it: gone once the instance is killed, and
+/// refusing the saves a step told it to.
 struct MortalStore: ModelStore {
   let store: any ModelStore
   let life: Lifeline
+  let refusals: SaveRefusals
 
   func load() throws -> StoredState { try store.load() }
 
   func commit(_ save: StoreSave) throws {
     guard life.isAlive else { throw AppKilled() }
+    if refusals.takeOne() { throw StoreRefused() }
     try store.commit(save)
   }
 }

@@ -94,8 +94,13 @@ public struct ScheduleGenerator: Sendable {
     case 88..<89 where options.expiries:
       // One draw, as the time passing it replaces made one. The backend keeps at least its
       // newest notification: one that keeps none cannot tell a client reading from the start
-      // what it forgot (see "Catching up" in the README).
-      return .expireNotifications(keepingLast: 1 + pick(1...4_000) % 3)
+      // what it forgot (see "Catching up" in the README). In place of half the expiries, the
+      // store refuses the next one or two saves; the expiries left keep what they drew.
+      let drawn = pick(1...4_000)
+      if options.storeRefusals, options.faults, (drawn / 3).isMultiple(of: 2) {
+        return .refuseSaves(1 + drawn / 6 % 2)
+      }
+      return .expireNotifications(keepingLast: 1 + drawn % 3)
     case 88..<97: return .advance(milliseconds: pick(1...4_000))
     case 97..<100 where options.restarts: return .restart
     default: return .advance(milliseconds: pick(1...500))

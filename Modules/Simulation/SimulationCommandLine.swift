@@ -63,6 +63,7 @@ public struct SimulationCommandLine: Sendable {
       case "--no-member-additions": options.memberAdditions = false
       case "--no-remote-deletions": options.remoteDeletions = false
       case "--no-deletions-elsewhere": options.deletionsElsewhere = false
+      case "--no-store-refusals": options.storeRefusals = false
       // On by default since 2026-11-24; replay commands printed before still name it.
       case "--held-answers": options.heldAnswers = true
       case "--in-memory": options.durableStore = false
@@ -82,7 +83,8 @@ public struct SimulationCommandLine: Sendable {
                           [--no-other-device] [--no-held-answers] [--no-expiries]
                           [--no-sign-outs] [--no-connection-changes]
                           [--no-member-additions] [--no-remote-deletions]
-                          [--no-deletions-elsewhere] [--in-memory] [--verbose] [--trace]
+                          [--no-deletions-elsewhere] [--no-store-refusals] [--in-memory]
+                          [--verbose] [--trace]
 
     Runs the real sync engine, strategies, model stack and fake backend through seeded
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
@@ -105,7 +107,8 @@ public struct SimulationCommandLine: Sendable {
     requests, --no-member-additions without members adding contacts to groups,
     --no-remote-deletions without contacts deleting their messages, and
     --no-deletions-elsewhere without the self user deleting theirs on another device, as seeds
-    found before those steps were drawn need. --trace prints
+    found before those steps were drawn need; --no-store-refusals without the store refusing
+    saves, as seeds found before 2026-11-24's evening need. --trace prints
     every step, request and event of the run. A failing seed's report names the command that
     replays it.
     """
@@ -146,7 +149,7 @@ extension SimulationOptions {
       (heldAnswers, "--no-held-answers"), (expiries, "--no-expiries"),
       (signOuts, "--no-sign-outs"), (connectionChanges, "--no-connection-changes"),
       (memberAdditions, "--no-member-additions"), (remoteDeletions, "--no-remote-deletions"),
-      (deletionsElsewhere, "--no-deletions-elsewhere"),
+      (deletionsElsewhere, "--no-deletions-elsewhere"), (storeRefusals, "--no-store-refusals"),
       (durableStore, "--in-memory"),
     ]
     flags += switches.filter { !$0.isOn }.map(\.flag)

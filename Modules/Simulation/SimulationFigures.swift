@@ -24,6 +24,8 @@ public struct SimulationFigures: Sendable, Hashable {
   public var renamesElsewhere = 0
   /// Times the backend forgot its older notifications.
   public var notificationExpiries = 0
+  /// Saves the store was told to refuse, of either context.
+  public var savesRefused = 0
   /// Times the engine paused for the app to sign its user in again, after a 401.
   public var signInWaits = 0
   /// Connections the self user moved on (blocked, unblocked, ignored, accepted after ignoring,
@@ -62,6 +64,7 @@ public struct SimulationFigures: Sendable, Hashable {
     contactRenames += other.contactRenames
     renamesElsewhere += other.renamesElsewhere
     notificationExpiries += other.notificationExpiries
+    savesRefused += other.savesRefused
     signInWaits += other.signInWaits
     connectionChanges += other.connectionChanges
     withdrawnRequests += other.withdrawnRequests
@@ -87,7 +90,7 @@ public struct SimulationFigures: Sendable, Hashable {
       given up \(refusalsGivenUp); removed from a group \(removedFromGroups) times, added back \
       \(rejoinedGroups) times; contacts renamed \(contactRenames) times, the self user on \
       another device \(renamesElsewhere) times; notifications forgotten \(notificationExpiries) \
-      times; waits for sign-in \(signInWaits); connections moved on \(connectionChanges) times, \
+      times; saves refused \(savesRefused); waits for sign-in \(signInWaits); connections moved on \(connectionChanges) times, \
       requests withdrawn \(withdrawnRequests); members added by others \(membersAddedByOthers), \
       messages deleted by others \(messagesDeletedByOthers), by the self user on another device \
       \(deletionsElsewhere)

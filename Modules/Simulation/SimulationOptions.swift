@@ -72,6 +72,12 @@ public struct SimulationOptions: Sendable {
   /// Drawn in place of some renames on another device; seeds drawn before such deletions
   /// existed replay with this off.
   public var deletionsElsewhere: Bool
+  /// Whether the store may refuse the app's next saves for a while (a full disk, a database
+  /// another process holds).
+  ///
+  /// Drawn in place of half the expiries; seeds drawn before such refusals existed replay with
+  /// this off.
+  public var storeRefusals: Bool
   /// Whether the client keeps its state in a SQLite file (else an in-memory store that
   /// outlives each app instance).
   public var durableStore: Bool
@@ -88,13 +94,14 @@ public struct SimulationOptions: Sendable {
   /// Creates options; by default 40 steps with faults, held answers, refusals, removals,
   /// rejoins, contact renames, renames on another device, expiries, sign-outs, connection
   /// changes, members added by others, messages deleted by others or by the self user on
-  /// another device, and restarts on a SQLite store.
+  /// another device, saves the store refuses, and restarts on a SQLite store.
   public init(
     steps: Int = 40, faults: Bool = true, restarts: Bool = true, refusals: Bool = true,
     removals: Bool = true, rejoins: Bool = true, contactRenames: Bool = true,
     otherDevice: Bool = true, heldAnswers: Bool = true, expiries: Bool = true,
     signOuts: Bool = true, connectionChanges: Bool = true, memberAdditions: Bool = true,
-    remoteDeletions: Bool = true, deletionsElsewhere: Bool = true, durableStore: Bool = true,
+    remoteDeletions: Bool = true, deletionsElsewhere: Bool = true, storeRefusals: Bool = true,
+    durableStore: Bool = true,
     maxConcurrentRequests: Int = 3, strategies: [any UpstreamStrategy]? = nil
   ) {
     self.steps = steps
@@ -112,6 +119,7 @@ public struct SimulationOptions: Sendable {
     self.memberAdditions = memberAdditions
     self.remoteDeletions = remoteDeletions
     self.deletionsElsewhere = deletionsElsewhere
+    self.storeRefusals = storeRefusals
     self.durableStore = durableStore
     self.maxConcurrentRequests = maxConcurrentRequests
     self.strategies = strategies

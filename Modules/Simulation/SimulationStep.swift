@@ -82,6 +82,9 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
   case advance(milliseconds: Int)
   /// The app is killed and started again on its store.
   case restart
+  /// The store refuses the app's next saves, whichever context makes them, as a full disk or a
+  /// database another process holds would; it takes saves again after that many.
+  case refuseSaves(Int)
   /// The app sends again every change the backend refused for good, as a user who taps retry.
   case retryRefused
   /// The app gives up every change the backend refused for good, as a user who dismisses them.
@@ -133,6 +136,7 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case .goOnline: "come back online"
     case .advance(let milliseconds): "advance the clock by \(milliseconds) ms"
     case .restart: "kill and restart the app"
+    case .refuseSaves(let count): "the store refuses the next \(count == 1 ? "save" : "\(count) saves")"
     case .retryRefused: "retry every refused change"
     case .giveUpRefused: "give up every refused change"
     }

@@ -99,6 +99,9 @@ extension Simulator {
       fake.offlineMode = .online
       await app.engine.setOnline(true)
     case .advance(let milliseconds): clock.advance(by: .milliseconds(milliseconds))
+    case .refuseSaves(let count):
+      figures.savesRefused += count
+      app.refuseSaves(count)
     case .restart:
       do {
         try await restart()

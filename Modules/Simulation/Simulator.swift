@@ -241,8 +241,9 @@ public final class Simulator {
 
   /// With faults stopped and the network back, runs until the queue is idle.
   private func drain() async {
-    log.add("drain: faults off, network up, held requests released")
+    log.add("drain: faults off, network up, held requests released, the store takes saves")
     fake.removeFaults()
+    app.stopRefusingSaves()
     fake.offlineMode = .online
     for index in fake.parkedRequests { fake.releaseParkedRequest(index) }
     await app.engine.setOnline(true)

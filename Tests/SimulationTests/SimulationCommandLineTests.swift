@@ -10,8 +10,8 @@ struct SimulationCommandLineTests {
     let arguments = [
       "--seed", "42", "--seeds", "500", "--from", "9001", "--steps", "120", "--concurrency", "6",
       "--shrink", "--no-faults", "--no-restarts", "--no-refusals", "--no-removals",
-      "--no-rejoins", "--no-contact-renames", "--no-held-answers", "--in-memory", "--verbose",
-      "--trace",
+      "--no-rejoins", "--no-contact-renames", "--no-held-answers", "--no-store-refusals",
+      "--in-memory", "--verbose", "--trace",
     ]
 
     // when
@@ -27,7 +27,7 @@ struct SimulationCommandLineTests {
     #expect(options.maxConcurrentRequests == 6)
     #expect(!options.faults && !options.restarts && !options.refusals)
     #expect(!options.removals && !options.rejoins && !options.contactRenames)
-    #expect(!options.heldAnswers)
+    #expect(!options.heldAnswers && !options.storeRefusals)
     #expect(!options.durableStore)
     #expect(options.trace)
   }
@@ -93,15 +93,16 @@ struct SimulationCommandLineTests {
     options.memberAdditions = mask & 4096 == 0
     options.remoteDeletions = mask & 8192 == 0
     options.deletionsElsewhere = mask & 16384 == 0
+    options.storeRefusals = mask & 32768 == 0
     return options
   }
 
   /// How many switches ``options(mask:)`` flips.
-  static let switchCount = 15
+  static let switchCount = 16
 
   /// Every mask with at most two switches flipped, and every mask with all but at most two:
   /// each switch alone and beside each other one, in both states, in a few hundred cases
-  /// rather than every one of the 16,384 combinations.
+  /// rather than every one of the 65,536 combinations.
   static let masks: [Int] = {
     let all = (1 << switchCount) - 1
     let bits = (0..<switchCount).map { 1 << $0 }
@@ -143,6 +144,7 @@ struct SimulationCommandLineTests {
     #expect(read.options.memberAdditions == options.memberAdditions)
     #expect(read.options.remoteDeletions == options.remoteDeletions)
     #expect(read.options.deletionsElsewhere == options.deletionsElsewhere)
+    #expect(read.options.storeRefusals == options.storeRefusals)
     #expect(read.options.durableStore == options.durableStore)
   }
 
@@ -162,6 +164,7 @@ struct SimulationCommandLineTests {
     (4096, "Tools/simulate --seed 7 --steps 4108 --concurrency 1 --no-member-additions"),
     (8192, "Tools/simulate --seed 7 --steps 8204 --concurrency 6 --no-remote-deletions"),
     (16384, "Tools/simulate --seed 7 --steps 16396 --concurrency 1 --no-deletions-elsewhere"),
+    (32768, "Tools/simulate --seed 7 --steps 32780 --concurrency 6 --no-store-refusals"),
   ]
 
   @Test(

@@ -28,6 +28,7 @@ struct SimulationFiguresTests {
     figures.requests = 20 * scale
     figures.virtualTime = .seconds(21 * scale)
     figures.deletionsElsewhere = 22 * scale
+    figures.savesRefused = 23 * scale
     return figures
   }
 
@@ -44,7 +45,7 @@ struct SimulationFiguresTests {
   }
 
   @Test(
-    "Its summary names how often connections moved on, and members and messages changed, here or elsewhere"
+    "Its summary names how often connections moved on, members and messages changed, here or elsewhere, and saves were refused"
   )
   func summaryNamesConnectionChanges() {
     // given
@@ -60,5 +61,6 @@ struct SimulationFiguresTests {
     #expect(summary.contains("members added by others 16"))
     #expect(summary.contains("messages deleted by others 17"))
     #expect(summary.contains("by the self user on another device 22"))
+    #expect(summary.contains("saves refused 23"))
   }
 }

@@ -108,9 +108,19 @@ struct SimulatorTests {
         options: { SimulationOptions(steps: 40, heldAnswers: $0) },
         matches: { $0 == .fault(.heldAnswer) }),
       OptionalStep(
-        name: "the backend forgetting its older notifications",
+        name: "the backend forgetting its older notifications, or the store refusing saves",
         options: { SimulationOptions(steps: 40, expiries: $0) },
-        matches: { if case .expireNotifications = $0 { true } else { false } }),
+        matches: {
+          switch $0 {
+          case .expireNotifications, .refuseSaves: true
+          default: false
+          }
+        }),
+      OptionalStep(
+        name: "the store refusing the next saves",
+        options: { SimulationOptions(steps: 40, storeRefusals: $0) },
+        matches: { if case .refuseSaves = $0 { true } else { false } },
+        replaces: { if case .expireNotifications = $1 { true } else { false } }),
       OptionalStep(
         name: "the backend answering 401 until the app signs in again",
         options: { SimulationOptions(steps: 40, signOuts: $0) },
@@ -907,7 +917,7 @@ struct SimulatorTests {
       seed: seed,
       options: SimulationOptions(
         steps: run.steps, connectionChanges: false, memberAdditions: false, remoteDeletions: false,
-        deletionsElsewhere: false,
+        deletionsElsewhere: false, storeRefusals: false,
         maxConcurrentRequests: run.concurrency))
 
     // then
@@ -937,7 +947,7 @@ struct SimulatorTests {
       seed: seed,
       options: SimulationOptions(
         steps: steps, signOuts: false, connectionChanges: false, memberAdditions: false,
-        remoteDeletions: false, deletionsElsewhere: false))
+        remoteDeletions: false, deletionsElsewhere: false, storeRefusals: false))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -956,7 +966,8 @@ struct SimulatorTests {
     // when: drawn as it was found, with every step on
     let report = await Simulator.run(
       seed: seed,
-      options: SimulationOptions(steps: run.steps, maxConcurrentRequests: run.concurrency))
+      options: SimulationOptions(
+        steps: run.steps, storeRefusals: false, maxConcurrentRequests: run.concurrency))
 
     // then
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

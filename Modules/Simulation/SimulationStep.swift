@@ -136,7 +136,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case .goOnline: "come back online"
     case .advance(let milliseconds): "advance the clock by \(milliseconds) ms"
     case .restart: "kill and restart the app"
-    case .refuseSaves(let count): "the store refuses the next \(count == 1 ? "save" : "\(count) saves")"
+    case .refuseSaves(let count):
+      "the store refuses the next \(count == 1 ? "save" : "\(count) saves")"
     case .retryRefused: "retry every refused change"
     case .giveUpRefused: "give up every refused change"
     }

@@ -11,7 +11,9 @@ struct RefusingStoreTests {
 
   @Test(
     "It refuses the saves it was told to, after those it lets through, and takes the rest",
-    arguments: zip([(1, 0), (2, 0), (1, 2)], [[false, true, true, true], [false, false, true, true], [true, true, false, true]]))
+    arguments: zip(
+      [(1, 0), (2, 0), (1, 2)],
+      [[false, true, true, true], [false, false, true, true], [true, true, false, true]]))
   func refusesAsTold(plan: (count: Int, skipped: Int), taken: [Bool]) throws {
     // given
     let store = RefusingStore()

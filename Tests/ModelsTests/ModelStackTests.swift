@@ -173,7 +173,8 @@ struct ModelStackTests {
   @Suite("Change streams")
   @MainActor
   struct ChangeStreams {
-    @Test("A context's stream of changes ends once its stack is gone", arguments: ContextRole.allCases)
+    @Test(
+      "A context's stream of changes ends once its stack is gone", arguments: ContextRole.allCases)
     func endsWithTheStack(role: ContextRole) async throws {
       // given
       var stack: ModelStack? = ModelStack.inMemory()

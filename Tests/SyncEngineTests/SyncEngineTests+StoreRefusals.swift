@@ -63,6 +63,23 @@ extension SyncEngineTests {
         running.store.load().tables.object(Conversation.self, id: running.group)?.name == "Dinner")
     }
 
+    @Test("A pull whose save the store refused is made up when the app comes back online")
+    func refusedPullMadeUpOnline() async throws {
+      // given
+      let running = try await Running()
+      _ = running.fake.renameRemotely(running.group, to: "Dinner", by: running.ann)
+      running.store.refuseNextSaves(1)
+      expectLoggedError(containing: "could not apply")
+      await running.engine.pullNotifications()
+      await running.engine.setOnline(false)
+
+      // when
+      await running.engine.setOnline(true)
+
+      // then
+      #expect(await running.groupName() == "Dinner")
+    }
+
     @Test("A message whose answer was applied in a save the store refused still ends sent")
     func answerOfARefusedSave() async throws {
       // given: the store takes the UI's save and the sync context's save before the request

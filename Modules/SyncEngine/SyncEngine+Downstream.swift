@@ -39,6 +39,9 @@ extension SyncEngine {
   public func pullNotifications() async {
     var readToTheEnd = false
     var endedForAnswers = false
+    // A page that could not be applied (a save the store refused, a page that cannot be read)
+    // leaves the news after the cursor unread.
+    var failedPage = false
     // Whichever way the pull ends early, coming online again makes it up.
     defer { if !readToTheEnd { isPullOwed = true } }
     guard await knowsSelfUser() else { return }
@@ -131,9 +134,10 @@ extension SyncEngine {
         hasMore = true
       case .failure(let problem):
         report(problem)
+        failedPage = true
       }
     }
-    readToTheEnd = !endedForAnswers
+    readToTheEnd = !endedForAnswers && !failedPage
     // Set before the fetches below, during which another pull may read to the end and clear it.
     isPullOwedForAnswers = endedForAnswers
     if readToTheEnd { isPullOwed = false }

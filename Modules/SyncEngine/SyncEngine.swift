@@ -38,8 +38,9 @@ public actor SyncEngine {
   /// signs its user in again and calls ``setOnline(_:)``.
   public internal(set) var isAwaitingSignIn = false
   /// Whether a pull ended before it read to the end (the network went, the backend did not know
-  /// who asked, answers kept overtaking its pages) since the last one that did: the news it
-  /// missed are read when the app says the backend is reachable again.
+  /// who asked, answers kept overtaking its pages, a page could not be applied or saved) since
+  /// the last one that did: the news it missed are read when the app says the backend is
+  /// reachable again.
   var isPullOwed = false
   /// Whether a pull ended because answers kept overtaking its pages, and none read to the end
   /// since: the engine pulls again once no request is in flight.

@@ -38,6 +38,21 @@ extension ModelContext {
     }
   }
 
+  /// Changes the object of `type` with `id` through `change` as the server says, and leaves its
+  /// local changes as they are: for news of an object this device created whose creation the
+  /// backend has not answered yet, which ``applyRemote(_:)`` leaves alone.
+  ///
+  /// Like what ``applyRemote(_:)`` takes, the change is not checked against the rules a save
+  /// checks for the user's edits (another member may name a group with spaces).
+  ///
+  /// - Throws: ``ContextError/notFound(_:)`` if there is no such object.
+  public func applyRemoteChange<Object: ModelObject>(
+    _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
+  ) throws(ContextError) {
+    try update(type, id: id, change)
+    remoteEdits.insert(ObjectReference(Object.entityName, id))
+  }
+
   /// Applies a change the server made to the last synchronised value of the object `id`, for
   /// keys with a local change not yet pushed: the local values stay as they are, and the next
   /// request is worked out against what the server now holds.

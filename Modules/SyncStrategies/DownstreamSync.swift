@@ -298,7 +298,7 @@ public struct DownstreamSync: Sendable {
         // the name too, unless it was renamed here since the creation went.
         let sentName = changes.backendValue(of: conversation.id)?.name ?? conversation.name
         if conversation.name == sentName {
-          _ = try? context.update(Conversation.self, id: conversation.id, applyRename)
+          _ = try? context.applyRemoteChange(Conversation.self, id: conversation.id, applyRename)
         }
         return true
       }

@@ -126,6 +126,47 @@ struct ModelContextTests {
       #expect(changes.count == 1)
     }
 
+    @Test("A change from the server to a new object keeps its insert pending, unchecked by the rules")
+    func remoteChangeOfNewObject() async throws {
+      // given: a group created here, merged into the sync context, not sent yet
+      let me = make.user(name: "Me")
+      let stack = ModelStack.forTesting([me])
+      let group = make.conversation(name: "Mine", creator: me)
+      try stack.ui.context.insert(group)
+      try stack.ui.context.save()
+
+      // when
+      let (name, pending) = try await stack.sync.perform { context throws in
+        try context.applyRemoteChange(Conversation.self, id: group.id) { $0.name = "  " }
+        try context.save()
+        return (
+          context.object(Conversation.self, id: group.id)?.name,
+          context.localChanges(of: Conversation.self).inserted
+        )
+      }
+
+      // then
+      #expect(name == "  ")
+      #expect(pending == [group.id])
+    }
+
+    @Test("A change from the server to an object the context does not have is refused")
+    func remoteChangeOfMissingObject() async {
+      // given
+      let stack = ModelStack.forTesting()
+      let id = UUID()
+
+      // when
+      let error = await stack.sync.perform { context in
+        #expect(throws: ContextError.self) {
+          try context.applyRemoteChange(Conversation.self, id: id) { $0.name = "x" }
+        }
+      }
+
+      // then
+      #expect(error == .notFound(ObjectReference(.conversation, id)))
+    }
+
     @Test("A rollback puts the sync metadata back as it was last saved")
     func rollbackRestoresMetadata() async throws {
       // given

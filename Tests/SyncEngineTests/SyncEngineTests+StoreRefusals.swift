@@ -80,6 +80,30 @@ extension SyncEngineTests {
       #expect(await running.groupName() == "Dinner")
     }
 
+    @Test("A refused change given up in a save the store refused ends as the backend holds it")
+    func giveUpInARefusedSave() async throws {
+      // given: the backend refuses a rename for good, and the store refuses the save in which
+      // the app gives the rename up
+      let running = try await Running()
+      running.fake.addFault(.once(RequestMatcher("PUT", "/self"), .status(400)))
+      expectLoggedError(containing: "refused for good")
+      try running.stack.ui.context.update(User.self, id: running.me) { $0.name = "Ada" }
+      try running.stack.ui.context.save()
+      _ = await running.engine.settle(timeout: TimeoutScale.scaled(.seconds(5)))
+      running.store.refuseNextSaves(1)
+      expectLoggedError(containing: "could not apply")
+      await running.engine.discardFailedChange(of: ObjectReference(.user, running.me))
+
+      // when: the next save the sync context makes, here the pull's
+      await running.engine.pullNotifications()
+
+      // then
+      await Quiescence.expectIdle(running.stack.tracker)
+      #expect(running.stack.ui.context.object(User.self, id: running.me)?.name == "Me")
+      #expect(running.store.load().tables.object(User.self, id: running.me)?.name == "Me")
+      #expect(await running.engine.queue().isIdle)
+    }
+
     @Test("A message whose answer was applied in a save the store refused still ends sent")
     func answerOfARefusedSave() async throws {
       // given: the store takes the UI's save and the sync context's save before the request

@@ -7,7 +7,10 @@ extension ModelContext {
   /// Saving with no edits commits nothing and returns an empty change set.
   ///
   /// - Throws: ``SaveError/invalid(_:)`` naming every object and rule broken; the context is
-  ///   then rolled back, so nothing is half-applied.
+  ///   then rolled back, so nothing is half-applied. ``SaveError/store(_:)`` when the store
+  ///   refused the save (a full disk, a database another process holds): the context keeps its
+  ///   edits, and the sync context its change log and metadata, so that the next save writes
+  ///   them all; ``rollback()`` drops the edits instead.
   @discardableResult
   public func save() throws(SaveError) -> ChangeSet {
     let result = coordinator.save(from: role) { mail in
@@ -24,7 +27,9 @@ extension ModelContext {
     }
     switch result {
     case .failure(let error):
-      rollback()
+      // A store that refused may take the next save: the edits wait for it, beside the change
+      // log they go with. Edits that break rules go.
+      if case .invalid = error { rollback() }
       throw error
     case .success(let changes):
       if role == .sync { markLogSaved() }

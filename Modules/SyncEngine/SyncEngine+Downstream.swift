@@ -87,10 +87,10 @@ extension SyncEngine {
           order.newsApplied(to: applied.updatedUsers.union(applied.acceptedContacts))
           return .success(.applied(applied, owesCatchUp: owesCatchUp))
         } catch let error as DownstreamError {
-          context.rollback()
+          // Thrown while the page was read, before anything of it was applied.
           return .failure(.downstream(error))
         } catch let error as SaveError {
-          context.rollback()
+          // Broken rules were rolled back by the save; what a store refused stays for the next.
           return .failure(.save(error))
         } catch {
           context.rollback()
@@ -261,7 +261,6 @@ extension SyncEngine {
       do throws(SaveError) {
         try context.save()
       } catch {
-        context.rollback()
         return .failure(error)
       }
       return .success((applied, news))
@@ -402,7 +401,8 @@ extension SyncEngine {
   /// Fetches `endpoint`, applies its answer to the sync context with `apply` (which says
   /// whether it applied it or left it out), then saves, and says what became of it.
   ///
-  /// A failure to apply or save is rolled back and reported.
+  /// A failure to read or save is reported (see `ModelContext.save()` for what a failed save
+  /// keeps).
   private func fetchAndApply(
     _ endpoint: Endpoint,
     apply: @escaping @Sendable (TransportResponse, ModelContext) throws(DownstreamError) -> Bool
@@ -413,14 +413,13 @@ extension SyncEngine {
       do throws(DownstreamError) {
         applied = try apply(response, context)
       } catch {
-        context.rollback()
+        // Thrown while the answer was read, before anything of it was applied.
         return .failure(.downstream(error))
       }
       do throws(SaveError) {
         try context.save()
         return .success(applied)
       } catch {
-        context.rollback()
         return .failure(.save(error))
       }
     }

@@ -165,7 +165,8 @@ public actor SyncEngine {
     return discarded
   }
 
-  /// Runs `body` in the sync context and saves; a failed save is rolled back and reported.
+  /// Runs `body` in the sync context and saves; a failed save is reported (broken rules are
+  /// rolled back by the save, and what a store refused stays for the next save).
   func saveInSyncContext<Result: Sendable>(
     _ body: @escaping @Sendable (ModelContext) -> Result
   ) async -> Result {
@@ -175,7 +176,6 @@ public actor SyncEngine {
         try context.save()
         return (result, nil)
       } catch {
-        context.rollback()
         return (result, error)
       }
     }

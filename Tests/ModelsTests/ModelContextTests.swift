@@ -188,29 +188,39 @@ struct ModelContextTests {
       #expect(try stack.store.load().metadata == saved)
     }
 
-    @Test("A save the store refused leaves the sync context and the store as last saved")
-    func refusedSaveLeavesLastSaved() async throws {
+    @Test(
+      "A save the store refused keeps the edits and the sync metadata, and the next save writes them"
+    )
+    func refusedSaveKeptForNext() async throws {
       // given: news rename Ann and move the cursor; the store refuses the save
       let ann = make.user(name: "Ann")
       let store = RefusingStore(Tables([ann]))
       let stack = try ModelStack(store: store)
       store.refuseNextSaves(1)
-
-      // when
-      let (error, name, metadata) = await stack.sync.perform { context in
+      let cursor = UUID()
+      let refused = await stack.sync.perform { context in
         var renamed = ann
         renamed.name = "Anna"
         context.applyRemote(renamed)
-        context.syncMetadata.lastNotificationID = UUID()
-        let error = #expect(throws: SaveError.self) { try context.save() }
-        return (error, context.object(User.self, id: ann.id)?.name, context.syncMetadata)
+        context.syncMetadata.lastNotificationID = cursor
+        return #expect(throws: SaveError.self) { try context.save() }
+      }
+      let whileRefused = store.load()
+
+      // when
+      let kept = try await stack.sync.perform { context throws(SaveError) in
+        let kept = (context.object(User.self, id: ann.id)?.name, context.syncMetadata)
+        try context.save()
+        return kept
       }
 
       // then
-      #expect(error?.failures.isEmpty == true)
-      #expect(name == "Ann")
-      #expect(metadata == SyncMetadata())
-      #expect(store.load() == StoredState(tables: Tables([ann])))
+      #expect(refused?.failures.isEmpty == true)
+      #expect(whileRefused == StoredState(tables: Tables([ann])))
+      #expect(kept.0 == "Anna")
+      #expect(kept.1 == SyncMetadata(lastNotificationID: cursor))
+      #expect(store.load().tables.object(User.self, id: ann.id)?.name == "Anna")
+      #expect(store.load().metadata == SyncMetadata(lastNotificationID: cursor))
     }
 
     @Test("A save reports inserts, deletions and exactly the keys that changed")

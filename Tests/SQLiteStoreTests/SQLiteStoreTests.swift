@@ -95,7 +95,6 @@ struct SQLiteStoreTests {
     let refusal = #expect(throws: SaveError.self) { try stack.ui.save() }
     let whileLocked = try store.load()
     try holder.execute("ROLLBACK", "let go of the write lock")
-    try stack.ui.insert(ann)
 
     // when
     try stack.ui.save()

@@ -9,7 +9,7 @@ extension SimulatorTests {
   @MainActor
   struct StoreRefusals {
     @Test(
-      "News whose save the store refused are read again, and the client ends as the server",
+      "News whose save the store refused reach the client, which ends as the server",
       arguments: [[SimulationStep.pull], [.renameGroup(group: 0, name: "mine"), .pull]])
     func newsOfARefusedSave(then: [SimulationStep]) async {
       // given: a contact renames a group, and the store refuses the save of the pull that
@@ -26,6 +26,26 @@ extension SimulatorTests {
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
       #expect(report.figures.savesRefused == refused)
       #expect(report.lastEvents.contains { $0.contains("the store refused the save") })
+    }
+
+    @Test(
+      "A refused change given up in a save the store refused ends as the server holds it (seed 536 of 300 steps, shortened)"
+    )
+    func givenUpInARefusedSave() async {
+      // given: a rename is held and refused; the store refuses the save that gives it up
+      let schedule: [SimulationStep] = [
+        .fault(.park), .renameSelf("n31"), .refuseParked(1), .refuseSaves(2), .giveUpRefused,
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 536, schedule: schedule,
+        options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.refusalsGivenUp == 1)
+      #expect(report.figures.savesRefused == 2)
     }
   }
 }

@@ -54,6 +54,27 @@ extension SyncEngineTests {
       }
     }
 
+    @Test("A news page that could not be read is read again when the app comes back online")
+    func unreadablePageMadeUpOnline() async throws {
+      // given: Ann adds the self user to a group; the page that tells of it comes unreadable
+      let running = await Running()
+      let ann = running.fake.insertUser(name: "Ann")
+      let me = try #require(running.fake.selfUserID)
+      let group = running.fake.createGroupRemotely(name: "Lunch", by: ann, members: [])
+      running.fake.addMembersRemotely([me], to: group, by: ann)
+      running.fake.addFault(.once(RequestMatcher("GET", "/notifications"), .malformedBody))
+      expectLoggedError(containing: "could not apply")
+      await running.engine.pullNotifications()
+      await running.engine.setOnline(false)
+
+      // when
+      await running.engine.setOnline(true)
+
+      // then
+      await Quiescence.expectIdle(running.stack.tracker)
+      #expect(running.stack.ui.context.object(Conversation.self, id: group)?.name == "Lunch")
+    }
+
     @Test("A backend that is briefly unavailable is only a warning, retried by the next pull")
     func transientStatus() async throws {
       // given

@@ -63,23 +63,6 @@ extension SyncEngineTests {
         running.store.load().tables.object(Conversation.self, id: running.group)?.name == "Dinner")
     }
 
-    @Test("A pull whose save the store refused is made up when the app comes back online")
-    func refusedPullMadeUpOnline() async throws {
-      // given
-      let running = try await Running()
-      _ = running.fake.renameRemotely(running.group, to: "Dinner", by: running.ann)
-      running.store.refuseNextSaves(1)
-      expectLoggedError(containing: "could not apply")
-      await running.engine.pullNotifications()
-      await running.engine.setOnline(false)
-
-      // when
-      await running.engine.setOnline(true)
-
-      // then
-      #expect(await running.groupName() == "Dinner")
-    }
-
     @Test("A refused change given up in a save the store refused ends as the backend holds it")
     func giveUpInARefusedSave() async throws {
       // given: the backend refuses a rename for good, and the store refuses the save in which

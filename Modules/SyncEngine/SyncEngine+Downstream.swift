@@ -39,8 +39,8 @@ extension SyncEngine {
   public func pullNotifications() async {
     var readToTheEnd = false
     var endedForAnswers = false
-    // A page that could not be applied (a save the store refused, a page that cannot be read)
-    // leaves the news after the cursor unread.
+    // A page that could not be read, or whose save the store refused, ends the pull early: its
+    // news, or those after it, are not yet where the store has them.
     var failedPage = false
     // Whichever way the pull ends early, coming online again makes it up.
     defer { if !readToTheEnd { isPullOwed = true } }

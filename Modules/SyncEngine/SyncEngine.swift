@@ -38,7 +38,7 @@ public actor SyncEngine {
   /// signs its user in again and calls ``setOnline(_:)``.
   public internal(set) var isAwaitingSignIn = false
   /// Whether a pull ended before it read to the end (the network went, the backend did not know
-  /// who asked, answers kept overtaking its pages, a page could not be applied or saved) since
+  /// who asked, answers kept overtaking its pages, a page could not be read or saved) since
   /// the last one that did: the news it missed are read when the app says the backend is
   /// reachable again.
   var isPullOwed = false

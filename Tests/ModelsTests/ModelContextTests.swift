@@ -126,7 +126,9 @@ struct ModelContextTests {
       #expect(changes.count == 1)
     }
 
-    @Test("A change from the server to a new object keeps its insert pending, unchecked by the rules")
+    @Test(
+      "A change from the server to a new object keeps its insert pending, unchecked by the rules"
+    )
     func remoteChangeOfNewObject() async throws {
       // given: a group created here, merged into the sync context, not sent yet
       let me = make.user(name: "Me")

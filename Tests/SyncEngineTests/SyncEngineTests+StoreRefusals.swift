@@ -112,7 +112,9 @@ extension SyncEngineTests {
         running.store.load().tables.object(Message.self, id: message.id)?.deliveryState == .sent)
     }
 
-    @Test("A user fetched in a save the store refused reaches the UI and the store with the next save")
+    @Test(
+      "A user fetched in a save the store refused reaches the UI and the store with the next save"
+    )
     func userOfARefusedSave() async throws {
       // given: Bob, whom the client does not know, writes in the group; the store takes the
       // save of the news and refuses the save of Bob's profile

@@ -131,10 +131,9 @@ extension EntityTrack {
     -> ServerNews<Object>?
   {
     let pushed = flight.keys.intersection(pushableKeys)
+    guard !pushed.isEmpty, let before = flight.lastKnown ?? flight.sent else { return nil }
     let changes = context.localChanges(of: Object.self)
-    guard !pushed.isEmpty, let before = flight.lastKnown ?? flight.sent,
-      let now = changes.originals[flight.id]
-    else { return nil }
+    guard let now = changes.originals[flight.id] else { return nil }
     let path = [before] + heard + [now]
     // What the backend may have held besides `before`, for the first news to move away from.
     let possibleBefore = heard.isEmpty ? [] : changes.unconfirmed[flight.id] ?? []

@@ -75,6 +75,10 @@ final class AppInstance {
     refusals.clear()
   }
 
+  /// Whether the store refused a save since the last it took: the contexts hold what it did
+  /// not write, which a kill would lose.
+  var holdsUnsavedState: Bool { refusals.holdsUnsaved }
+
   /// Ends this life: the engine stops, saves fail, answers are not heard.
   func kill() async {
     life.end()
@@ -101,22 +105,27 @@ struct StoreRefused: Error, CustomStringConvertible {
   var description: String { "the store refused the save (the disk is full)" }
 }
 
-/// How many of an app instance's next saves the store refuses.
+/// How many of an app instance's next saves the store refuses, and whether the last save it
+/// was asked for was refused.
 final class SaveRefusals: Sendable {
-  private let left = Locked(0)
+  private let state = Locked((left: 0, holdsUnsaved: false))
 
   /// Refuses `count` more saves.
-  func add(_ count: Int) { left.withLock { $0 += count } }
+  func add(_ count: Int) { state.withLock { $0.left += count } }
 
   /// Refuses no more saves.
-  func clear() { left.withLock { $0 = 0 } }
+  func clear() { state.withLock { $0.left = 0 } }
+
+  /// Whether the store refused a save since the last one it took.
+  var holdsUnsaved: Bool { state.withLock { $0.holdsUnsaved } }
 
   /// Whether to refuse the save being made, counting it.
   func takeOne() -> Bool {
-    left.withLock { left in
-      guard left > 0 else { return false }
-      left -= 1
-      return true
+    state.withLock { state in
+      let refuses = state.left > 0
+      if refuses { state.left -= 1 }
+      state.holdsUnsaved = refuses
+      return refuses
     }
   }
 }

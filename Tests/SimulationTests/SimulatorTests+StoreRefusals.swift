@@ -47,5 +47,29 @@ extension SimulatorTests {
       #expect(report.figures.refusalsGivenUp == 1)
       #expect(report.figures.savesRefused == 2)
     }
+
+    @Test(
+      "A catch-up whose save the store refused is made again by the app started after a kill (seed 2861 of 300 steps, shortened)"
+    )
+    func catchUpOfARefusedSaveLostToAKill() async {
+      // given: contact 3 accepts while the app is down and the backend forgets its news; the
+      // store refuses the save of the catch-up that reads the acceptance, and the app is killed
+      // before any other save
+      let schedule: [SimulationStep] = [
+        .requestConnection(contact: 3), .fault(.heldAnswer), .remoteAccept(contact: 3), .restart,
+        .expireNotifications(keepingLast: 1), .fault(.signedOut), .renameSelf("n67"),
+        .refuseSaves(1), .releaseParked(3), .fault(.park), .restart,
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 2861, schedule: schedule,
+        options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.savesRefused == 1)
+      #expect(report.requests.filter { $0.contains("GET /connections") }.count == 2)
+    }
   }
 }

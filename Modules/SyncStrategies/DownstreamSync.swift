@@ -318,6 +318,10 @@ public struct DownstreamSync: Sendable {
       }
       context.applyRemote(message)
     case .messageDelete(let event):
+      // The backend deleted it: a deletion of it still pending here, perhaps refused (the self
+      // user was out of the group then), is done, and giving it up would bring back a message
+      // the backend no longer has. A request for it still out is settled by its answer.
+      context.clearLocalDeletion(Message.self, id: event.data)
       context.applyRemoteDeletion(Message.self, id: event.data)
     case .unknown:
       return false

@@ -43,5 +43,37 @@ extension SimulatorTests {
       #expect(report.figures.refusalsGivenUp == 0)
       #expect(report.figures.notificationExpiries == 1)
     }
+
+    /// Seed 4189 of 300 steps with two requests at once, as the shrinker shortened it: the
+    /// user deletes a message here while the self user deletes it on another device; the
+    /// deletion here is refused (403, the self user removed from the group meanwhile), the
+    /// catch-up after the backend forgot the cursor reads the deletion elsewhere, and the app
+    /// gives up its refusals.
+    nonisolated static let seed4189Shortened: [SimulationStep] = [
+      .restart, .leaveGroup(group: 5), .restart, .restart,
+      .writeMessage(conversation: 7, text: "m70"), .writeMessage(conversation: 3, text: "m83"),
+      .createGroup(name: "g84", contacts: [3, 1]), .writeMessage(conversation: 6, text: "m85"),
+      .toggleMember(group: 5, contact: 3), .toggleMember(group: 5, contact: 3),
+      .fault(.delay), .fault(.delay), .fault(.park), .expireNotifications(keepingLast: 3),
+      .fault(.delay), .fault(.heldAnswer), .fault(.park), .restart, .renameSelf("n196"),
+      .fault(.refusal), .remoteDeleteOwnMessage(conversation: 0), .restart,
+      .deleteMessage(conversation: 6), .remoteRemoveSelf(group: 4), .restart, .restart,
+      .releaseParked(2), .remoteAddSelf(group: 2), .pull, .giveUpRefused,
+    ]
+
+    @Test(
+      "A refused deletion of a message deleted on another device, whose news a catch-up read, does not bring it back (seed 4189 of 300 steps, shortened)"
+    )
+    func deletedElsewhereReadByCatchUp() async {
+      // when
+      let report = await Simulator.run(
+        seed: 4189, schedule: Self.seed4189Shortened,
+        options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.requests.contains { $0.contains("/messages/") && $0.contains("→ 403") })
+      #expect(report.figures.deletionsElsewhere == 1)
+    }
   }
 }

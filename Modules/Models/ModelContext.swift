@@ -43,12 +43,13 @@ public final class ModelContext: ModelLookup {
   private(set) var log: LocalChangeLog
   /// Objects whose change-log record changed since the last save; the next save writes them.
   private(set) var unsavedLogRecords: Set<ObjectReference> = []
-  /// The sync layer's metadata, and whether it changed since the last save.
+  /// The sync layer's metadata.
   private(set) var metadata: SyncMetadata
-  private(set) var metadataChanged = false
   /// The metadata as the store holds it: a rollback goes back to it, so that a cursor moved
   /// past news whose save failed is not ahead of what was applied.
   private var savedMetadata: SyncMetadata
+  /// Whether the metadata changed since the last save.
+  var metadataChanged: Bool { metadata != savedMetadata }
   /// The serial of the last write-ahead mark this context gave or loaded; only grows, so no two
   /// records share a mark, not even one loaded and one written after.
   private var lastWriteAheadSerial: Int
@@ -173,10 +174,7 @@ public final class ModelContext: ModelLookup {
   public func rollback() {
     edits = PendingEdits()
     remoteEdits = []
-    if metadataChanged {
-      metadata = savedMetadata
-      metadataChanged = false
-    }
+    metadata = savedMetadata
   }
 
   /// Every change of this context: its saves and its merges, from now on; the stream ends once
@@ -215,16 +213,11 @@ public final class ModelContext: ModelLookup {
   func markLogSaved() {
     unsavedLogRecords = []
     savedMetadata = metadata
-    metadataChanged = false
   }
 
   /// The sync layer's metadata, such as the last notification applied; saved with the context.
   public var syncMetadata: SyncMetadata {
     get { metadata }
-    set {
-      guard newValue != metadata else { return }
-      metadata = newValue
-      metadataChanged = true
-    }
+    set { metadata = newValue }
   }
 }

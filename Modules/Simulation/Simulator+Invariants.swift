@@ -206,8 +206,9 @@ extension Simulator {
       // it as last known, though an earlier attempt may have deleted it (seed 47746).
       // A deletion the app was told it dropped may still have reached the backend, its request
       // being out; so may an earlier attempt of a refused deletion the app gave up (its answer
-      // lost, or the app killed while it was out). The news that would say so may be forgotten,
-      // and the API has no message history to tell it otherwise (seeds 5746 and 27348).
+      // lost, or the app killed while it was out). The news that would say so may be forgotten
+      // before the app read them (news it read settle the deletion, seeds 27348 and 4189), and
+      // the API has no message history to tell it otherwise (seed 5746).
       guard !view.pendingInserts.contains(reference), !view.pendingDeletes.contains(reference),
         !view.failed.contains(reference), !awaitingNews.contains(message.conversationID),
         fake.conversation(message.conversationID) != nil,

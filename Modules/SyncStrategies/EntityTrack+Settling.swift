@@ -135,14 +135,18 @@ extension EntityTrack {
     let changes = context.localChanges(of: Object.self)
     guard let now = changes.originals[flight.id] else { return nil }
     let path = [before] + heard + [now]
-    // What the backend may have held besides `before`, for the first news to move away from.
-    let possibleBefore = heard.isEmpty ? [] : changes.unconfirmed[flight.id] ?? []
+    // Keys whose value the backend may have held besides `before`, which the first news differ
+    // from.
+    let movedFromPossible: Set<Object.Key> =
+      heard.first.map { first in
+        Set(
+          (changes.unconfirmed[flight.id] ?? []).flatMap { possible in
+            possible.keys.filter { !possible.value.hasSameValue(at: $0, as: first) }
+          })
+      } ?? []
     let moved = pushed.filter { key in
-      zip(path, path.dropFirst()).contains { !$0.hasSameValue(at: key, as: $1) }
-        || possibleBefore.contains { possible in
-          possible.keys.contains(key)
-            && heard.first.map { !possible.value.hasSameValue(at: key, as: $0) } == true
-        }
+      movedFromPossible.contains(key)
+        || zip(path, path.dropFirst()).contains { !$0.hasSameValue(at: key, as: $1) }
     }
     return moved.isEmpty ? nil : ServerNews(value: now, keys: moved)
   }

@@ -159,6 +159,12 @@ extension SyncEngine {
     }
   }
 
+  /// How a pull that a lost connection or a briefly unavailable backend cut short, while the
+  /// engine stays online, is pulled again: up to six pulls in all, two seconds apart at first and
+  /// doubling to a minute, with a fifth of jitter.
+  public static let defaultPullRetryPolicy = RetryPolicy(
+    maxAttempts: 6, baseDelay: .seconds(2), maxDelay: .seconds(60), jitter: 0.2)
+
   /// How many pages one pull sets aside, with none applied between, because an answer applied
   /// while each was out is newer than its news, before it ends and leaves the rest to the next
   /// pull.

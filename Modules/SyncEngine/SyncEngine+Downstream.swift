@@ -36,14 +36,31 @@ extension SyncEngine {
   /// pull ask forever, so after ``pagesSetAsideForAnswers`` such pages with none applied between
   /// it ends, and the engine pulls again from the same cursor once no request is in flight whose
   /// answer could overtake a page: at once if none is, else after the answers that leave none.
+  ///
+  /// A pull cut short while the engine stays online (the connection lost, a timeout, a
+  /// temporary status) is pulled again on the engine's clock, with the backoff of the
+  /// `pullRetryPolicy` it was made with.
   public func pullNotifications() async {
     var readToTheEnd = false
     var endedForAnswers = false
     // A page that could not be read, or whose save the store refused, ends the pull early: its
     // news, or those after it, are not yet where the store has them.
     var failedPage = false
-    // Whichever way the pull ends early, coming online again makes it up.
-    defer { if !readToTheEnd { isPullOwed = true } }
+    // A pull that ends early after a request of it failed for something that passes by itself
+    // (the connection went, a temporary status) was cut short; a page that cannot be read, or
+    // a refusal, would end it the same way again.
+    let temporaryFailuresBefore = temporaryFetchFailures
+    // Whichever way the pull ends early, coming online again makes it up; cut short while
+    // online, it is also pulled again on the clock. Answers that overtook its pages have their
+    // own way to pull again.
+    defer {
+      if !readToTheEnd {
+        isPullOwed = true
+        if !endedForAnswers, temporaryFetchFailures > temporaryFailuresBefore {
+          schedulePullRetry()
+        }
+      }
+    }
     guard await knowsSelfUser() else { return }
     let order = userFetches
     let answers = self.answers
@@ -140,7 +157,10 @@ extension SyncEngine {
     readToTheEnd = !endedForAnswers && !failedPage
     // Set before the fetches below, during which another pull may read to the end and clear it.
     isPullOwedForAnswers = endedForAnswers
-    if readToTheEnd { isPullOwed = false }
+    if readToTheEnd {
+      isPullOwed = false
+      pullsCutShort = 0
+    }
     await fetchOwedUsers()
     pullOwedForAnswersIfNoneIsOut()
   }
@@ -155,6 +175,46 @@ extension SyncEngine {
     // The new pull owes it again if answers cut it short too; until then, answers start no other.
     isPullOwedForAnswers = false
     tracker.run("pull owed since answers overtook its pages") { [weak self] in
+      await self?.pullNotifications()
+    }
+  }
+
+  /// Pulls again after `pullRetryPolicy`'s backoff, once the pull that just ended was cut short
+  /// while the engine is running and online, unless a pull again is already set or the policy's
+  /// attempts are spent (then coming online makes it up).
+  ///
+  /// Like an upstream backoff, the wait is a plain task on the engine's clock, not enrolled
+  /// work; ``settle(advancing:timeout:quietPeriod:)`` waits it out.
+  private func schedulePullRetry() {
+    guard isRunning, isOnline, pullRetryTimer == nil else { return }
+    pullsCutShort += 1
+    guard pullsCutShort < pullRetryPolicy.maxAttempts else { return }
+    let wait = pullRetryPolicy.delay(
+      afterAttempt: pullsCutShort, unit: random.unitInterval(), retryAfter: nil)
+    let time = self.time
+    let attempt = pullsCutShort
+    let task = Task(executorPreference: ExecutorPreference.current) { [weak self] in
+      guard (try? await time.sleep(for: wait)) != nil else { return }
+      await self?.pullRetryWokeUp(attempt: attempt)
+    }
+    pullRetryTimer = (attempt, time.now() + wait, task)
+  }
+
+  /// Pulls again now if the backoff of a pull cut short has ended, without waiting for its
+  /// timer's task, which may have started to sleep on the clock only after it moved.
+  func pullIfRetryIsDue() {
+    guard let timer = pullRetryTimer, time.now() >= timer.at else { return }
+    timer.task.cancel()
+    pullRetryWokeUp(attempt: timer.attempt)
+  }
+
+  /// Pulls again for the timer set after `attempt` pulls cut short, unless settling pulled
+  /// for it already.
+  private func pullRetryWokeUp(attempt: Int) {
+    guard pullRetryTimer?.attempt == attempt else { return }
+    pullRetryTimer = nil
+    guard isPullOwed, isRunning, isOnline else { return }
+    tracker.run("pull again after one was cut short") { [weak self] in
       await self?.pullNotifications()
     }
   }
@@ -451,6 +511,7 @@ extension SyncEngine {
       let response = try await transport.send(
         request, options: SendOptions(retriesTemporaryFailures: true))
       onEvent?(.request(request, .status(response.status)))
+      if response.responseClass == .temporary { temporaryFetchFailures += 1 }
       // Without credentials nothing can be read: it is a pause, not a problem to report.
       guard response.responseClass != .unauthorized else {
         noteAuthentication(response.responseClass)
@@ -459,6 +520,7 @@ extension SyncEngine {
       return response
     } catch {
       onEvent?(.request(request, .failed(error)))
+      if [.temporary, .expired].contains(error.responseClass) { temporaryFetchFailures += 1 }
       noteConnectivity(after: error)
       return nil
     }

@@ -3,8 +3,9 @@ import Seams
 import SyncStrategies
 
 extension SyncEngine {
-  /// Waits until the engine has nothing left to do by itself, moving `clock` past backoffs and
-  /// anything else sleeping on it, and returns the queue as it ends.
+  /// Waits until the engine has nothing left to do by itself, moving `clock` past backoffs (a
+  /// change's, or a pull's that was cut short) and anything else sleeping on it, and returns the
+  /// queue as it ends.
   ///
   /// ```swift
   /// try stack.ui.context.save()
@@ -47,8 +48,11 @@ extension SyncEngine {
       }
       stuck = nil
       let snapshot = await queue()
-      if snapshot.isIdle || !isRunning || !isOnline { return snapshot }
-      if let wait = snapshot.retrying.map(\.retryIn).min() {
+      if !isRunning || !isOnline { return snapshot }
+      // A pull cut short is pulled again by itself too, once its backoff ends.
+      let pullWait = pullRetryTimer.map { $0.at - time.now() }
+      if snapshot.isIdle && pullWait == nil { return snapshot }
+      if let wait = (snapshot.retrying.map(\.retryIn) + (pullWait.map { [$0] } ?? [])).min() {
         if let clock {
           clock.advance(by: max(wait, .zero))
         } else {
@@ -59,7 +63,9 @@ extension SyncEngine {
             return true
           }
         }
+        // The timers' tasks may not sleep on the clock yet: what is due goes now.
         pump()
+        pullIfRetryIsDue()
         continue
       }
       if !snapshot.pending.isEmpty {

@@ -45,6 +45,18 @@ public actor SyncEngine {
   /// Whether a pull ended because answers kept overtaking its pages, and none read to the end
   /// since: the engine pulls again once no request is in flight.
   var isPullOwedForAnswers = false
+  /// How a pull cut short while online is pulled again (see ``defaultPullRetryPolicy``).
+  let pullRetryPolicy: RetryPolicy
+  /// Where the jitter of the pulls again comes from: the task's source when the engine was made.
+  let random = RandomSource.current
+  /// How many fetches failed for something that passes by itself (a network failure, a request
+  /// out of time, a 408, 429 or 5xx), so that a pull can tell whether it was cut short.
+  var temporaryFetchFailures = 0
+  /// How many pulls in a row were cut short while online, since the last that read to the end.
+  var pullsCutShort = 0
+  /// When the next pull again goes, after how many pulls cut short, and the task asleep until
+  /// then.
+  var pullRetryTimer: (attempt: Int, at: Duration, task: Task<Void, Never>)?
   var retryTimer: (at: Duration, task: Task<Void, Never>)?
   var pumpScheduled = false
   var pumpAgain = false
@@ -64,12 +76,15 @@ public actor SyncEngine {
   ///   - downstream: How notifications and fetched pages are applied to the sync context.
   ///   - time: The clock backoff is measured on.
   ///   - tracker: Where jobs are enrolled; the stack's tracker by default.
+  ///   - pullRetryPolicy: How a pull that a lost connection or a briefly unavailable backend
+  ///     cut short, while the engine stays online, is pulled again on `time`.
   ///   - onEvent: Called with every request answered, every page applied, and every change
   ///     refused.
   public init(
     stack: ModelStack, transport: any TransportSession, upstream: UpstreamObjectSync = .standard(),
     downstream: DownstreamSync = DownstreamSync(), time: any TimeSource = SystemTimeSource(),
-    tracker: WorkTracker? = nil, onEvent: (@Sendable (SyncEngineEvent) -> Void)? = nil
+    tracker: WorkTracker? = nil, pullRetryPolicy: RetryPolicy = SyncEngine.defaultPullRetryPolicy,
+    onEvent: (@Sendable (SyncEngineEvent) -> Void)? = nil
   ) {
     self.stack = stack
     self.transport = transport
@@ -77,6 +92,7 @@ public actor SyncEngine {
     self.downstream = downstream
     self.time = time
     self.tracker = tracker ?? stack.tracker
+    self.pullRetryPolicy = pullRetryPolicy
     self.onEvent = onEvent
   }
 
@@ -119,6 +135,8 @@ public actor SyncEngine {
     isOnline = online
     onEvent?(.connectivity(online: online))
     if online {
+      // A new connection: pulls cut short on the old one count no more.
+      pullsCutShort = 0
       upstream.retryNow()
       pump()
       // A stopped engine sends nothing new; its next start pulls anyway.

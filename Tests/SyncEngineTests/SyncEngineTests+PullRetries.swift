@@ -111,11 +111,13 @@ extension SyncEngineTests {
       #expect(world.fake.requests("GET", "/notifications").count == policy.maxAttempts)
     }
 
-    @Test("A page that cannot be read is not pulled again on the clock, only on coming online")
-    func unreadablePageWaits() async throws {
+    @Test(
+      "A pull ended by a page that cannot be read or by a refusal is not pulled again on the clock",
+      arguments: [Fault.malformedBody, .status(403)])
+    func unreadablePageWaits(fault: Fault) async throws {
       // given
       let (world, group) = try await Self.worldWithNews()
-      world.fake.addFault(.once(RequestMatcher("GET", "/notifications"), .malformedBody))
+      world.fake.addFault(.once(RequestMatcher("GET", "/notifications"), fault))
       expectLoggedError(containing: "could not apply")
       await world.engine.pullNotifications()
 

@@ -774,6 +774,34 @@ struct SyncEngineTests {
   }
 
   @Test(
+    "A member the user adds back while their removal is out stays, whether the removal's news come before its answer or after",
+    arguments: [true, false])
+  func memberAddedBackWhileRemovalIsOut(newsFirst: Bool) async throws {
+    // given: Ann is in a group with the self user; the backend applies the user's removal of
+    // her and holds its answer, and the user adds her back meanwhile
+    let world = try await SyncWorld.start()
+    let ann = world.fake.insertUser(name: "Ann")
+    let group = world.fake.createGroupRemotely(name: "Lunch", by: ann, members: [world.me])
+    await world.engine.pullNotifications()
+    await world.settle()
+    world.fake.addFault(.once(RequestMatcher("DELETE", "/conversations/*/members"), .holdAnswer))
+    try world.save { try $0.update(Conversation.self, id: group) { $0.participantIDs.remove(ann) } }
+    await world.fake.waitForParkedRequests(1)
+    try world.save { try $0.update(Conversation.self, id: group) { $0.participantIDs.insert(ann) } }
+
+    // when
+    if newsFirst { await world.engine.pullNotifications() }
+    world.fake.releaseAllParkedRequests()
+    await world.settle()
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // then: the user's last edit holds on both sides
+    #expect(world.fake.members(of: group).contains(ann))
+    #expect(world.ui.object(Conversation.self, id: group)?.participantIDs.contains(ann) == true)
+  }
+
+  @Test(
     "Removed from a group, the engine drops the message still waiting to go and tells its observer")
   func removedFromGroup() async throws {
     // given: a group Ann made with the self user, and a message of it waiting to retry a 503

@@ -430,18 +430,28 @@ public struct DownstreamSync: Sendable {
 
   /// Members joined or left on the server while a local member change may wait to be pushed:
   /// the server's list is updated, and so is the local one, except for members the local
-  /// change itself added or removed relative to `synchronised` (that change wins, and is still
-  /// sent).
+  /// change itself added or removed relative to `synchronised` or to a list the backend may
+  /// hold from a request of this device (that change wins, and is still sent).
+  ///
+  /// A member the user removed and added back while the removal was out is as in
+  /// `synchronised`, but not as in the list the removal sent: news of the removal leave her in.
   func mergeMembership(
     of id: UUID, joined: Bool, users: Set<UUID>, synchronised: Set<UUID>,
     in context: ModelContext
   ) {
+    let possible = (context.localChanges(of: Conversation.self).unconfirmed[id] ?? [])
+      .filter { $0.keys.contains(.participantIDs) }.map(\.value.participantIDs)
     context.updateLastSynchronised(Conversation.self, id: id) { original in
       Self.change(&original.participantIDs, joined: joined, users: users)
     }
     _ = try? context.update(Conversation.self, id: id) { conversation in
-      let locallyAdded = conversation.participantIDs.subtracting(synchronised)
-      let locallyRemoved = synchronised.subtracting(conversation.participantIDs)
+      let here = conversation.participantIDs
+      let locallyAdded = possible.reduce(here.subtracting(synchronised)) {
+        $0.union(here.subtracting($1))
+      }
+      let locallyRemoved = possible.reduce(synchronised.subtracting(here)) {
+        $0.union($1.subtracting(here))
+      }
       Self.change(
         &conversation.participantIDs, joined: joined,
         users: users.subtracting(joined ? locallyRemoved : locallyAdded))

@@ -134,5 +134,57 @@ extension SyncEngineTests {
       #expect(running.stack.ui.context.object(User.self, id: bob)?.name == "Bob")
       #expect(running.store.load().tables.object(User.self, id: bob)?.name == "Bob")
     }
+
+    @Test(
+      "An app killed while a member change is out keeps the user's later edit, whether or not the store refused the save before the change went",
+      arguments: [false, true])
+    func killedWithChangeOut(refusingTheSaveBefore refuses: Bool) async throws {
+      // given: Ann's group with the self user in it; offline, the user removes Ann; the store
+      // refuses the sync context's next save if told to, and the backend holds the request
+      let fake = FakeBackend()
+      let me = fake.insertSelfUser(name: "Me")
+      let ann = fake.insertUser(name: "Ann")
+      let group = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
+      let store = RefusingStore()
+      let stack = try ModelStack(store: store)
+      let clock = ManualTimeSource()
+      let engine = SyncEngine(stack: stack, transport: fake.transport, time: clock)
+      await engine.start()
+      _ = await engine.settle(advancing: clock)
+      await engine.setOnline(false)
+      try stack.ui.context.update(Conversation.self, id: group) { $0.participantIDs.remove(ann) }
+      try stack.ui.context.save()
+      await Quiescence.expectIdle(stack.tracker)
+      if refuses { store.refuseNextSaves(1) }
+      // That refusal, or the killed app's save of the held request's answer.
+      expectLoggedError(containing: "could not apply")
+      fake.addFault(.once(RequestMatcher("DELETE", "/conversations/*/members"), .park))
+      await engine.setOnline(true)
+      // Either the request is held, or nothing is left running.
+      while fake.parkedRequests.isEmpty,
+        !(await stack.tracker.waitUntilIdle(timeout: .milliseconds(20))).isEmpty
+      {}
+      // The app is killed: what the store holds now is all the next launch has.
+      let durable = store.load()
+      store.refuseNextSaves(.max)
+      await engine.stop()
+
+      // when: started again, the user adds Ann back before the held request reaches the backend
+      let relaunched = try ModelStack(store: InMemoryStore(state: durable))
+      try relaunched.ui.context.update(Conversation.self, id: group) {
+        $0.participantIDs.insert(ann)
+      }
+      try relaunched.ui.context.save()
+      fake.releaseAllParkedRequests()
+      let next = SyncEngine(stack: relaunched, transport: fake.transport, time: clock)
+      await next.start()
+      _ = await next.settle(advancing: clock)
+      await Quiescence.expectIdle(stack.tracker)
+
+      // then
+      #expect(fake.members(of: group).contains(ann))
+      #expect(
+        relaunched.ui.context.object(Conversation.self, id: group)?.participantIDs == [me, ann])
+    }
   }
 }

@@ -37,11 +37,21 @@ extension SyncEngine {
     let upstream = self.upstream
     // Saved before anything is sent: what the requests carry is written ahead in the change
     // log as possibly applied, so an app killed before the answers still accounts for them.
-    let ready = await saveInSyncContext { context in
+    // A save the store refused sends nothing: the requests are taken back, and wait a backoff.
+    let (ready, refusal) = await stack.sync.perform { context -> ([UpstreamRequest], SaveError?) in
       var ready: [UpstreamRequest] = []
       while let next = upstream.nextRequest(in: context, now: now) { ready.append(next) }
-      return ready
+      do throws(SaveError) {
+        try context.save()
+        return (ready, nil)
+      } catch {
+        for request in ready {
+          upstream.complete(request.token, with: .temporary(.notSent), in: context, now: now)
+        }
+        return ([], error)
+      }
     }
+    if let refusal { report(.save(refusal)) }
     for next in ready {
       tracker.run("send \(next.request)") { [weak self] in await self?.deliver(next) }
     }

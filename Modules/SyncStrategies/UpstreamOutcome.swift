@@ -17,12 +17,14 @@ public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
   public let transportError: TransportError?
   /// Why a successful status came with an unreadable body.
   public let unreadableBody: ResponseError?
+  /// Whether the request left the device at all: see ``notSent``.
+  public let wasSent: Bool
 
   /// Creates a failure.
   public init(
     responseClass: ResponseClass, status: Int? = nil, error: APIError? = nil,
     retryAfter: Duration? = nil, transportError: TransportError? = nil,
-    unreadableBody: ResponseError? = nil
+    unreadableBody: ResponseError? = nil, wasSent: Bool = true
   ) {
     self.responseClass = responseClass
     self.status = status
@@ -30,7 +32,13 @@ public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
     self.retryAfter = retryAfter
     self.transportError = transportError
     self.unreadableBody = unreadableBody
+    self.wasSent = wasSent
   }
+
+  /// A request held back before it went: the store refused the save that records what it
+  /// carries as possibly applied, so an app killed before its next save would forget it went.
+  /// It is taken back and tried again after a backoff, as a temporary failure.
+  public static let notSent = BackendFailure(responseClass: .temporary, wasSent: false)
 
   /// Whether the backend may have carried the request out, so its values may be there.
   ///
@@ -38,6 +46,7 @@ public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
   /// left the device, surely was not; a lost or unreadable answer, a timeout or a server error
   /// may hide an applied change.
   public var mayHaveBeenApplied: Bool {
+    guard wasSent else { return false }
     switch transportError {
     case .network(.offline)?, .network(.cannotConnect)?, .invalidRequest?: return false
     // A 401, or a send without a token (`.unauthenticated`), reached no one who acted on it.
@@ -50,6 +59,7 @@ public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
 
   /// Reads as `status 403 (access-denied): self is not a member` or `network failure: offline`.
   public var description: String {
+    guard wasSent else { return "not sent: the store refused to record it first" }
     if let transportError { return "\(transportError)" }
     if let unreadableBody { return "\(unreadableBody)" }
     var text = "status \(status.map(String.init) ?? "?")"

@@ -56,6 +56,18 @@ struct UpstreamOutcomeTests {
     #expect(answer == .renamed(ConversationRename(name: "Dinner")))
   }
 
+  @Test("A request held back before it went is a temporary failure, surely not applied")
+  func notSent() {
+    // when
+    let failure = BackendFailure.notSent
+
+    // then
+    #expect(failure.responseClass == .temporary)
+    #expect(!failure.wasSent)
+    #expect(!failure.mayHaveBeenApplied)
+    #expect("\(failure)".contains("not sent"))
+  }
+
   @Test(
     "A send refused for want of credentials waits as unauthorized, surely not applied",
     arguments: [

@@ -35,9 +35,11 @@ public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
     self.wasSent = wasSent
   }
 
-  /// A request held back before it went: the store refused the save that records what it
-  /// carries as possibly applied, so an app killed before its next save would forget it went.
-  /// It is taken back and tried again after a backoff, as a temporary failure.
+  /// A request held back before it went, because the store refused to record it first.
+  ///
+  /// The save that records what a request carries as possibly applied comes before it goes;
+  /// sent without it, an app killed before its next save would forget it went. It is taken back
+  /// and tried again after a backoff, as a temporary failure.
   public static let notSent = BackendFailure(responseClass: .temporary, wasSent: false)
 
   /// Whether the backend may have carried the request out, so its values may be there.

@@ -802,6 +802,42 @@ struct SyncEngineTests {
   }
 
   @Test(
+    "A member the user adds back stays, though news of her earlier addition and removal come while the new addition is out"
+  )
+  func memberAddedBackBeforeOlderNews() async throws {
+    // given: the user added Ann to the group and removed her again, both answered, no news read
+    // since; the backend holds the user's third change, adding her back, before it applies it
+    let world = try await SyncWorld.start()
+    let ann = world.fake.insertUser(name: "Ann")
+    let group = world.fake.createGroupRemotely(name: "Lunch", by: world.me, members: [])
+    await world.engine.pullNotifications()
+    await world.settle()
+    try await world.connect(ann)
+    for add in [true, false] {
+      try world.save {
+        try $0.update(Conversation.self, id: group) {
+          if add { $0.participantIDs.insert(ann) } else { $0.participantIDs.remove(ann) }
+        }
+      }
+      await world.settle()
+    }
+    world.fake.addFault(.once(RequestMatcher("POST", "/conversations/*/members"), .park))
+    try world.save { try $0.update(Conversation.self, id: group) { $0.participantIDs.insert(ann) } }
+    await world.fake.waitForParkedRequests(1)
+
+    // when: the news of the first two changes come before the third is applied
+    await world.engine.pullNotifications()
+    world.fake.releaseAllParkedRequests()
+    await world.settle()
+    await world.engine.pullNotifications()
+    await world.settle()
+
+    // then
+    #expect(world.fake.members(of: group).contains(ann))
+    #expect(world.ui.object(Conversation.self, id: group)?.participantIDs.contains(ann) == true)
+  }
+
+  @Test(
     "Removed from a group, the engine drops the message still waiting to go and tells its observer")
   func removedFromGroup() async throws {
     // given: a group Ann made with the self user, and a message of it waiting to retry a 503

@@ -23,6 +23,14 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// Beside a deletion, the value of an object whose creation was given up, which the backend
   /// only may hold (``ModelContext/discardInsertion(_:id:backendMayHold:)``).
   public internal(set) var unconfirmed: [UUID: [UnconfirmedValue<Object>]] = [:]
+  /// For each object with changed keys, each such key's last synchronised value when the user
+  /// last changed it, or as an answer to this device last acknowledged it: what the user's
+  /// change is measured against, however news of changes older than it move ``originals``
+  /// since (a member the user adds back stays added, though news of her earlier addition and
+  /// removal put the last synchronised list where the user's list is for a while).
+  ///
+  /// Only the keys in ``updatedKeys`` hold meaningful values.
+  public internal(set) var editBases: [UUID: Object] = [:]
 
   /// Creates an empty record.
   public init() {}
@@ -69,10 +77,16 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
     for (id, update) in changes.updated {
       updatedKeys[id, default: []].formUnion(update.keys)
       failures[id] = nil
+      if let original = originals[id] {
+        var base = editBases[id] ?? original
+        for key in update.keys { Object.field(key).copy(&base, original) }
+        editBases[id] = base
+      }
     }
     for id in changes.deleted {
       let wasNew = inserted.remove(id) != nil
       updatedKeys[id] = nil
+      editBases[id] = nil
       failures[id] = nil
       // An object whose creation was not acknowledged yet is one the backend only may hold:
       // its deletion keeps it among the unconfirmed values, so that giving up a refusal of the

@@ -128,6 +128,7 @@ extension ModelContext {
         changes.updatedKeys[id] = nil
         changes.deleted.remove(id)
         changes.originals[id] = nil
+        changes.editBases[id] = nil
         changes.failures[id] = nil
         changes.unconfirmed[id] = nil
       }
@@ -186,6 +187,7 @@ extension ModelContext {
       log.modify(Object.self) { changes in
         changes.deleted.remove(object.id)
         changes.originals[object.id] = nil
+        changes.editBases[object.id] = nil
         changes.failures[object.id] = nil
         changes.inserted.insert(object.id)
       }
@@ -233,6 +235,7 @@ extension ModelContext {
         changes.updatedKeys[id] = remaining.isEmpty ? nil : remaining
         if remaining.isEmpty {
           changes.originals[id] = nil
+          changes.editBases[id] = nil
           if !changes.inserted.contains(id) {
             changes.failures[id] = nil
             changes.unconfirmed[id] = nil
@@ -256,6 +259,11 @@ extension ModelContext {
           var original = changes.originals[object.id] ?? object
           for key in keys { Object.field(key).copy(&original, object) }
           changes.originals[object.id] = original
+          // What the user changed is measured from what the backend acknowledged.
+          if var base = changes.editBases[object.id] {
+            for key in keys { Object.field(key).copy(&base, object) }
+            changes.editBases[object.id] = base
+          }
         }
         let open = (changes.unconfirmed[object.id] ?? []).compactMap { entry in
           let left = entry.keys.subtracting(keys)
@@ -362,6 +370,7 @@ extension ModelContext {
       log.modify(type) { changes in
         changes.deleted.remove(id)
         changes.originals[id] = nil
+        changes.editBases[id] = nil
         changes.failures[id] = nil
         changes.unconfirmed[id] = nil
       }

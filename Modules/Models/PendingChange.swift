@@ -18,6 +18,9 @@ public struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable {
   public var failure: PushFailure?
   /// Values the backend may hold because requests carrying them may have been applied.
   public var unconfirmed: [UnconfirmedValue<Object>] = []
+  /// The changed keys' last synchronised values when the user first changed them (see
+  /// ``LocalChanges/editBases``).
+  public var editBase: Object?
 
   /// Creates an empty record.
   public init() {}
@@ -29,7 +32,7 @@ public struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case isInserted, isDeleted, keys, original, failure, unconfirmed
+    case isInserted, isDeleted, keys, original, failure, unconfirmed, editBase
   }
 
   /// Reads a record; an unknown key name is an error naming it.
@@ -42,10 +45,12 @@ public struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable {
     failure = try container.decodeIfPresent(PushFailure.self, forKey: .failure)
     unconfirmed =
       try container.decodeIfPresent([UnconfirmedValue<Object>].self, forKey: .unconfirmed) ?? []
+    // A record written before edit bases existed measures the change against its original.
+    editBase = try container.decodeIfPresent(Object.self, forKey: .editBase)
   }
 
-  /// Writes the record: the keys by name, comma-separated; an empty list of unconfirmed values
-  /// is left out.
+  /// Writes the record: the keys by name, comma-separated; an empty list of unconfirmed values,
+  /// and a missing edit base, are left out.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(isInserted, forKey: .isInserted)
@@ -54,6 +59,7 @@ public struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable {
     try container.encodeIfPresent(original, forKey: .original)
     try container.encodeIfPresent(failure, forKey: .failure)
     if !unconfirmed.isEmpty { try container.encode(unconfirmed, forKey: .unconfirmed) }
+    try container.encodeIfPresent(editBase, forKey: .editBase)
   }
 }
 
@@ -115,6 +121,7 @@ extension LocalChanges {
     record.original = originals[id]
     record.failure = failures[id]
     record.unconfirmed = unconfirmed[id] ?? []
+    record.editBase = updatedKeys[id] == nil ? nil : editBases[id]
     return record
   }
 
@@ -126,5 +133,6 @@ extension LocalChanges {
     originals[id] = record.original
     failures[id] = record.failure
     unconfirmed[id] = record.unconfirmed.isEmpty ? nil : record.unconfirmed
+    editBases[id] = record.keys.isEmpty ? nil : record.editBase
   }
 }

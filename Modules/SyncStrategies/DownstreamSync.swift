@@ -430,17 +430,28 @@ public struct DownstreamSync: Sendable {
 
   /// Members joined or left on the server while a local member change may wait to be pushed:
   /// the server's list is updated, and so is the local one, except for members the local
-  /// change itself added or removed relative to `synchronised` or to a list the backend may
-  /// hold from a request of this device (that change wins, and is still sent).
+  /// change itself added or removed relative to `synchronised`, to the members as last
+  /// synchronised when the user last changed them (``LocalChanges/editBases``), or to a list
+  /// the backend may hold from a request of this device (that change wins, and is still
+  /// sent).
   ///
   /// A member the user removed and added back while the removal was out is as in
   /// `synchronised`, but not as in the list the removal sent: news of the removal leave her in.
+  /// Nor do news of older changes, which may pass through the user's list on their way (her
+  /// addition and removal, both answered already), take her out.
   func mergeMembership(
     of id: UUID, joined: Bool, users: Set<UUID>, synchronised: Set<UUID>,
     in context: ModelContext
   ) {
-    let possible = (context.localChanges(of: Conversation.self).unconfirmed[id] ?? [])
-      .filter { $0.keys.contains(.participantIDs) }.map(\.value.participantIDs)
+    let changes = context.localChanges(of: Conversation.self)
+    // What the user's change is measured against: the members as last synchronised when they
+    // last changed them (or as last acknowledged), and each list a request of theirs may have
+    // left.
+    let possible =
+      (changes.unconfirmed[id] ?? []).filter { $0.keys.contains(.participantIDs) }
+      .map(\.value.participantIDs)
+      + (changes.keys(of: id).contains(.participantIDs)
+        ? changes.editBases[id].map { [$0.participantIDs] } ?? [] : [])
     context.updateLastSynchronised(Conversation.self, id: id) { original in
       Self.change(&original.participantIDs, joined: joined, users: users)
     }

@@ -33,6 +33,62 @@ struct LocalChangesTests {
     #expect(changes.objectIDs == [user.id])
   }
 
+  @Test(
+    "A changed key's edit base is its last synchronised value at the user's last change, which news do not move and an acknowledgement does"
+  )
+  func editBases() async throws {
+    // given: a group with Ann; the user adds Bob
+    let me = make.selfUser()
+    let ann = make.user(name: "Ann")
+    let bob = make.user(name: "Bob")
+    let group = make.conversation(creator: me, participants: [ann])
+    let stack = ModelStack.forTesting([me, ann, bob, group])
+    try await saveInUI(stack) {
+      try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob.id) }
+    }
+    let atChange = await stack.sync.perform { $0.localChanges(of: Conversation.self) }
+
+    // when: news say Cat joined; then the backend acknowledges Bob
+    let (afterNews, afterAnswer) = await stack.sync.perform { context in
+      context.updateLastSynchronised(Conversation.self, id: group.id) {
+        $0.participantIDs.insert(UUID(9))
+      }
+      let afterNews = context.localChanges(of: Conversation.self)
+      var acknowledged = group
+      acknowledged.participantIDs = [me.id, ann.id, bob.id, UUID(9)]
+      context.recordSynchronised(acknowledged, keys: [.participantIDs])
+      return (afterNews, context.localChanges(of: Conversation.self))
+    }
+
+    // then
+    #expect(atChange.editBases[group.id]?.participantIDs == group.participantIDs)
+    #expect(afterNews.originals[group.id]?.participantIDs.contains(UUID(9)) == true)
+    #expect(afterNews.editBases[group.id]?.participantIDs == group.participantIDs)
+    #expect(afterAnswer.editBases[group.id]?.participantIDs.contains(bob.id) == true)
+  }
+
+  @Test("An edit base goes with its keys, and a store keeps it with them")
+  func editBaseCleared() async throws {
+    // given
+    let user = make.user(name: "Ann")
+    let stack = ModelStack.forTesting([user])
+    try await saveInUI(stack) { try $0.update(User.self, id: user.id) { $0.name = "A" } }
+    let record = await stack.sync.perform {
+      $0.localChanges(of: User.self).pendingChange(of: user.id)
+    }
+
+    // when
+    let cleared = await stack.sync.perform { context in
+      context.clearLocalChanges(User.self, id: user.id, keys: [.name])
+      return context.localChanges(of: User.self)
+    }
+
+    // then
+    #expect(record.editBase?.name == "Ann")
+    #expect(cleared.editBases[user.id] == nil)
+    #expect(cleared.pendingChange(of: user.id).isEmpty)
+  }
+
   @Test("Inserted and deleted objects are marked for upstream insert and delete")
   func insertAndDeleteMarks() async throws {
     // given

@@ -29,8 +29,12 @@ struct RecordCoderTests {
       UnconfirmedValue(
         keys: [.name, .participantIDs], value: group, mark: WriteAheadMark(serial: 7)),
     ]
+    var based = PendingChange<Conversation>()
+    based.keys = [.participantIDs]
+    based.original = group
+    based.editBase = group
     return [
-      me, ann, group, message, make.connection(from: me, to: ann, message: "Hi"), record,
+      me, ann, group, message, make.connection(from: me, to: ann, message: "Hi"), record, based,
       PendingChange<User>(), SyncMetadata(lastNotificationID: UUID(3)), SyncMetadata(),
       SyncMetadata(lastNotificationID: UUID(3), usersToFetch: [UUID(5), UUID(4)]),
       SyncMetadata(createdGroupsToConfirm: [UUID(7), UUID(6)]),

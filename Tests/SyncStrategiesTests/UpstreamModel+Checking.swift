@@ -55,6 +55,10 @@ extension UpstreamModel {
     case .groupName(let id):
       return context.object(Conversation.self, id: id).map { "\($0.name ?? "")" }
     case .connection(let user): return context.object(Connection.self, id: user)?.status.rawValue
+    case .member(let user, let group):
+      return context.object(Conversation.self, id: group).map {
+        $0.participantIDs.contains(user) ? "in" : "out"
+      }
     }
   }
 
@@ -64,6 +68,8 @@ extension UpstreamModel {
     case .accent: return fake.user(me).map { "\($0.accentID)" }
     case .groupName(let id): return fake.conversationSummary(id).map { "\($0.name ?? "")" }
     case .connection(let user): return fake.connection(from: me, to: user)?.status.rawValue
+    case .member(let user, let group):
+      return fake.conversationSummary(group).map { $0.members.contains(user) ? "in" : "out" }
     }
   }
 

@@ -64,13 +64,15 @@ final class UpstreamModel {
 
   /// A key whose every saved value must reach the server or stay here.
   ///
-  /// Names, the accent and a connection's status; member lists are left out, since they merge
-  /// with other users' changes.
+  /// Names, the accent, a connection's status, and whether a user is in a group: member lists
+  /// merge with other users' changes, so each member is followed alone, until another user
+  /// changes that same member.
   enum SavedKey: Hashable, CustomStringConvertible {
     case selfName
     case accent
     case groupName(UUID)
     case connection(UUID)
+    case member(UUID, group: UUID)
 
     var description: String {
       switch self {
@@ -78,6 +80,7 @@ final class UpstreamModel {
       case .accent: "accent"
       case .groupName(let id): "name of group \(id)"
       case .connection(let user): "status of the connection with \(user)"
+      case .member(let user, let group): "membership of \(user) in group \(group)"
       }
     }
   }
@@ -217,12 +220,15 @@ final class UpstreamModel {
     case .toggleMember(let index, let user):
       let group = groups[index % groups.count]
       let member = users[user]
-      try saveUI { context in
+      let saved = try saveUI { context in
         try context.update(Conversation.self, id: group) { conversation in
           if conversation.participantIDs.remove(member) == nil {
             conversation.participantIDs.insert(member)
           }
         }
+      }
+      if saved, let members = ui.object(Conversation.self, id: group)?.participantIDs {
+        lastSaved[.member(member, group: group)] = members.contains(member) ? "in" : "out"
       }
     case .write(let index, let text):
       let conversation = conversations[index % conversations.count]
@@ -257,9 +263,11 @@ final class UpstreamModel {
       }
       guard left else { return false }
       givenUp.formUnion(messages.map(\.id))
-      // Leaving gives up a rename not sent yet: should another member add the self user back,
-      // the group returns with the name the server has.
-      lastSaved[.groupName(group)] = nil
+      // Leaving gives up a rename or member change not sent yet: should another member add the
+      // self user back, the group returns as the server has it.
+      for key in savedKeys(of: ObjectReference(Conversation.entityName, group)) {
+        lastSaved[key] = nil
+      }
     case .deleteMessage(let index):
       let conversation = conversations[index % conversations.count]
       let mine = (written[conversation] ?? []).filter { ui.object(Message.self, id: $0) != nil }
@@ -315,6 +323,8 @@ final class UpstreamModel {
       } else {
         fake.addMembersRemotely([member], to: group, by: author)
       }
+      // Which of the two changes of that member came last, the backend's order says.
+      lastSaved[.member(member, group: group)] = nil
       try pull()
     case .remoteToggleSelf(let index):
       let group = groups[index % groups.count]
@@ -462,7 +472,7 @@ final class UpstreamModel {
   private func discardFailed() throws {
     try forEachRefusal { object in
       upstream.discardFailedChange(of: object, in: stack.sync)
-      for key in Self.savedKeys(of: object) { lastSaved[key] = nil }
+      for key in savedKeys(of: object) { lastSaved[key] = nil }
     }
     for nonce in written.values.joined() where stack.sync.object(Message.self, id: nonce) == nil {
       givenUp.insert(nonce)
@@ -470,10 +480,10 @@ final class UpstreamModel {
   }
 
   /// The keys of `object` whose last saved value the model follows.
-  static func savedKeys(of object: ObjectReference) -> [SavedKey] {
+  func savedKeys(of object: ObjectReference) -> [SavedKey] {
     switch object.entity {
     case .user: [.selfName, .accent]
-    case .conversation: [.groupName(object.id)]
+    case .conversation: [.groupName(object.id)] + users.map { .member($0, group: object.id) }
     case .connection: [.connection(object.id)]
     default: []
     }
@@ -510,7 +520,8 @@ final class UpstreamModel {
     for dropped in applied.droppedChanges {
       switch dropped.item.object.entity {
       case .message: givenUp.insert(dropped.item.object.id)
-      case .conversation: lastSaved[.groupName(dropped.item.object.id)] = nil
+      case .conversation:
+        for key in savedKeys(of: dropped.item.object) { lastSaved[key] = nil }
       default: continue
       }
     }

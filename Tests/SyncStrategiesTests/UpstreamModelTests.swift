@@ -375,6 +375,26 @@ extension UpstreamModelTests {
       #expect(problem?.contains("the user's last self name, Ada, is neither here") == true)
     }
 
+    @Test(
+      "The lost-edit check fails on a member the user added that the sync context quietly took out again"
+    )
+    func memberLostUnasked() throws {
+      // given: the user adds a member, and the sync context undoes it without a word
+      let model = try model(after: [.toggleMember(group: 0, user: 2)])
+      let group = model.groups[0]
+      let member = model.users[2]
+      let context = model.stack.sync
+      try context.update(Conversation.self, id: group) { $0.participantIDs.remove(member) }
+      context.clearLocalChanges(Conversation.self, id: group, keys: [.participantIDs])
+      try context.save()
+
+      // when
+      let problem = model.lostEdit()
+
+      // then
+      #expect(problem?.contains("the user's last membership of \(member)") == true)
+    }
+
     @Test("Giving up a refused group creation takes its unsent messages with it, as given up")
     func discardedGroupTakesMessages() throws {
       // given: a new group with a message waiting on it, its creation refused

@@ -71,5 +71,30 @@ extension SimulatorTests {
       #expect(report.figures.savesRefused == 1)
       #expect(report.requests.filter { $0.contains("GET /connections") }.count == 2)
     }
+
+    @Test(
+      "News whose save the store refused are not caught up with by a later save of the other context, and a kill loses them until the next pull (seed 38838 of 300 steps, shortened)"
+    )
+    func refusedNewsNotSavedByTheUI() async {
+      // given: a contact asks to connect; the store refuses the UI's save of a message and
+      // the sync context's save of the news that tell of the request; the user's rename is
+      // saved by the UI; then the app is killed
+      let schedule: [SimulationStep] = [
+        .remoteRequest(contact: 0), .fault(.malformedBody), .renameSelf("n91"),
+        .fault(.signedOut), .goOffline(hanging: false), .restart, .fault(.heldAnswer), .goOnline,
+        .fault(.heldAnswer), .refuseSaves(2), .writeMessage(conversation: 7, text: "m135"),
+        .releaseParked(3), .renameSelf("n146"), .restart,
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 38838, schedule: schedule,
+        options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.savesRefused == 2)
+      #expect(report.figures.restarts == 2)
+    }
   }
 }

@@ -75,8 +75,8 @@ final class AppInstance {
     refusals.clear()
   }
 
-  /// Whether the store refused a save since the last it took: the contexts hold what it did
-  /// not write, which a kill would lose.
+  /// Whether the store refused a save of a context since that context's last save it took:
+  /// the context holds what it did not write, which a kill would lose.
   var holdsUnsavedState: Bool { refusals.holdsUnsaved }
 
   /// Ends this life: the engine stops, saves fail, answers are not heard.
@@ -108,7 +108,7 @@ struct StoreRefused: Error, CustomStringConvertible {
 /// How many of an app instance's next saves the store refuses, and whether the last save it
 /// was asked for was refused.
 final class SaveRefusals: Sendable {
-  private let state = Locked((left: 0, holdsUnsaved: false))
+  private let state = Locked((left: 0, holdsUnsaved: Set<ContextRole>()))
 
   /// Refuses `count` more saves.
   func add(_ count: Int) { state.withLock { $0.left += count } }
@@ -116,15 +116,20 @@ final class SaveRefusals: Sendable {
   /// Refuses no more saves.
   func clear() { state.withLock { $0.left = 0 } }
 
-  /// Whether the store refused a save since the last one it took.
-  var holdsUnsaved: Bool { state.withLock { $0.holdsUnsaved } }
+  /// Whether the store refused a save of some context since that context's last save it took:
+  /// a save of the other context does not write what that one holds.
+  var holdsUnsaved: Bool { state.withLock { !$0.holdsUnsaved.isEmpty } }
 
-  /// Whether to refuse the save being made, counting it.
-  func takeOne() -> Bool {
+  /// Whether to refuse the save `origin` is making, counting it.
+  func takeOne(from origin: ContextRole) -> Bool {
     state.withLock { state in
       let refuses = state.left > 0
-      if refuses { state.left -= 1 }
-      state.holdsUnsaved = refuses
+      if refuses {
+        state.left -= 1
+        state.holdsUnsaved.insert(origin)
+      } else {
+        state.holdsUnsaved.remove(origin)
+      }
       return refuses
     }
   }
@@ -141,7 +146,7 @@ struct MortalStore: ModelStore {
 
   func commit(_ save: StoreSave) throws {
     guard life.isAlive else { throw AppKilled() }
-    if refusals.takeOne() { throw StoreRefused() }
+    if refusals.takeOne(from: save.changes.origin) { throw StoreRefused() }
     try store.commit(save)
   }
 }

@@ -431,7 +431,7 @@ public struct DownstreamSync: Sendable {
   /// Members joined or left on the server while a local member change may wait to be pushed:
   /// the server's list is updated, and so is the local one, except for members the local
   /// change itself added or removed relative to `synchronised`, to the members as last
-  /// synchronised when the user last changed them (``LocalChanges/editBases``), or to a list
+  /// synchronised when the user last changed them (`LocalChanges.editBases`), or to a list
   /// the backend may hold from a request of this device (that change wins, and is still
   /// sent).
   ///

@@ -785,20 +785,16 @@ struct SyncEngineTests {
     await world.engine.pullNotifications()
     await world.settle()
     world.fake.addFault(.once(RequestMatcher("DELETE", "/conversations/*/members"), .holdAnswer))
-    try world.save { try $0.update(Conversation.self, id: group) { $0.participantIDs.remove(ann) } }
+    try world.setMember(ann, of: group, in: false)
     await world.fake.waitForParkedRequests(1)
-    try world.save { try $0.update(Conversation.self, id: group) { $0.participantIDs.insert(ann) } }
+    try world.setMember(ann, of: group, in: true)
 
     // when
     if newsFirst { await world.engine.pullNotifications() }
-    world.fake.releaseAllParkedRequests()
-    await world.settle()
-    await world.engine.pullNotifications()
-    await world.settle()
+    await world.releaseHeldAndReadNews()
 
     // then: the user's last edit holds on both sides
-    #expect(world.fake.members(of: group).contains(ann))
-    #expect(world.ui.object(Conversation.self, id: group)?.participantIDs.contains(ann) == true)
+    #expect(world.hasMember(ann, of: group))
   }
 
   @Test(
@@ -813,28 +809,20 @@ struct SyncEngineTests {
     await world.engine.pullNotifications()
     await world.settle()
     try await world.connect(ann)
-    for add in [true, false] {
-      try world.save {
-        try $0.update(Conversation.self, id: group) {
-          if add { $0.participantIDs.insert(ann) } else { $0.participantIDs.remove(ann) }
-        }
-      }
+    for isIn in [true, false] {
+      try world.setMember(ann, of: group, in: isIn)
       await world.settle()
     }
     world.fake.addFault(.once(RequestMatcher("POST", "/conversations/*/members"), .park))
-    try world.save { try $0.update(Conversation.self, id: group) { $0.participantIDs.insert(ann) } }
+    try world.setMember(ann, of: group, in: true)
     await world.fake.waitForParkedRequests(1)
 
     // when: the news of the first two changes come before the third is applied
     await world.engine.pullNotifications()
-    world.fake.releaseAllParkedRequests()
-    await world.settle()
-    await world.engine.pullNotifications()
-    await world.settle()
+    await world.releaseHeldAndReadNews()
 
     // then
-    #expect(world.fake.members(of: group).contains(ann))
-    #expect(world.ui.object(Conversation.self, id: group)?.participantIDs.contains(ann) == true)
+    #expect(world.hasMember(ann, of: group))
   }
 
   @Test(
@@ -893,5 +881,30 @@ struct SyncEngineTests {
       events.elements.prefix(2).map(\.description) == [
         "GET /self → 200", "GET /notifications?size=100 → 200",
       ])
+  }
+}
+
+extension SyncWorld {
+  /// Saves in the UI context whether `user` is in `group`.
+  fileprivate func setMember(_ user: UUID, of group: UUID, in isIn: Bool) throws {
+    try save {
+      try $0.update(Conversation.self, id: group) {
+        if isIn { $0.participantIDs.insert(user) } else { $0.participantIDs.remove(user) }
+      }
+    }
+  }
+
+  /// Lets the backend answer every request it holds, then reads the news, settling after each.
+  fileprivate func releaseHeldAndReadNews() async {
+    fake.releaseAllParkedRequests()
+    await settle()
+    await engine.pullNotifications()
+    await settle()
+  }
+
+  /// Whether `user` is in `group` both on the backend and in the UI context.
+  fileprivate func hasMember(_ user: UUID, of group: UUID) -> Bool {
+    fake.members(of: group).contains(user)
+      && ui.object(Conversation.self, id: group)?.participantIDs.contains(user) == true
   }
 }

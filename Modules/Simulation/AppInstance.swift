@@ -105,8 +105,8 @@ struct StoreRefused: Error, CustomStringConvertible {
   var description: String { "the store refused the save (the disk is full)" }
 }
 
-/// How many of an app instance's next saves the store refuses, and whether the last save it
-/// was asked for was refused.
+/// How many of an app instance's next saves the store refuses, and which contexts hold what a
+/// refused save of theirs did not write.
 final class SaveRefusals: Sendable {
   private let state = Locked((left: 0, holdsUnsaved: Set<ContextRole>()))
 

@@ -191,12 +191,8 @@ extension SyncEngine {
     guard pullsCutShort < pullRetryPolicy.maxAttempts else { return }
     let wait = pullRetryPolicy.delay(
       afterAttempt: pullsCutShort, unit: random.unitInterval(), retryAfter: nil)
-    let time = self.time
     let attempt = pullsCutShort
-    let task = Task(executorPreference: ExecutorPreference.current) { [weak self] in
-      guard (try? await time.sleep(for: wait)) != nil else { return }
-      await self?.pullRetryWokeUp(attempt: attempt)
-    }
+    let task = timer(after: wait) { $0.pullRetryWokeUp(attempt: attempt) }
     pullRetryTimer = (attempt, time.now() + wait, task)
   }
 

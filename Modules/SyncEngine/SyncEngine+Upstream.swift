@@ -38,20 +38,16 @@ extension SyncEngine {
     // Saved before anything is sent: what the requests carry is written ahead in the change
     // log as possibly applied, so an app killed before the answers still accounts for them.
     // A save the store refused sends nothing: the requests are taken back, and wait a backoff.
-    let (ready, refusal) = await stack.sync.perform { context -> ([UpstreamRequest], SaveError?) in
+    let ready = await saveInSyncContext { context in
       var ready: [UpstreamRequest] = []
       while let next = upstream.nextRequest(in: context, now: now) { ready.append(next) }
-      do throws(SaveError) {
-        try context.save()
-        return (ready, nil)
-      } catch {
-        for request in ready {
-          upstream.complete(request.token, with: .temporary(.notSent), in: context, now: now)
-        }
-        return ([], error)
+      return ready
+    } whenRefused: { ready, context in
+      for request in ready {
+        upstream.complete(request.token, with: .temporary(.notSent), in: context, now: now)
       }
+      return []
     }
-    if let refusal { report(.save(refusal)) }
     for next in ready {
       tracker.run("send \(next.request)") { [weak self] in await self?.deliver(next) }
     }
@@ -161,13 +157,7 @@ extension SyncEngine {
     guard isOnline, let at = upstream.nextRetryTime(after: time.now()) else { return }
     if let scheduled = retryTimer, scheduled.at <= at { return }
     retryTimer?.task.cancel()
-    let wait = at - time.now()
-    let time = self.time
-    let task = Task(executorPreference: ExecutorPreference.current) { [weak self] in
-      guard (try? await time.sleep(for: wait)) != nil else { return }
-      await self?.retryWokeUp()
-    }
-    retryTimer = (at, task)
+    retryTimer = (at, timer(after: at - time.now()) { $0.retryWokeUp() })
   }
 
   private func retryWokeUp() {

@@ -184,9 +184,11 @@ public actor SyncEngine {
   }
 
   /// Runs `body` in the sync context and saves; a failed save is reported (broken rules are
-  /// rolled back by the save, and what a store refused stays for the next save).
+  /// rolled back by the save, and what a store refused stays for the next save), and
+  /// `whenRefused` then turns what `body` returned into the result, in the context.
   func saveInSyncContext<Result: Sendable>(
-    _ body: @escaping @Sendable (ModelContext) -> Result
+    _ body: @escaping @Sendable (ModelContext) -> Result,
+    whenRefused: @escaping @Sendable (Result, ModelContext) -> Result = { result, _ in result }
   ) async -> Result {
     let (result, problem) = await stack.sync.perform { context -> (Result, SaveError?) in
       let result = body(context)
@@ -194,11 +196,28 @@ public actor SyncEngine {
         try context.save()
         return (result, nil)
       } catch {
-        return (result, error)
+        return (whenRefused(result, context), error)
       }
     }
     if let problem { report(.save(problem)) }
     return result
+  }
+
+  /// A task that sleeps `wait` on the engine's clock, then calls `wake` on the engine, if it is
+  /// still there and the task was not cancelled: a timer, not enrolled work, so a test can be
+  /// quiescent while it waits.
+  func timer(
+    after wait: Duration, _ wake: @escaping @Sendable (isolated SyncEngine) -> Void
+  ) -> Task<Void, Never> {
+    let time = self.time
+    return Task(executorPreference: ExecutorPreference.current) { [weak self] in
+      guard (try? await time.sleep(for: wait)) != nil, let self else { return }
+      await self.run(wake)
+    }
+  }
+
+  private func run(_ wake: @Sendable (isolated SyncEngine) -> Void) {
+    wake(self)
   }
 
   /// Reports a problem in the log (an error unless it passes by itself) and as an event.

@@ -444,25 +444,22 @@ public struct DownstreamSync: Sendable {
     in context: ModelContext
   ) {
     let changes = context.localChanges(of: Conversation.self)
-    // What the user's change is measured against: the members as last synchronised when they
-    // last changed them (or as last acknowledged), and each list a request of theirs may have
-    // left.
-    let possible =
-      (changes.unconfirmed[id] ?? []).filter { $0.keys.contains(.participantIDs) }
+    // What the user's change is measured against: the members as last synchronised, as they
+    // were when the user last changed them (or as last acknowledged), and each list a request
+    // of theirs may have left.
+    let editBase =
+      changes.keys(of: id).contains(.participantIDs) ? changes.editBases[id]?.participantIDs : nil
+    let bases =
+      [synchronised] + (editBase.map { [$0] } ?? [])
+      + (changes.unconfirmed[id] ?? []).filter { $0.keys.contains(.participantIDs) }
       .map(\.value.participantIDs)
-      + (changes.keys(of: id).contains(.participantIDs)
-        ? changes.editBases[id].map { [$0.participantIDs] } ?? [] : [])
     context.updateLastSynchronised(Conversation.self, id: id) { original in
       Self.change(&original.participantIDs, joined: joined, users: users)
     }
     _ = try? context.update(Conversation.self, id: id) { conversation in
       let here = conversation.participantIDs
-      let locallyAdded = possible.reduce(here.subtracting(synchronised)) {
-        $0.union(here.subtracting($1))
-      }
-      let locallyRemoved = possible.reduce(synchronised.subtracting(here)) {
-        $0.union($1.subtracting(here))
-      }
+      let locallyAdded = bases.reduce(into: Set<UUID>()) { $0.formUnion(here.subtracting($1)) }
+      let locallyRemoved = bases.reduce(into: Set<UUID>()) { $0.formUnion($1.subtracting(here)) }
       Self.change(
         &conversation.participantIDs, joined: joined,
         users: users.subtracting(joined ? locallyRemoved : locallyAdded))

@@ -383,6 +383,29 @@ extension FakeBackendTests.Faults {
 }
 
 extension FakeBackendTests.Faults {
+  @Test("A cancelled parked request stays listed as parked until the journal shows it ended")
+  func parkedUntilJournalled() async throws {
+    // given
+    let fake = Self.fakeWithSelf()
+    fake.addFault(.once(RequestMatcher("PUT", "/self"), .park))
+    let sending = Task { try await fake.send(.put, "/self", json: ["name": "Never"]) }
+    await fake.waitForParkedRequests()
+
+    // when
+    sending.cancel()
+    let stillParked = !fake.parkedRequests.isEmpty
+    let journal = fake.journal.map(\.status)
+
+    // then
+    // A test that waits for the parked list to empty may read the journal at once.
+    #expect(stillParked || journal == [nil])
+    _ = try await sending.value
+    #expect(fake.parkedRequests.isEmpty)
+    #expect(fake.journal.map(\.status) == [nil])
+  }
+}
+
+extension FakeBackendTests.Faults {
   @Test("A dropped parked request fails as a lost connection and changes nothing")
   func droppedParkedRequest() async throws {
     // given

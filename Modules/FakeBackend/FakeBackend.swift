@@ -18,7 +18,8 @@ public final class FakeBackend: Sendable {
   /// A request held until a caller lets it go, with the continuation that resumes it.
   private struct Parked {
     let request: FakeRequest
-    let continuation: CheckedContinuation<Void, Never>
+    /// What resumes the request; `nil` once it was cancelled and waits for its journal entry.
+    var continuation: CheckedContinuation<Void, Never>?
     /// Whether the request was applied and only its answer is held.
     let applied: Bool
   }
@@ -153,6 +154,7 @@ public final class FakeBackend: Sendable {
       case .released: break
       case .cancelled:
         record(index, request, route: route, status: nil, fault: fault)
+        unlistCancelledPark(index)
         return .failure(.cancelled)
       case .dropped:
         record(index, request, route: route, status: nil, fault: fault)
@@ -172,7 +174,9 @@ public final class FakeBackend: Sendable {
       record(index, request, route: route, status: response.status, fault: fault)
       switch await park(index, request, applied: true) {
       case .released, .refused: return .success(response)
-      case .cancelled: return .failure(.cancelled)
+      case .cancelled:
+        unlistCancelledPark(index)
+        return .failure(.cancelled)
       case .dropped: return .failure(.network(.connectionLost))
       }
     case .loseResponse?:
@@ -242,6 +246,9 @@ public final class FakeBackend: Sendable {
   // MARK: - Parked requests
 
   /// The journal indexes of the requests parked now, oldest first.
+  ///
+  /// A parked request whose task is cancelled stays listed until its journal entry is written,
+  /// so once the list is empty the journal shows how every parked request ended.
   public var parkedRequests: [Int] {
     control.withLock { $0.parked.keys.sorted() }
   }
@@ -285,7 +292,11 @@ public final class FakeBackend: Sendable {
   }
 
   /// Holds the request `index` until it is released, dropped or refused, or its task is
-  /// cancelled, which takes it off the parked list.
+  /// cancelled.
+  ///
+  /// A cancelled request stays on the parked list until its journal entry is written and the
+  /// caller calls `unlistCancelledPark(_:)`, so whoever waits for the list to empty (a client
+  /// whose cancelled request the server notices late) finds the request in the journal.
   private func park(_ index: Int, _ request: FakeRequest, applied: Bool = false) async -> ParkEnd {
     let ended = Locked<ParkEnd?>(nil)
     await withTaskCancellationHandler {
@@ -304,7 +315,10 @@ public final class FakeBackend: Sendable {
         }
       }
     } onCancel: {
-      let continuation = control.withLock { $0.parked.removeValue(forKey: index)?.continuation }
+      let continuation = control.withLock { control in
+        defer { control.parked[index]?.continuation = nil }
+        return control.parked[index]?.continuation
+      }
       if let continuation {
         ended.withLock { $0 = .cancelled }
         continuation.resume()
@@ -312,6 +326,11 @@ public final class FakeBackend: Sendable {
     }
     if let end = ended.withLock({ $0 }) { return end }
     return control.withLock { $0.parkEnds.removeValue(forKey: index) } ?? .released
+  }
+
+  /// Takes the cancelled request `index` off the parked list once its journal entry is written.
+  private func unlistCancelledPark(_ index: Int) {
+    control.withLock { _ = $0.parked.removeValue(forKey: index) }
   }
 
   /// Lets the parked request `index` go without the server ever seeing it.
@@ -335,9 +354,10 @@ public final class FakeBackend: Sendable {
 
   /// Takes the request `index` off the parked list to end as `ending`; whether it was parked.
   private func unpark(_ index: Int, ending: ParkEnd) -> Bool {
-    let continuation = control.withLock { control in
-      let continuation = control.parked.removeValue(forKey: index)?.continuation
-      if continuation != nil { control.parkEnds[index] = ending }
+    let continuation = control.withLock { control -> CheckedContinuation<Void, Never>? in
+      guard let continuation = control.parked[index]?.continuation else { return nil }
+      control.parked[index] = nil
+      control.parkEnds[index] = ending
       return continuation
     }
     continuation?.resume()
@@ -365,7 +385,7 @@ public final class FakeBackend: Sendable {
   public func resetJournalAndFaults() {
     let parked = control.withLock { control in
       defer { control = Control() }
-      return control.parked.values.map(\.continuation)
+      return control.parked.values.compactMap(\.continuation)
     }
     for continuation in parked { continuation.resume() }
   }

@@ -64,6 +64,26 @@ extension SyncEngineTests {
       #expect(world.fake.requests("GET", "/notifications").count == 2)
     }
 
+    @Test(
+      "A pull the backend asked to wait with Retry-After is pulled again no sooner than asked",
+      arguments: zip([429, 503], [30, 45]))
+    func honoursRetryAfter(status: Int, seconds: Int) async throws {
+      // given
+      let (world, group) = try await Self.worldWithNews()
+      world.fake.addFault(
+        .once(RequestMatcher("GET", "/notifications"), .status(status, retryAfter: seconds)))
+      let start = world.clock.now()
+      await world.engine.pullNotifications()
+
+      // when
+      _ = await world.engine.settle(advancing: world.clock)
+
+      // then
+      #expect(world.clock.now() - start >= .seconds(seconds))
+      #expect(world.fake.requests("GET", "/notifications").count == 2)
+      #expect(world.ui.object(Conversation.self, id: group)?.name == "Lunch")
+    }
+
     @Test("The pulls again back off, and stop after the policy's attempts until coming online")
     func backsOffAndStops() async throws {
       // given

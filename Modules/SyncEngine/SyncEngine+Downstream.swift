@@ -50,6 +50,7 @@ extension SyncEngine {
     // (the connection went, a temporary status) was cut short; a page that cannot be read, or
     // a refusal, would end it the same way again.
     let temporaryFailuresBefore = temporaryFetchFailures
+    fetchRetryAfter = nil
     // Whichever way the pull ends early, coming online again makes it up; cut short while
     // online, it is also pulled again on the clock. Answers that overtook its pages have their
     // own way to pull again.
@@ -179,18 +180,21 @@ extension SyncEngine {
     }
   }
 
-  /// Pulls again after `pullRetryPolicy`'s backoff, once the pull that just ended was cut short
-  /// while the engine is running and online, unless a pull again is already set or the policy's
-  /// attempts are spent (then coming online makes it up).
+  /// Pulls again after `pullRetryPolicy`'s backoff, or later if a fetch's answer asked for a
+  /// longer `Retry-After`, once the pull that just ended was cut short while the engine is
+  /// running and online, unless a pull again is already set or the policy's attempts are spent
+  /// (then coming online makes it up).
   ///
   /// Like an upstream backoff, the wait is a plain task on the engine's clock, not enrolled
   /// work; ``settle(advancing:timeout:quietPeriod:)`` waits it out.
   private func schedulePullRetry() {
+    let retryAfter = fetchRetryAfter
+    fetchRetryAfter = nil
     guard isRunning, isOnline, pullRetryTimer == nil else { return }
     pullsCutShort += 1
     guard pullsCutShort < pullRetryPolicy.maxAttempts else { return }
     let wait = pullRetryPolicy.delay(
-      afterAttempt: pullsCutShort, unit: random.unitInterval(), retryAfter: nil)
+      afterAttempt: pullsCutShort, unit: random.unitInterval(), retryAfter: retryAfter)
     let attempt = pullsCutShort
     let task = timer(after: wait) { $0.pullRetryWokeUp(attempt: attempt) }
     pullRetryTimer = (attempt, time.now() + wait, task)
@@ -507,7 +511,12 @@ extension SyncEngine {
       let response = try await transport.send(
         request, options: SendOptions(retriesTemporaryFailures: true))
       onEvent?(.request(request, .status(response.status)))
-      if response.responseClass == .temporary { temporaryFetchFailures += 1 }
+      if response.responseClass == .temporary {
+        temporaryFetchFailures += 1
+        if let asked = response.retryAfter?.delay(from: Date()) {
+          fetchRetryAfter = max(fetchRetryAfter ?? .zero, asked)
+        }
+      }
       // Without credentials nothing can be read: it is a pause, not a problem to report.
       guard response.responseClass != .unauthorized else {
         noteAuthentication(response.responseClass)

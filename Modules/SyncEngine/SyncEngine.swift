@@ -52,6 +52,9 @@ public actor SyncEngine {
   /// How many fetches failed for something that passes by itself (a network failure, a request
   /// out of time, a 408, 429 or 5xx), so that a pull can tell whether it was cut short.
   var temporaryFetchFailures = 0
+  /// The longest `Retry-After` a temporary answer to a fetch asked for during the current pull:
+  /// if the pull is cut short, it is pulled again no sooner.
+  var fetchRetryAfter: Duration?
   /// How many pulls in a row were cut short while online, since the last that read to the end.
   var pullsCutShort = 0
   /// When the next pull again goes, after how many pulls cut short, and the task asleep until
@@ -77,7 +80,8 @@ public actor SyncEngine {
   ///   - time: The clock backoff is measured on.
   ///   - tracker: Where jobs are enrolled; the stack's tracker by default.
   ///   - pullRetryPolicy: How a pull that a lost connection or a briefly unavailable backend
-  ///     cut short, while the engine stays online, is pulled again on `time`.
+  ///     cut short, while the engine stays online, is pulled again on `time`; never sooner
+  ///     than a `Retry-After` the backend answered with.
   ///   - onEvent: Called with every request answered, every page applied, and every change
   ///     refused.
   public init(

@@ -38,6 +38,13 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// Whether nothing is waiting to be pushed.
   public var isEmpty: Bool { inserted.isEmpty && updatedKeys.isEmpty && deleted.isEmpty }
 
+  /// Forgets what the object `id`'s changes were measured against (its original and its edit
+  /// base), once nothing of it is pending or it starts over.
+  mutating func forgetBases(of id: UUID) {
+    originals[id] = nil
+    editBases[id] = nil
+  }
+
   /// The local change of `id` the backend refused for good, if any.
   public func failure(of id: UUID) -> PushFailure? { failures[id] }
 

@@ -127,8 +127,7 @@ extension ModelContext {
         changes.inserted.remove(id)
         changes.updatedKeys[id] = nil
         changes.deleted.remove(id)
-        changes.originals[id] = nil
-        changes.editBases[id] = nil
+        changes.forgetBases(of: id)
         changes.failures[id] = nil
         changes.unconfirmed[id] = nil
       }
@@ -186,8 +185,7 @@ extension ModelContext {
     modifyLog(touching: object.reference) { log in
       log.modify(Object.self) { changes in
         changes.deleted.remove(object.id)
-        changes.originals[object.id] = nil
-        changes.editBases[object.id] = nil
+        changes.forgetBases(of: object.id)
         changes.failures[object.id] = nil
         changes.inserted.insert(object.id)
       }
@@ -234,8 +232,7 @@ extension ModelContext {
         remaining.subtract(keys)
         changes.updatedKeys[id] = remaining.isEmpty ? nil : remaining
         if remaining.isEmpty {
-          changes.originals[id] = nil
-          changes.editBases[id] = nil
+          changes.forgetBases(of: id)
           if !changes.inserted.contains(id) {
             changes.failures[id] = nil
             changes.unconfirmed[id] = nil
@@ -369,8 +366,7 @@ extension ModelContext {
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { changes in
         changes.deleted.remove(id)
-        changes.originals[id] = nil
-        changes.editBases[id] = nil
+        changes.forgetBases(of: id)
         changes.failures[id] = nil
         changes.unconfirmed[id] = nil
       }

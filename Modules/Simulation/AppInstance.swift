@@ -46,6 +46,7 @@ final class AppInstance {
       onEvent: { event in
         log.add("app \(number): \(event)")
         if case .authenticationNeeded = event { log.noteSignInWait() }
+        if case .changeDropped(let change) = event { log.noteDroppedChange(of: change.item.object) }
         if case .changeDropped(let change) = event, change.item.object.entity == .message {
           switch change.item.kind {
           case .insert: log.noteDroppedMessage(change.item.object.id)
@@ -171,6 +172,7 @@ final class EventLog: Sendable {
   private let entries = Locked<[String]>([])
   private let droppedMessages = Locked<Set<UUID>>([])
   private let droppedDeletions = Locked<Set<UUID>>([])
+  private let droppedChanges = Locked<Set<ObjectReference>>([])
   private let signInWaits = Locked(0)
   private let echo: Bool
 
@@ -215,8 +217,18 @@ final class EventLog: Sendable {
     Self.take(droppedDeletions)
   }
 
+  /// Notes that the app was told it dropped a change of `object` (with its group, or as moot).
+  func noteDroppedChange(of object: ObjectReference) {
+    droppedChanges.withLock { _ = $0.insert(object) }
+  }
+
+  /// The objects noted by ``noteDroppedChange(of:)`` since the last call, which forgets them.
+  func takeDroppedChanges() -> Set<ObjectReference> {
+    Self.take(droppedChanges)
+  }
+
   /// What `noted` holds, emptying it.
-  private static func take(_ noted: Locked<Set<UUID>>) -> Set<UUID> {
+  private static func take<Element>(_ noted: Locked<Set<Element>>) -> Set<Element> {
     noted.withLock { ids in
       defer { ids = [] }
       return ids

@@ -19,6 +19,9 @@ struct ClientView: Sendable, Equatable {
   var deletedMessageConversations: [UUID: UUID] = [:]
   /// Objects whose change the backend refused for good.
   var failed: Set<ObjectReference> = []
+  /// For each group whose members are pending, the members the user's change is measured
+  /// against: the last synchronised list when the user last changed it.
+  var memberBases: [UUID: Set<UUID>] = [:]
 
   /// The objects `context` sees, with its change log if it keeps one.
   init(_ context: ModelContext) {
@@ -26,7 +29,12 @@ struct ClientView: Sendable, Equatable {
       users: context.objects(User.self), conversations: context.objects(Conversation.self),
       connections: context.objects(Connection.self), messages: context.objects(Message.self))
     record(context.localChanges(of: User.self))
-    record(context.localChanges(of: Conversation.self))
+    let conversations = context.localChanges(of: Conversation.self)
+    record(conversations)
+    for (id, keys) in conversations.updatedKeys where keys.contains(.participantIDs) {
+      let base = conversations.editBases[id] ?? conversations.originals[id]
+      if let base { memberBases[id] = base.participantIDs }
+    }
     record(context.localChanges(of: Connection.self))
     let messages = context.localChanges(of: Message.self)
     record(messages)
@@ -119,6 +127,7 @@ struct ClientView: Sendable, Equatable {
     view.pendingDeletes = []
     view.deletedMessageConversations = [:]
     view.failed = []
+    view.memberBases = [:]
     return view
   }
 }

@@ -19,6 +19,9 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, CustomStringCon
   case keyInFlightTwice = "key in flight twice"
   /// A value the UI saved is neither on the server nor pending.
   case savedValueLost = "saved value lost"
+  /// The user's last saved value of a key is neither here nor on the server, though nothing
+  /// else changed that key: the client went back to the server's value unasked.
+  case lastEditLost = "last edit lost"
   /// A message or a group is on the server twice.
   case createdTwice = "created twice"
   /// A conversation's messages are on the server out of the order they were written.

@@ -17,6 +17,8 @@ extension Simulator {
       if let text = textsByID[id] { droppedTexts.insert(text) }
     }
     droppedDeletions.formUnion(log.takeDroppedDeletions())
+    // A change the app was told it dropped is no longer the user's to follow.
+    for object in log.takeDroppedChanges() { lastEdits.forget(keysOf: object) }
     let queue = await app.engine.queue()
     if let problem = Self.keyInFlightTwice(queue) {
       return InvariantViolation(invariant: .keyInFlightTwice, step: step, detail: problem)
@@ -32,6 +34,9 @@ extension Simulator {
     }
     if let problem = savedValueLost(view) {
       return InvariantViolation(invariant: .savedValueLost, step: step, detail: problem)
+    }
+    if let problem = lastEditLost(view) {
+      return InvariantViolation(invariant: .lastEditLost, step: step, detail: problem)
     }
     if let problem = createdTwice(view) {
       return InvariantViolation(invariant: .createdTwice, step: step, detail: problem)
@@ -151,6 +156,58 @@ extension Simulator {
     case .renameConversation(let id, _), .addMembers(let id, _), .removeMembers(let id, _): id
     default: nil
     }
+  }
+
+  /// The user's last edit of a key, neither in the sync context nor on the server, though nothing
+  /// else changed the key since; groups whose requests may have crossed the self user's removal
+  /// or return wait for the news (``awaitingNews``).
+  ///
+  /// A member the user toggled back to where they found them is the user undoing their own
+  /// change: measured from that list, the change holds nothing for the member, and what others
+  /// did to them meanwhile stands.
+  private func lastEditLost(_ view: ClientView) -> String? {
+    for case .member(let user, let group) in lastEdits.values.keys {
+      guard let base = view.memberBases[group],
+        let edit = lastEdits.values[.member(user, group: group)]
+      else { continue }
+      if (base.contains(user) ? "in" : "out") == edit {
+        lastEdits.forget(.member(user, group: group))
+      }
+    }
+    let fake = self.fake
+    let me = self.me
+    let awaitingNews = self.awaitingNews
+    return lastEdits.lost(
+      here: { key in
+        switch key {
+        case .selfName: view.me?.name
+        case .accent: view.me.map { "\($0.accentID)" }
+        case .groupName(let group): view.groups[group].map { $0.name ?? "" }
+        case .member(let user, let group):
+          view.groups[group].map { $0.participantIDs.contains(user) ? "in" : "out" }
+        case .connection(let contact): view.connections[contact].map { "\($0.status)" }
+        }
+      },
+      there: { key in
+        switch key {
+        case .selfName: fake.user(me)?.name
+        case .accent: fake.user(me).map { "\($0.accentID)" }
+        case .groupName(let group): fake.conversation(group).map { $0.name ?? "" }
+        case .member(let user, let group):
+          fake.conversation(group).map { _ in
+            fake.members(of: group).contains(user) ? "in" : "out"
+          }
+        case .connection(let contact):
+          fake.connection(from: me, to: contact).map {
+            "\(Connection.Status(backendValue: $0.status.rawValue))"
+          }
+        }
+      },
+      skipping: { key in
+        if case .groupName(let group) = key { return awaitingNews.contains(group) }
+        if case .member(_, let group) = key { return awaitingNews.contains(group) }
+        return false
+      })
   }
 
   /// A value the client holds that is neither on the backend nor pending; objects other users

@@ -41,19 +41,27 @@ extension Simulator {
   func apply(_ step: SimulationStep, at index: Int) async {
     switch step {
     case .renameSelf(let name):
-      save { try $0.update(User.self, id: self.me) { $0.name = name } }
+      if save({ try $0.update(User.self, id: self.me) { $0.name = name } }) {
+        lastEdits.saved(name, for: .selfName)
+      }
     case .changeAccent(let accent):
-      save { try $0.update(User.self, id: self.me) { $0.accentID = accent } }
+      if save({ try $0.update(User.self, id: self.me) { $0.accentID = accent } }) {
+        lastEdits.saved("\(accent)", for: .accent)
+      }
     case .requestConnection(let contact): requestConnection(contacts[contact % contacts.count])
     case .acceptIncoming(let contact):
       let id = contacts[contact % contacts.count]
       guard ui.object(Connection.self, id: id)?.status == .pending else { return }
-      save { try $0.update(Connection.self, id: id) { $0.status = .accepted } }
+      if save({ try $0.update(Connection.self, id: id) { $0.status = .accepted } }) {
+        lastEdits.saved("\(Connection.Status.accepted)", for: .connection(id))
+      }
     case .changeConnection(let contact): changeConnection(contacts[contact % contacts.count])
     case .createGroup(let name, let picked): createGroup(name, picked)
     case .renameGroup(let group, let name):
       guard let id = pick(groups, group)?.id else { return }
-      save { try $0.update(Conversation.self, id: id) { $0.name = name } }
+      if save({ try $0.update(Conversation.self, id: id) { $0.name = name } }) {
+        lastEdits.saved(name, for: .groupName(id))
+      }
     case .toggleMember(let group, let contact): toggleMember(group, contact)
     case .leaveGroup(let group): leaveGroup(group)
     case .writeMessage(let conversation, let text): write(text, in: conversation, at: index)
@@ -120,6 +128,7 @@ extension Simulator {
         let before = await pendingMessageChange(refused)
         if await app.engine.discardFailedChange(of: refused) {
           figures.refusalsGivenUp += 1
+          lastEdits.forget(keysOf: refused)
           if before == .delete { givenUpDeletions.insert(refused.id) }
         }
         // Giving up the deletion of a message given up before brings it back as new: it is
@@ -190,6 +199,7 @@ extension Simulator {
     }
     if save({ try $0.update(Connection.self, id: contact) { $0.status = next } }) {
       figures.connectionChanges += 1
+      lastEdits.saved("\(next)", for: .connection(contact))
     }
   }
 
@@ -207,13 +217,16 @@ extension Simulator {
     guard let id = pick(groups, group)?.id, let member = pick(connectedContacts, contact) else {
       return
     }
-    save { context in
+    var added = false
+    let saved = save { context in
       try context.update(Conversation.self, id: id) { conversation in
         if conversation.participantIDs.remove(member) == nil {
           conversation.participantIDs.insert(member)
+          added = true
         }
       }
     }
+    if saved { lastEdits.saved(added ? "in" : "out", for: .member(member, group: id)) }
   }
 
   private func leaveGroup(_ group: Int) {
@@ -226,7 +239,10 @@ extension Simulator {
     // An unsent message given up here may have a request out, which lands if another member
     // adds the self user back.
     let unsent = messages.filter { $0.deliveryState != .sent }
-    if left { droppedTexts.formUnion(unsent.compactMap { textsByID[$0.id] }) }
+    if left {
+      droppedTexts.formUnion(unsent.compactMap { textsByID[$0.id] })
+      lastEdits.forget(keysOf: ObjectReference(.conversation, conversation.id))
+    }
   }
 
   /// Writes a message stamped with the virtual time plus a millisecond per step, so that, as
@@ -259,14 +275,19 @@ extension Simulator {
       let id = contacts[contact % contacts.count]
       if fake.requestConnectionRemotely(from: id) != nil {
         remotelyTouched.insert(ObjectReference(.connection, id))
+        lastEdits.forget(.connection(id))
       }
     case .remoteAccept(let contact):
       let id = contacts[contact % contacts.count]
-      if fake.acceptRemotely(by: id) { remotelyTouched.insert(ObjectReference(.connection, id)) }
+      if fake.acceptRemotely(by: id) {
+        remotelyTouched.insert(ObjectReference(.connection, id))
+        lastEdits.forget(.connection(id))
+      }
     case .remoteCancelRequest(let contact):
       let id = contacts[contact % contacts.count]
       if fake.cancelRequestRemotely(by: id) {
         remotelyTouched.insert(ObjectReference(.connection, id))
+        lastEdits.forget(.connection(id))
         figures.withdrawnRequests += 1
       }
     case .remotePost(let position, let text):
@@ -297,6 +318,7 @@ extension Simulator {
       else { return }
       if fake.renameRemotely(id, to: name, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
+        lastEdits.forget(.groupName(id))
       }
     case .remoteRemoveMember(let group, let contact):
       guard let id = pick(groups, group)?.id else { return }
@@ -305,6 +327,7 @@ extension Simulator {
       else { return }
       if fake.removeMembersRemotely([removed], from: id, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
+        lastEdits.forget(.member(removed, group: id))
       }
     case .remoteAddMember(let group, let contact):
       guard let id = pick(groups, group)?.id else { return }
@@ -314,6 +337,7 @@ extension Simulator {
       else { return }
       if fake.addMembersRemotely([added], to: id, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
+        lastEdits.forget(.member(added, group: id))
         figures.membersAddedByOthers += 1
       }
     case .remoteRenameContact(let contact, let name):
@@ -326,6 +350,7 @@ extension Simulator {
       // after it, and whichever the backend applied last is the one both must end on.
       if fake.renameUserRemotely(me, to: name) {
         remotelyTouched.insert(ObjectReference(.user, me))
+        lastEdits.forget(.selfName)
         figures.renamesElsewhere += 1
       }
     case .remoteRemoveSelf(let group):
@@ -334,6 +359,7 @@ extension Simulator {
       else { return }
       if fake.removeMembersRemotely([me], from: id, by: author) {
         awaitingNews.insert(id)
+        lastEdits.forget(keysOf: ObjectReference(.conversation, id))
         figures.removedFromGroups += 1
       }
     case .remoteAddSelf(let group):
@@ -341,6 +367,7 @@ extension Simulator {
       else { return }
       if fake.addMembersRemotely([me], to: id, by: author) {
         awaitingNews.insert(id)
+        lastEdits.forget(keysOf: ObjectReference(.conversation, id))
         postedBeforeRejoin[id, default: []].formUnion(fake.messages(in: id).map(\.nonce))
         figures.rejoinedGroups += 1
       }

@@ -55,6 +55,8 @@ public final class Simulator {
   var createdGroups: Set<UUID> = []
   /// Objects other users changed on the backend since the app last caught up.
   var remotelyTouched: Set<ObjectReference> = []
+  /// What the user last saved for each key another user or device may change too.
+  var lastEdits = LastEdits()
   /// Groups another member removed the self user from or added them back to, since the app last
   /// caught up with no request of theirs, or of their messages, out (a wider
   /// ``remotelyTouched`` for these steps): a request that crossed the change may land before or

@@ -24,6 +24,31 @@ struct ForgetfulSelfUserStrategy: UpstreamStrategy {
   }
 }
 
+/// Never sends a group's new name and says it is settled: the group keeps it here until the
+/// client next reads the group from the backend, which puts the old name back.
+struct ForgetfulGroupStrategy: UpstreamStrategy {
+  let real = ConversationStrategy()
+
+  var pushableKeys: Set<Conversation.Key> { real.pushableKeys }
+
+  func isSynchronised(_ object: Conversation, in context: ModelContext) -> Bool {
+    real.isSynchronised(object, in: context)
+  }
+
+  func dependencies(of change: UpstreamChange<Conversation>, in context: ModelContext)
+    -> [SyncDependency]
+  {
+    real.dependencies(of: change, in: context)
+  }
+
+  func action(for change: UpstreamChange<Conversation>, in context: ModelContext)
+    -> UpstreamAction<Conversation>
+  {
+    change.kind == .update && change.keys == [.name]
+      ? .localOnly : real.action(for: change, in: context)
+  }
+}
+
 /// Sends the self user's name in capitals and says it sent it as written: the server never
 /// ends up holding the local value, and the change never settles.
 struct ShoutingSelfUserStrategy: UpstreamStrategy {

@@ -50,6 +50,16 @@ extension SimulatorTests {
         name: "a group strategy that drops a renamed group from this device",
         strategies: SimulatorTests.strategies(replacing: 2, with: VanishingGroupStrategy()),
         schedule: [.renameGroup(group: 0, name: "gone")], invariant: .endStateDiffers),
+      Case(
+        // Another member's change makes the group one to leave alone until the app catches up,
+        // and catching up puts the old name back, which then agrees with the server.
+        name: "a group strategy that settles a rename without sending it",
+        strategies: SimulatorTests.strategies(replacing: 2, with: ForgetfulGroupStrategy()),
+        schedule: [
+          .remoteAddMember(group: 0, contact: 0), .renameGroup(group: 0, name: "forgotten"),
+          .expireNotifications(keepingLast: 0), .pull,
+        ],
+        invariant: .lastEditLost),
     ]
 
     @Test("The check meant for it stops the run and names the rule", arguments: cases)

@@ -29,6 +29,29 @@ extension SimulatorTests {
       #expect(report.figures.membersAddedByOthers == 1)
     }
 
+    @Test(
+      "A member the user adds and removes again while the change waits stays where another member's earlier addition put them (seed 92 of 300 steps, shortened)"
+    )
+    func toggledBackWhileWaiting() async {
+      // given: another member adds contact 1 to "Lunch", unknown here; the user, whose change
+      // waits behind a blocked connection's lost answer, adds and then removes the same contact,
+      // undoing their own change, which then holds nothing for that member
+      let schedule: [SimulationStep] = [
+        .writeMessage(conversation: 5, text: "m26"), .createGroup(name: "g36", contacts: [3, 0]),
+        .leaveGroup(group: 2), .fault(.lostResponse), .changeConnection(contact: 0),
+        .remoteAddMember(group: 4, contact: 0), .toggleMember(group: 0, contact: 1),
+        .toggleMember(group: 4, contact: 1),
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 92, schedule: schedule, options: SimulationOptions(maxConcurrentRequests: 2))
+
+      // then: the last-edit check does not hold the undone change against the client
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.membersAddedByOthers == 1)
+    }
+
     @Test("Nobody is added to a group that already has every contact")
     func groupWithEveryContact() async {
       // given: every contact but the one already in the group is added, then once more

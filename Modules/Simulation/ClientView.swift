@@ -20,7 +20,8 @@ struct ClientView: Sendable, Equatable {
   /// Objects whose change the backend refused for good.
   var failed: Set<ObjectReference> = []
   /// For each group whose members are pending, the members the user's change is measured
-  /// against: the last synchronised list when the user last changed it.
+  /// against: the last synchronised list when the user last changed it, or for a new group
+  /// the list a creation that may have reached the backend sent.
   var memberBases: [UUID: Set<UUID>] = [:]
 
   /// The objects `context` sees, with its change log if it keeps one.
@@ -34,6 +35,11 @@ struct ClientView: Sendable, Equatable {
     for (id, keys) in conversations.updatedKeys where keys.contains(.participantIDs) {
       let base = conversations.editBases[id] ?? conversations.originals[id]
       if let base { memberBases[id] = base.participantIDs }
+    }
+    // A new group measures the user's members from what a creation that may have reached the
+    // backend sent.
+    for id in conversations.inserted {
+      if let sent = conversations.backendValue(of: id) { memberBases[id] = sent.participantIDs }
     }
     record(context.localChanges(of: Connection.self))
     let messages = context.localChanges(of: Message.self)

@@ -52,6 +52,31 @@ extension SimulatorTests {
       #expect(report.figures.membersAddedByOthers == 1)
     }
 
+    @Test(
+      "A member the user adds and removes again in a group whose creation may have reached the backend stays where another member put them (seed 1221 of 300 steps, shortened)"
+    )
+    func toggledBackInNewGroup() async {
+      // given: a group made offline, whose creation reached the backend with its answer lost;
+      // another member adds contact 0 there; after a restart the resent creation is refused,
+      // and the user adds and removes that contact before the creation is answered
+      let schedule: [SimulationStep] = [
+        .goOffline(hanging: false), .fault(.park), .renameSelf("n37"), .fault(.lostResponse),
+        .leaveGroup(group: 5), .fault(.delay), .fault(.serverError), .fault(.tooManyRequests),
+        .createGroup(name: "g74", contacts: [2, 0]), .goOnline, .fault(.networkLoss),
+        .fault(.refusal), .remoteAddMember(group: 5, contact: 0), .restart, .fault(.malformedBody),
+        .toggleMember(group: 4, contact: 1), .goOffline(hanging: false),
+        .toggleMember(group: 2, contact: 3),
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 1221, schedule: schedule, options: SimulationOptions(maxConcurrentRequests: 2))
+
+      // then: measured from what the creation sent, the user's change holds nothing for them
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.membersAddedByOthers == 1)
+    }
+
     @Test("Nobody is added to a group that already has every contact")
     func groupWithEveryContact() async {
       // given: every contact but the one already in the group is added, then once more

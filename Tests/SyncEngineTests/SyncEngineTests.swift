@@ -826,6 +826,46 @@ struct SyncEngineTests {
   }
 
   @Test(
+    "A member the user adds back stays, though news of her removal come after the addition is answered, while another member change is out (seed 172 of 300 steps)"
+  )
+  func memberAddedBackBeforeOlderNewsWithChangeWaiting() async throws {
+    // given: Ann and Bob in the user's group; the user removed Ann, answered, then added her
+    // back and removed Bob, which waited for the addition; the addition is answered and the
+    // backend holds the removal; no news read since
+    let world = try await SyncWorld.start()
+    let ann = world.fake.insertUser(name: "Ann")
+    let bob = world.fake.insertUser(name: "Bob")
+    try await world.connect(ann)
+    try await world.connect(bob)
+    let group = world.ui.makeID()
+    try world.save([
+      Conversation(
+        id: group, kind: .group, name: "Lunch", creatorID: world.me,
+        participantIDs: [world.me, ann, bob], lastEventTime: Date(timeIntervalSince1970: 0))
+    ])
+    await world.settle()
+    try world.setMember(ann, of: group, in: false)
+    await world.settle()
+    world.fake.addFault(.once(RequestMatcher("POST", "/conversations/*/members"), .park))
+    world.fake.addFault(.once(RequestMatcher("DELETE", "/conversations/*/members"), .park))
+    try world.setMember(ann, of: group, in: true)
+    await world.fake.waitForParkedRequests(1)
+    try world.setMember(bob, of: group, in: false)
+    world.fake.releaseAllParkedRequests()
+    await world.fake.waitForParkedRequests(1)
+
+    // when: the news of Ann's removal come after her addition was answered, while Bob's
+    // removal is out
+    await world.engine.pullNotifications()
+    await world.releaseHeldAndReadNews()
+
+    // then
+    #expect(world.hasMember(ann, of: group))
+    #expect(!world.fake.members(of: group).contains(bob))
+    #expect(world.ui.object(Conversation.self, id: group)?.participantIDs.contains(bob) == false)
+  }
+
+  @Test(
     "Removed from a group, the engine drops the message still waiting to go and tells its observer")
   func removedFromGroup() async throws {
     // given: a group Ann made with the self user, and a message of it waiting to retry a 503

@@ -183,7 +183,8 @@ public struct DownstreamSync: Sendable {
     return objects
   }
 
-  /// Applies a page of notifications already read, event by event.
+  /// Applies a page of notifications already read, event by event; a member another event of
+  /// the page names later moves only in the last synchronised list until that event.
   public func apply(
     _ page: Page<NotificationPayload>, since: UUID?, in context: ModelContext
   ) -> NotificationApplication {
@@ -192,21 +193,25 @@ public struct DownstreamSync: Sendable {
     var updated: Set<UUID> = []
     var accepted: Set<UUID> = []
     var skipped = 0
-    for notification in page.elements {
-      for event in notification.events {
-        guard apply(event, in: context, unknownUsers: &unknown, dropped: &dropped) else {
-          skipped += 1
-          continue
-        }
-        switch event {
-        // A user unknown here is fetched anyway; one known stays known for the whole page.
-        case .userUpdate(let update) where !unknown.contains(update.id):
-          updated.insert(update.id)
-        case .connection(let payload) where payload.status == .accepted:
-          accepted.insert(payload.to)
-        default:
-          break
-        }
+    let events = page.elements.flatMap(\.events)
+    let superseded = Self.laterMemberNews(in: events, me: context.selfUser?.id)
+    for (position, event) in events.enumerated() {
+      guard
+        apply(
+          event, in: context, unknownUsers: &unknown, dropped: &dropped,
+          namedLater: superseded[position] ?? [])
+      else {
+        skipped += 1
+        continue
+      }
+      switch event {
+      // A user unknown here is fetched anyway; one known stays known for the whole page.
+      case .userUpdate(let update) where !unknown.contains(update.id):
+        updated.insert(update.id)
+      case .connection(let payload) where payload.status == .accepted:
+        accepted.insert(payload.to)
+      default:
+        break
       }
     }
     return NotificationApplication(
@@ -229,9 +234,12 @@ public struct DownstreamSync: Sendable {
   }
 
   /// Applies one event; returns `false` for an event that was skipped.
+  ///
+  /// - Parameter namedLater: Members of a member event that a later event of the same page names
+  ///   again (see ``laterMemberNews(in:me:)``).
   func apply(
     _ event: EventPayload, in context: ModelContext, unknownUsers: inout Set<UUID>,
-    dropped: inout [DroppedChange]
+    dropped: inout [DroppedChange], namedLater: Set<UUID> = []
   ) -> Bool {
     func need(_ ids: some Sequence<UUID>) {
       for id in ids where context.object(User.self, id: id) == nil { unknownUsers.insert(id) }
@@ -305,7 +313,8 @@ public struct DownstreamSync: Sendable {
       applyRename(to: &conversation)
       context.applyRemote(conversation)
     case .memberJoin(let change), .memberLeave(let change):
-      return applyMembership(event, change, in: context, need: need, dropped: &dropped)
+      return applyMembership(
+        event, change, in: context, need: need, dropped: &dropped, namedLater: namedLater)
     case .messageAdd(let event):
       guard context.object(Conversation.self, id: event.conversation) != nil else { return false }
       need([event.from])
@@ -377,7 +386,7 @@ public struct DownstreamSync: Sendable {
   /// Members joined or left; when the self user left, the conversation and its messages go.
   private func applyMembership(
     _ event: EventPayload, _ change: ConversationEvent<[UUID]>, in context: ModelContext,
-    need: (Set<UUID>) -> Void, dropped: inout [DroppedChange]
+    need: (Set<UUID>) -> Void, dropped: inout [DroppedChange], namedLater: Set<UUID>
   ) -> Bool {
     let users = Set(change.data)
     let joined: Bool
@@ -411,7 +420,7 @@ public struct DownstreamSync: Sendable {
       let sent = changes.backendValue(of: conversation.id) ?? conversation
       mergeMembership(
         of: conversation.id, joined: joined, users: users, synchronised: sent.participantIDs,
-        in: context)
+        namedLater: namedLater, in: context)
       return true
     }
     if changes.keys(of: conversation.id).contains(.participantIDs),
@@ -419,7 +428,7 @@ public struct DownstreamSync: Sendable {
     {
       mergeMembership(
         of: conversation.id, joined: joined, users: users, synchronised: synchronised,
-        in: context)
+        namedLater: namedLater, in: context)
     } else {
       Self.change(&conversation.participantIDs, joined: joined, users: users)
     }
@@ -439,9 +448,14 @@ public struct DownstreamSync: Sendable {
   /// `synchronised`, but not as in the list the removal sent: news of the removal leave her in.
   /// Nor do news of older changes, which may pass through the user's list on their way (her
   /// addition and removal, both answered already), take her out.
+  ///
+  /// Members in `namedLater` move only in the last synchronised list: the page's later event
+  /// about them has the backend's last word, and an older one could move a member the answer to
+  /// the user's earlier change had settled, which nothing would move back (seed 172 of 300
+  /// steps).
   func mergeMembership(
     of id: UUID, joined: Bool, users: Set<UUID>, synchronised: Set<UUID>,
-    in context: ModelContext
+    namedLater: Set<UUID> = [], in context: ModelContext
   ) {
     let changes = context.localChanges(of: Conversation.self)
     // What the user's change is measured against: the members as last synchronised, as they
@@ -462,7 +476,7 @@ public struct DownstreamSync: Sendable {
       let locallyRemoved = bases.reduce(into: Set<UUID>()) { $0.formUnion($1.subtracting(here)) }
       Self.change(
         &conversation.participantIDs, joined: joined,
-        users: users.subtracting(joined ? locallyRemoved : locallyAdded))
+        users: users.subtracting(joined ? locallyRemoved : locallyAdded).subtracting(namedLater))
     }
   }
 

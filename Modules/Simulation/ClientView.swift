@@ -19,9 +19,9 @@ struct ClientView: Sendable, Equatable {
   var deletedMessageConversations: [UUID: UUID] = [:]
   /// Objects whose change the backend refused for good.
   var failed: Set<ObjectReference> = []
-  /// For each group whose members are pending, the members the user's change is measured
-  /// against: the last synchronised list when the user last changed it, or for a new group
-  /// the list a creation that may have reached the backend sent.
+  /// For each group, the members a change of its members is measured from: as last
+  /// synchronised when the user last changed them, or for a new group what a creation that may
+  /// have reached the backend sent (none if no creation may have).
   var memberBases: [UUID: Set<UUID>] = [:]
 
   /// The objects `context` sees, with its change log if it keeps one.
@@ -32,14 +32,16 @@ struct ClientView: Sendable, Equatable {
     record(context.localChanges(of: User.self))
     let conversations = context.localChanges(of: Conversation.self)
     record(conversations)
-    for (id, keys) in conversations.updatedKeys where keys.contains(.participantIDs) {
-      let base = conversations.editBases[id] ?? conversations.originals[id]
-      if let base { memberBases[id] = base.participantIDs }
-    }
-    // A new group measures the user's members from what a creation that may have reached the
-    // backend sent.
-    for id in conversations.inserted {
-      if let sent = conversations.backendValue(of: id) { memberBases[id] = sent.participantIDs }
+    for group in groups.keys {
+      let base: Conversation? =
+        if conversations.inserted.contains(group) {
+          conversations.backendValue(of: group)
+        } else if conversations.keys(of: group).contains(.participantIDs) {
+          conversations.editBases[group] ?? conversations.originals[group]
+        } else {
+          groups[group]
+        }
+      if let base { memberBases[group] = base.participantIDs }
     }
     record(context.localChanges(of: Connection.self))
     let messages = context.localChanges(of: Message.self)

@@ -24,6 +24,7 @@ extension Simulator {
       return InvariantViolation(invariant: .keyInFlightTwice, step: step, detail: problem)
     }
     let view = await app.stack.sync.perform { ClientView($0) }
+    memberBases = view.memberBases
     // Caught up for good only once the store holds it: a save it refused is kept in memory for
     // the next, and a kill before that loses it (seed 2861 of 300 steps).
     if !app.holdsUnsavedState,
@@ -161,19 +162,7 @@ extension Simulator {
   /// The user's last edit of a key, neither in the sync context nor on the server, though nothing
   /// else changed the key since; groups whose requests may have crossed the self user's removal
   /// or return wait for the news (``awaitingNews``).
-  ///
-  /// A member the user toggled back to where they found them is the user undoing their own
-  /// change: measured from that list, the change holds nothing for the member, and what others
-  /// did to them meanwhile stands.
   private func lastEditLost(_ view: ClientView) -> String? {
-    for case .member(let user, let group) in lastEdits.values.keys {
-      guard let base = view.memberBases[group],
-        let edit = lastEdits.values[.member(user, group: group)]
-      else { continue }
-      if (base.contains(user) ? "in" : "out") == edit {
-        lastEdits.forget(.member(user, group: group))
-      }
-    }
     let fake = self.fake
     let me = self.me
     let awaitingNews = self.awaitingNews

@@ -213,10 +213,14 @@ extension Simulator {
     if save({ try $0.insert(group) }) { createdGroups.insert(group.id) }
   }
 
+  /// Adds or removes a connected contact; a member toggled back to where the list the user's
+  /// change is measured from has them is the user undoing their own change, which leaves the
+  /// member to whatever others did meanwhile, so it is no edit to follow.
   private func toggleMember(_ group: Int, _ contact: Int) {
     guard let id = pick(groups, group)?.id, let member = pick(connectedContacts, contact) else {
       return
     }
+    let base = memberBases[id]
     var added = false
     let saved = save { context in
       try context.update(Conversation.self, id: id) { conversation in
@@ -226,7 +230,12 @@ extension Simulator {
         }
       }
     }
-    if saved { lastEdits.saved(added ? "in" : "out", for: .member(member, group: id)) }
+    guard saved else { return }
+    if base?.contains(member) == added {
+      lastEdits.forget(.member(member, group: id))
+    } else {
+      lastEdits.saved(added ? "in" : "out", for: .member(member, group: id))
+    }
   }
 
   private func leaveGroup(_ group: Int) {

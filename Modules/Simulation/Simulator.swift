@@ -57,6 +57,9 @@ public final class Simulator {
   var remotelyTouched: Set<ObjectReference> = []
   /// What the user last saved for each key another user or device may change too.
   var lastEdits = LastEdits()
+  /// For each group, the members a change of its members is measured from, as the sync
+  /// context had them after the last step.
+  var memberBases: [UUID: Set<UUID>] = [:]
   /// Groups another member removed the self user from or added them back to, since the app last
   /// caught up with no request of theirs, or of their messages, out (a wider
   /// ``remotelyTouched`` for these steps): a request that crossed the change may land before or

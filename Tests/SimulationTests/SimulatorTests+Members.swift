@@ -77,6 +77,31 @@ extension SimulatorTests {
       #expect(report.figures.membersAddedByOthers == 1)
     }
 
+    @Test(
+      "A member the user adds while a 429 holds the change and removes again, which leaves nothing pending, stays where another member's addition put them (seed 1832 of 300 steps, shortened)"
+    )
+    func toggledBackToSynchronised() async {
+      // given: the user removed contact 3 from their group, answered; another member adds them
+      // back, unknown here; the user adds them too, which a 429 holds, and removes them again,
+      // which puts the group back as last synchronised
+      let schedule: [SimulationStep] = [
+        .createGroup(name: "g9", contacts: [3, 2]), .toggleMember(group: 4, contact: 2),
+        .writeMessage(conversation: 2, text: "m41"), .fault(.tooManyRequests),
+        .remoteAddMember(group: 4, contact: 3), .toggleMember(group: 2, contact: 2),
+        .writeMessage(conversation: 4, text: "m60"), .writeMessage(conversation: 3, text: "m67"),
+        .createGroup(name: "g71", contacts: [3, 1]), .changeConnection(contact: 1),
+        .toggleMember(group: 1, contact: 1),
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 1832, schedule: schedule, options: SimulationOptions(maxConcurrentRequests: 2))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.membersAddedByOthers == 1)
+    }
+
     @Test("Nobody is added to a group that already has every contact")
     func groupWithEveryContact() async {
       // given: every contact but the one already in the group is added, then once more

@@ -7,15 +7,65 @@ import UserParsing
 // Strategies broken on purpose, each in one way, to prove that the simulator's checks catch
 // what they are meant to catch. None of them is fit for anything else.
 
-/// Forgets the self user's name: the change is marked synchronised and never sent.
-struct ForgetfulSelfUserStrategy: UpstreamStrategy {
-  let real = SelfUserStrategy()
+/// A strategy that does what `real` does wherever the type adopting it does not say otherwise,
+/// so that a broken strategy differs from the real one only in the way it is meant to.
+protocol ForwardingStrategy: UpstreamStrategy {
+  /// The strategy whose decisions are taken unless overridden.
+  associatedtype Real: UpstreamStrategy where Real.Object == Object
+  /// The real strategy.
+  var real: Real { get }
+}
 
-  var pushableKeys: Set<User.Key> { real.pushableKeys }
+extension ForwardingStrategy {
+  var pushableKeys: Set<Object.Key> { real.pushableKeys }
 
-  func isSynchronised(_ object: User, in context: ModelContext) -> Bool {
+  func isSynchronised(_ object: Object, in context: ModelContext) -> Bool {
     real.isSynchronised(object, in: context)
   }
+
+  func order(of object: Object) -> Double { real.order(of: object) }
+
+  func dependencies(of change: UpstreamChange<Object>, in context: ModelContext)
+    -> [SyncDependency]
+  {
+    real.dependencies(of: change, in: context)
+  }
+
+  func dependencies(of changes: [UpstreamChange<Object>], in context: ModelContext)
+    -> [[SyncDependency]]
+  {
+    real.dependencies(of: changes, in: context)
+  }
+
+  func action(for change: UpstreamChange<Object>, in context: ModelContext) throws
+    -> UpstreamAction<Object>
+  {
+    try real.action(for: change, in: context)
+  }
+
+  func acknowledgement(
+    of sent: SentChange<Object>, response: EndpointResponse, in context: ModelContext
+  ) -> Acknowledgement<Object>? {
+    real.acknowledgement(of: sent, response: response, in: context)
+  }
+
+  func didSucceed(_ sent: SentChange<Object>, response: EndpointResponse, in context: ModelContext)
+  {
+    real.didSucceed(sent, response: response, in: context)
+  }
+
+  func didFailPermanently(
+    _ sent: SentChange<Object>, failure: BackendFailure, in context: ModelContext
+  ) -> PermanentFailureDecision {
+    real.didFailPermanently(sent, failure: failure, in: context)
+  }
+
+  func willRetry(_ id: UUID, in context: ModelContext) { real.willRetry(id, in: context) }
+}
+
+/// Forgets the self user's name: the change is marked synchronised and never sent.
+struct ForgetfulSelfUserStrategy: ForwardingStrategy {
+  let real = SelfUserStrategy()
 
   func action(for change: UpstreamChange<User>, in context: ModelContext)
     -> UpstreamAction<User>
@@ -26,20 +76,8 @@ struct ForgetfulSelfUserStrategy: UpstreamStrategy {
 
 /// Never sends a group's new name and says it is settled: the group keeps it here until the
 /// client next reads the group from the backend, which puts the old name back.
-struct ForgetfulGroupStrategy: UpstreamStrategy {
+struct ForgetfulGroupStrategy: ForwardingStrategy {
   let real = ConversationStrategy()
-
-  var pushableKeys: Set<Conversation.Key> { real.pushableKeys }
-
-  func isSynchronised(_ object: Conversation, in context: ModelContext) -> Bool {
-    real.isSynchronised(object, in: context)
-  }
-
-  func dependencies(of change: UpstreamChange<Conversation>, in context: ModelContext)
-    -> [SyncDependency]
-  {
-    real.dependencies(of: change, in: context)
-  }
 
   func action(for change: UpstreamChange<Conversation>, in context: ModelContext)
     -> UpstreamAction<Conversation>
@@ -51,14 +89,10 @@ struct ForgetfulGroupStrategy: UpstreamStrategy {
 
 /// Sends the self user's name in capitals and says it sent it as written: the server never
 /// ends up holding the local value, and the change never settles.
-struct ShoutingSelfUserStrategy: UpstreamStrategy {
+struct ShoutingSelfUserStrategy: ForwardingStrategy {
   let real = SelfUserStrategy()
 
   var pushableKeys: Set<User.Key> { [.name] }
-
-  func isSynchronised(_ object: User, in context: ModelContext) -> Bool {
-    real.isSynchronised(object, in: context)
-  }
 
   func action(for change: UpstreamChange<User>, in context: ModelContext) throws
     -> UpstreamAction<User>
@@ -73,22 +107,8 @@ struct ShoutingSelfUserStrategy: UpstreamStrategy {
 
 /// Gives a message a new nonce when it is sent again after a lost answer, so the backend
 /// cannot tell it already has it.
-struct FreshNonceMessageStrategy: UpstreamStrategy {
+struct FreshNonceMessageStrategy: ForwardingStrategy {
   let real = MessageStrategy()
-
-  var pushableKeys: Set<Message.Key> { real.pushableKeys }
-
-  func isSynchronised(_ object: Message, in context: ModelContext) -> Bool {
-    real.isSynchronised(object, in: context)
-  }
-
-  func order(of object: Message) -> Double { real.order(of: object) }
-
-  func dependencies(of changes: [UpstreamChange<Message>], in context: ModelContext)
-    -> [[SyncDependency]]
-  {
-    real.dependencies(of: changes, in: context)
-  }
 
   func action(for change: UpstreamChange<Message>, in context: ModelContext)
     -> UpstreamAction<Message>
@@ -103,73 +123,27 @@ struct FreshNonceMessageStrategy: UpstreamStrategy {
         NewMessage(nonce: context.makeID(), text: message.text)),
       carrying: change.keys, sent: message)
   }
-
-  func didSucceed(
-    _ sent: SentChange<Message>, response: EndpointResponse, in context: ModelContext
-  ) {
-    real.didSucceed(sent, response: response, in: context)
-  }
 }
 
 /// Sends each message as soon as its conversation exists, without waiting for the messages
 /// written before it.
-struct UnorderedMessageStrategy: UpstreamStrategy {
+struct UnorderedMessageStrategy: ForwardingStrategy {
   let real = MessageStrategy()
 
-  var pushableKeys: Set<Message.Key> { real.pushableKeys }
-
-  func isSynchronised(_ object: Message, in context: ModelContext) -> Bool {
-    real.isSynchronised(object, in: context)
-  }
-
-  func dependencies(of change: UpstreamChange<Message>, in context: ModelContext)
-    -> [SyncDependency]
+  func dependencies(of changes: [UpstreamChange<Message>], in context: ModelContext)
+    -> [[SyncDependency]]
   {
-    guard let message = change.object else { return [] }
-    return [.exists(ObjectReference(.conversation, message.conversationID))]
-  }
-
-  func action(for change: UpstreamChange<Message>, in context: ModelContext)
-    -> UpstreamAction<Message>
-  {
-    real.action(for: change, in: context)
-  }
-
-  func didSucceed(
-    _ sent: SentChange<Message>, response: EndpointResponse, in context: ModelContext
-  ) {
-    real.didSucceed(sent, response: response, in: context)
+    changes.map { change in
+      guard let message = change.object else { return [] }
+      return [.exists(ObjectReference(.conversation, message.conversationID))]
+    }
   }
 }
 
 /// Drops a group from this device once the backend answers its rename, though the backend and
 /// the self user's membership keep it.
-struct VanishingGroupStrategy: UpstreamStrategy {
+struct VanishingGroupStrategy: ForwardingStrategy {
   let real = ConversationStrategy()
-
-  var pushableKeys: Set<Conversation.Key> { real.pushableKeys }
-
-  func isSynchronised(_ object: Conversation, in context: ModelContext) -> Bool {
-    real.isSynchronised(object, in: context)
-  }
-
-  func dependencies(of change: UpstreamChange<Conversation>, in context: ModelContext)
-    -> [SyncDependency]
-  {
-    real.dependencies(of: change, in: context)
-  }
-
-  func action(for change: UpstreamChange<Conversation>, in context: ModelContext)
-    -> UpstreamAction<Conversation>
-  {
-    real.action(for: change, in: context)
-  }
-
-  func acknowledgement(
-    of sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext
-  ) -> Acknowledgement<Conversation>? {
-    real.acknowledgement(of: sent, response: response, in: context)
-  }
 
   func didSucceed(
     _ sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext

@@ -363,7 +363,9 @@ extension FakeBackendTests.Faults {
 }
 
 extension FakeBackendTests.Faults {
-  @Test("A parked request whose task is cancelled ends as cancelled, unapplied and unparked")
+  @Test(
+    "A parked request whose task is cancelled ends as cancelled, unapplied and unparked, and stays listed until the journal shows it ended"
+  )
   func parkedAndCancelled() async throws {
     // given
     let fake = Self.fakeWithSelf()
@@ -373,35 +375,17 @@ extension FakeBackendTests.Faults {
 
     // when
     sending.cancel()
+    let stillParked = !fake.parkedRequests.isEmpty
+    let journalled = fake.journal.map(\.status)
     let outcome = try await sending.value
 
     // then
     #expect(throws: TransportError.cancelled) { try outcome.get() }
+    // A test that waits for the parked list to empty may read the journal at once.
+    #expect(stillParked || journalled == [nil])
+    #expect(fake.journal.map(\.status) == [nil])
     #expect(fake.parkedRequests.isEmpty)
     #expect(fake.user(try #require(fake.selfUserID))?.name != "Never")
-  }
-}
-
-extension FakeBackendTests.Faults {
-  @Test("A cancelled parked request stays listed as parked until the journal shows it ended")
-  func parkedUntilJournalled() async throws {
-    // given
-    let fake = Self.fakeWithSelf()
-    fake.addFault(.once(RequestMatcher("PUT", "/self"), .park))
-    let sending = Task { try await fake.send(.put, "/self", json: ["name": "Never"]) }
-    await fake.waitForParkedRequests()
-
-    // when
-    sending.cancel()
-    let stillParked = !fake.parkedRequests.isEmpty
-    let journal = fake.journal.map(\.status)
-
-    // then
-    // A test that waits for the parked list to empty may read the journal at once.
-    #expect(stillParked || journal == [nil])
-    _ = try await sending.value
-    #expect(fake.parkedRequests.isEmpty)
-    #expect(fake.journal.map(\.status) == [nil])
   }
 }
 

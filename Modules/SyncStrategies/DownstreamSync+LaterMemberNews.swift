@@ -19,18 +19,18 @@ extension DownstreamSync {
       let user: UUID
     }
     var namedLater: Set<Membership> = []
-    var superseded: [Int: Set<UUID>] = [:]
+    var namedAgain: [Int: Set<UUID>] = [:]
     for (position, event) in events.enumerated().reversed() {
       guard let change = event.memberChange else { continue }
       let again = change.data.filter { user in
         user != me && namedLater.contains(Membership(conversation: change.conversation, user: user))
       }
-      if !again.isEmpty { superseded[position] = Set(again) }
+      if !again.isEmpty { namedAgain[position] = Set(again) }
       for user in change.data {
         namedLater.insert(Membership(conversation: change.conversation, user: user))
       }
     }
-    return superseded
+    return namedAgain
   }
 }
 

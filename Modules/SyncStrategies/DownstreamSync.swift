@@ -194,12 +194,12 @@ public struct DownstreamSync: Sendable {
     var accepted: Set<UUID> = []
     var skipped = 0
     let events = page.elements.flatMap(\.events)
-    let superseded = Self.laterMemberNews(in: events, me: context.selfUser?.id)
+    let namedLater = Self.laterMemberNews(in: events, me: context.selfUser?.id)
     for (position, event) in events.enumerated() {
       guard
         apply(
           event, in: context, unknownUsers: &unknown, dropped: &dropped,
-          namedLater: superseded[position] ?? [])
+          namedLater: namedLater[position] ?? [])
       else {
         skipped += 1
         continue

@@ -63,6 +63,46 @@ extension SyncEngineTests {
         running.store.load().tables.object(Conversation.self, id: running.group)?.name == "Dinner")
     }
 
+    @Test(
+      "A change dropped with its group by news whose save the store refused is still told to the app (simulator seed 8194 of 300 steps)"
+    )
+    func droppedInARefusedSave() async throws {
+      // given: the user renames Ann's group, and a 503 holds the rename on the engine's clock;
+      // Ann removes the self user meanwhile
+      let fake = FakeBackend()
+      let store = RefusingStore()
+      let clock = ManualTimeSource()
+      let events = Recorder<SyncEngineEvent>()
+      let me = fake.insertSelfUser(name: "Me")
+      let ann = fake.insertUser(name: "Ann")
+      let group = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
+      let stack = try ModelStack(store: store)
+      let engine = SyncEngine(
+        stack: stack, transport: fake.transport, time: clock, onEvent: events.record)
+      await engine.start()
+      await Quiescence.expectIdle(stack.tracker)
+      fake.addFault(.once(RequestMatcher("PUT", "/conversations/*"), .status(503)))
+      try stack.ui.context.update(Conversation.self, id: group) { $0.name = "Dinner" }
+      try stack.ui.context.save()
+      await clock.waitForSleepers(1)
+      fake.removeMembersRemotely([me], from: group, by: ann)
+      store.refuseNextSaves(1)
+      expectLoggedError(containing: "could not apply")
+
+      // when: the pull that reads the removal drops the group and the rename, and its save is
+      // refused
+      await engine.pullNotifications()
+
+      // then
+      let dropped = events.elements.compactMap { event -> DroppedChange? in
+        guard case .changeDropped(let change) = event else { return nil }
+        return change
+      }
+      #expect(dropped.map(\.item.object) == [ObjectReference(.conversation, group)])
+      #expect(dropped.map(\.conversation) == [group])
+      await engine.stop()
+    }
+
     @Test("A refused change given up in a save the store refused ends as the backend holds it")
     func giveUpInARefusedSave() async throws {
       // given: the backend refuses a rename for good, and the store refuses the save in which

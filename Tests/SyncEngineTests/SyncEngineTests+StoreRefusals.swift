@@ -69,6 +69,43 @@ extension SyncEngineTests {
     func droppedInARefusedSave() async throws {
       // given: the user renames Ann's group, and a 503 holds the rename on the engine's clock;
       // Ann removes the self user meanwhile
+      let (_, store, engine, events, group) = try await Self.renameHeldWhileRemoved()
+      store.refuseNextSaves(1)
+      expectLoggedError(containing: "could not apply")
+
+      // when: the pull that reads the removal drops the group and the rename, and its save is
+      // refused
+      await engine.pullNotifications()
+
+      // then
+      #expect(Self.dropped(in: events) == [group])
+      await engine.stop()
+    }
+
+    @Test(
+      "A change dropped with its group by a catch-up whose save the store refused is still told to the app"
+    )
+    func droppedInARefusedCatchUp() async throws {
+      // given: as above, and the backend forgets its news, so the pull catches up
+      let (fake, store, engine, events, group) = try await Self.renameHeldWhileRemoved()
+      _ = fake.expireNotifications(keepingLast: 0)
+      // The self user fetched again changed nothing, so the catch-up's is the next save.
+      store.refuseNextSaves(1)
+      expectLoggedError(containing: "could not apply")
+
+      // when
+      await engine.pullNotifications()
+
+      // then
+      #expect(Self.dropped(in: events) == [group])
+      await engine.stop()
+    }
+
+    /// A running engine whose user renamed Ann's group, the rename held on the engine's clock by
+    /// a 503, after Ann removed the self user, unknown here.
+    static func renameHeldWhileRemoved() async throws -> (
+      FakeBackend, RefusingStore, SyncEngine, Recorder<SyncEngineEvent>, group: UUID
+    ) {
       let fake = FakeBackend()
       let store = RefusingStore()
       let clock = ManualTimeSource()
@@ -86,21 +123,18 @@ extension SyncEngineTests {
       try stack.ui.context.save()
       await clock.waitForSleepers(1)
       fake.removeMembersRemotely([me], from: group, by: ann)
-      store.refuseNextSaves(1)
-      expectLoggedError(containing: "could not apply")
+      return (fake, store, engine, events, group)
+    }
 
-      // when: the pull that reads the removal drops the group and the rename, and its save is
-      // refused
-      await engine.pullNotifications()
-
-      // then
-      let dropped = events.elements.compactMap { event -> DroppedChange? in
-        guard case .changeDropped(let change) = event else { return nil }
-        return change
+    /// The groups of the changes `events` told were dropped, each checked to be the group's own
+    /// change.
+    static func dropped(in events: Recorder<SyncEngineEvent>) -> [UUID] {
+      events.elements.compactMap { event -> UUID? in
+        guard case .changeDropped(let change) = event,
+          change.item.object == ObjectReference(.conversation, change.conversation)
+        else { return nil }
+        return change.conversation
       }
-      #expect(dropped.map(\.item.object) == [ObjectReference(.conversation, group)])
-      #expect(dropped.map(\.conversation) == [group])
-      await engine.stop()
     }
 
     @Test("A refused change given up in a save the store refused ends as the backend holds it")

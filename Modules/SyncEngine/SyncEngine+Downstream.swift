@@ -83,6 +83,7 @@ extension SyncEngine {
         guard context.syncMetadata.lastNotificationID == since else {
           return .success(.overtakenByPull)
         }
+        var dropped: [DroppedChange] = []
         do {
           let news = try downstream.readNotifications(
             response, since: since, earlier: readBefore)
@@ -91,6 +92,7 @@ extension SyncEngine {
             return .success(.olderThanAnswer)
           }
           let applied = downstream.apply(news, since: since, in: context)
+          dropped = applied.droppedChanges
           // The cursor is saved with what it covers: a restart resumes right after it, owing
           // the fetches of the users its news named.
           context.syncMetadata.lastNotificationID = applied.lastID
@@ -108,8 +110,10 @@ extension SyncEngine {
           // Thrown while the page was read, before anything of it was applied.
           return .failure(.downstream(error))
         } catch let error as SaveError {
-          // Broken rules were rolled back by the save; what a store refused stays for the next.
-          return .failure(.save(error))
+          // Broken rules were rolled back by the save; what a store refused stays for the next,
+          // changes dropped with their groups too, which the app hears of now (seed 8194).
+          guard case .store = error, !dropped.isEmpty else { return .failure(.save(error)) }
+          return .success(.refused(error, droppedChanges: dropped))
         } catch {
           context.rollback()
           return .failure(.save(.store("\(error)")))
@@ -118,6 +122,10 @@ extension SyncEngine {
       switch result {
       case .success(.overtakenByPull):
         hasMore = true
+      case .success(.refused(let error, let droppedChanges)):
+        report(.save(error))
+        reportDropped(droppedChanges)
+        failedPage = true
       case .success(.olderThanAnswer):
         logger.debug("a news page was older than an answer applied while it was out")
         setAsideSinceApplied += 1
@@ -541,4 +549,7 @@ private enum PageOutcome: Sendable {
   case overtakenByPull
   /// An answer applied while it was out is newer than its news of the same object.
   case olderThanAnswer
+  /// It was applied but the store refused its save, which the next save makes: the changes it
+  /// dropped with their groups are gone here all the same.
+  case refused(SaveError, droppedChanges: [DroppedChange])
 }

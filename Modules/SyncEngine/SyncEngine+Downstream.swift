@@ -321,7 +321,7 @@ extension SyncEngine {
       let kept = await fetchKeptNews(through: last)
     else { return false }
     let result = await stack.sync.perform {
-      context -> Result<(CatchUpApplication, KeptNewsApplication)?, SaveError> in
+      context -> Result<(CatchUpApplication, KeptNewsApplication)?, CatchUpRefusal> in
       // Another pull caught up while this one read the lists.
       guard context.syncMetadata.lastNotificationID == stale else { return .success(nil) }
       let complete = connections.complete && conversations.complete
@@ -335,7 +335,12 @@ extension SyncEngine {
       do throws(SaveError) {
         try context.save()
       } catch {
-        return .failure(error)
+        // What a store refused stays for the next save, changes dropped with their groups too,
+        // which the app hears of now; broken rules were rolled back.
+        guard case .store = error else { return .failure(CatchUpRefusal(error: error)) }
+        return .failure(
+          CatchUpRefusal(error: error, droppedChanges: applied.droppedChanges + news.droppedChanges)
+        )
       }
       return .success((applied, news))
     }
@@ -349,8 +354,9 @@ extension SyncEngine {
           droppedConversations: applied.droppedConversations.union(news.droppedConversations)))
       reportDropped(applied.droppedChanges + news.droppedChanges)
       return true
-    case .failure(let error):
-      report(.save(error))
+    case .failure(let refusal):
+      report(.save(refusal.error))
+      reportDropped(refusal.droppedChanges)
       return false
     }
   }
@@ -538,6 +544,13 @@ extension SyncEngine {
       return nil
     }
   }
+}
+
+/// A catch-up's save that failed: why, and the changes it dropped with their groups if the
+/// context keeps them dropped for its next save (a store's refusal, not broken rules).
+private struct CatchUpRefusal: Error {
+  let error: SaveError
+  var droppedChanges: [DroppedChange] = []
 }
 
 /// What became of a page of news a pull fetched.

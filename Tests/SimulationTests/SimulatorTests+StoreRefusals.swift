@@ -96,5 +96,33 @@ extension SimulatorTests {
       #expect(report.figures.savesRefused == 2)
       #expect(report.figures.restarts == 2)
     }
+
+    @Test(
+      "A rename dropped with its group by news whose save the store refused is told to the app, so the user's last edit is not lost unasked (seed 8194 of 300 steps, shortened)"
+    )
+    func droppedInARefusedSave() async {
+      // given: another member removes the self user from "Lunch" and adds them back, unknown
+      // here; after a restart the user renames the group, a 503 holds the rename, and the store
+      // refuses the save of the pull that reads the removal, which drops the group and the rename
+      let schedule: [SimulationStep] = [
+        .remoteRemoveSelf(group: 1), .toggleMember(group: 1, contact: 3), .fault(.park),
+        .fault(.park), .renameGroup(group: 0, name: "r123"), .fault(.delay),
+        .remoteAddSelf(group: 0), .writeMessage(conversation: 0, text: "m139"), .fault(.park),
+        .fault(.delay), .renameSelf("n198"), .fault(.heldAnswer), .releaseParked(1),
+        .releaseParked(1), .restart, .renameGroup(group: 1, name: "r241"), .fault(.serverError),
+        .releaseParked(0), .refuseSaves(2), .deleteMessage(conversation: 0), .pull,
+        .createGroup(name: "g255", contacts: [0, 0]),
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 8194, schedule: schedule,
+        options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.savesRefused == 2)
+      #expect(report.figures.rejoinedGroups == 1)
+    }
   }
 }

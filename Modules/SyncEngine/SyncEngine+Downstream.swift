@@ -110,10 +110,7 @@ extension SyncEngine {
           // Thrown while the page was read, before anything of it was applied.
           return .failure(.downstream(error))
         } catch let error as SaveError {
-          // Broken rules were rolled back by the save; what a store refused stays for the next,
-          // changes dropped with their groups too, which the app hears of now (seed 8194).
-          guard case .store = error, !dropped.isEmpty else { return .failure(.save(error)) }
-          return .success(.refused(error, droppedChanges: dropped))
+          return .success(.notSaved(FailedNewsSave(error, dropped: dropped)))
         } catch {
           context.rollback()
           return .failure(.save(.store("\(error)")))
@@ -122,9 +119,8 @@ extension SyncEngine {
       switch result {
       case .success(.overtakenByPull):
         hasMore = true
-      case .success(.refused(let error, let droppedChanges)):
-        report(.save(error))
-        reportDropped(droppedChanges)
+      case .success(.notSaved(let failure)):
+        report(failure)
         failedPage = true
       case .success(.olderThanAnswer):
         logger.debug("a news page was older than an answer applied while it was out")
@@ -321,7 +317,7 @@ extension SyncEngine {
       let kept = await fetchKeptNews(through: last)
     else { return false }
     let result = await stack.sync.perform {
-      context -> Result<(CatchUpApplication, KeptNewsApplication)?, CatchUpRefusal> in
+      context -> Result<(CatchUpApplication, KeptNewsApplication)?, FailedNewsSave> in
       // Another pull caught up while this one read the lists.
       guard context.syncMetadata.lastNotificationID == stale else { return .success(nil) }
       let complete = connections.complete && conversations.complete
@@ -335,12 +331,8 @@ extension SyncEngine {
       do throws(SaveError) {
         try context.save()
       } catch {
-        // What a store refused stays for the next save, changes dropped with their groups too,
-        // which the app hears of now; broken rules were rolled back.
-        guard case .store = error else { return .failure(CatchUpRefusal(error: error)) }
         return .failure(
-          CatchUpRefusal(error: error, droppedChanges: applied.droppedChanges + news.droppedChanges)
-        )
+          FailedNewsSave(error, dropped: applied.droppedChanges + news.droppedChanges))
       }
       return .success((applied, news))
     }
@@ -354,11 +346,17 @@ extension SyncEngine {
           droppedConversations: applied.droppedConversations.union(news.droppedConversations)))
       reportDropped(applied.droppedChanges + news.droppedChanges)
       return true
-    case .failure(let refusal):
-      report(.save(refusal.error))
-      reportDropped(refusal.droppedChanges)
+    case .failure(let failure):
+      report(failure)
       return false
     }
+  }
+
+  /// Reports a save of news that failed, and the changes those news dropped with their groups
+  /// when they stay dropped.
+  private func report(_ failure: FailedNewsSave) {
+    report(.save(failure.error))
+    reportDropped(failure.droppedChanges)
   }
 
   /// Tells the log and the app of the unsent changes that went with conversations the self user
@@ -546,11 +544,20 @@ extension SyncEngine {
   }
 }
 
-/// A catch-up's save that failed: why, and the changes it dropped with their groups if the
-/// context keeps them dropped for its next save (a store's refusal, not broken rules).
-private struct CatchUpRefusal: Error {
+/// A save of applied news (a page, a catch-up) that failed: why, and the unsent changes the
+/// news dropped with their groups, which the app must hear of if they stay dropped.
+///
+/// A store's refusal keeps what the context holds for its next save, drops included (seed 8194
+/// of 300 steps: a rename dropped so was gone without a word); broken rules were rolled back by
+/// the save, and their drops with them.
+private struct FailedNewsSave: Error {
   let error: SaveError
-  var droppedChanges: [DroppedChange] = []
+  let droppedChanges: [DroppedChange]
+
+  init(_ error: SaveError, dropped: [DroppedChange]) {
+    self.error = error
+    if case .store = error { droppedChanges = dropped } else { droppedChanges = [] }
+  }
 }
 
 /// What became of a page of news a pull fetched.
@@ -562,7 +569,6 @@ private enum PageOutcome: Sendable {
   case overtakenByPull
   /// An answer applied while it was out is newer than its news of the same object.
   case olderThanAnswer
-  /// It was applied but the store refused its save, which the next save makes: the changes it
-  /// dropped with their groups are gone here all the same.
-  case refused(SaveError, droppedChanges: [DroppedChange])
+  /// It was applied but its save failed.
+  case notSaved(FailedNewsSave)
 }

@@ -183,8 +183,9 @@ public struct DownstreamSync: Sendable {
     return objects
   }
 
-  /// Applies a page of notifications already read, event by event; a member another event of
-  /// the page names later moves only in the last synchronised list until that event.
+  /// Applies a page of notifications already read, event by event; beside a member change of
+  /// the user's, a member another event of the page names later moves only in the last
+  /// synchronised list until that event.
   public func apply(
     _ page: Page<NotificationPayload>, since: UUID?, in context: ModelContext
   ) -> NotificationApplication {

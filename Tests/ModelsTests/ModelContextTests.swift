@@ -225,6 +225,50 @@ struct ModelContextTests {
       #expect(store.load().metadata == SyncMetadata(lastNotificationID: cursor))
     }
 
+    @Test(
+      "A deletion in the sync context that a refused save kept takes along what the UI saved meanwhile pointing at it, and the next save writes both"
+    )
+    func keptDeletionTakesLateReferrers() async throws {
+      // given: the sync context drops a group, and the store refuses that save; the UI, which
+      // still sees the group, writes a message in it, and that save goes through
+      let me = make.user(name: "Me")
+      let group = make.conversation(creator: me)
+      let store = RefusingStore(Tables([me, group]))
+      let stack = try ModelStack(store: store)
+      store.refuseNextSaves(1)
+      await stack.sync.perform { context in
+        context.discardLocally(Conversation.self, id: group.id)
+        #expect(throws: SaveError.self) { try context.save() }
+      }
+      let message = make.message(in: group, from: me)
+      try stack.ui.context.insert(message)
+      try stack.ui.context.save()
+
+      // when
+      let saved = await stack.sync.perform { context -> Result<ChangeSet, SaveError> in
+        do throws(SaveError) { return .success(try context.save()) } catch {
+          return .failure(error)
+        }
+      }
+
+      // then
+      let changes = try saved.get()
+      #expect(changes[Conversation.self].deleted == [group.id])
+      #expect(changes[Message.self].deleted == [message.id])
+      let left = await stack.sync.perform { context in
+        (
+          context.object(Conversation.self, id: group.id),
+          context.object(Message.self, id: message.id),
+          context.localChanges(of: Message.self).inserted
+        )
+      }
+      #expect(left.0 == nil)
+      #expect(left.1 == nil)
+      #expect(left.2.isEmpty)
+      #expect(store.load().tables.object(Message.self, id: message.id) == nil)
+      #expect(store.load().tables.object(Conversation.self, id: group.id) == nil)
+    }
+
     @Test("A save reports inserts, deletions and exactly the keys that changed")
     func changeSet() throws {
       // given

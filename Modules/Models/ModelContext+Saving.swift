@@ -6,6 +6,13 @@ extension ModelContext {
   ///
   /// Saving with no edits commits nothing and returns an empty change set.
   ///
+  /// In the sync context, an object that still points at one the save deletes, and would break
+  /// a rule without it, goes too, as ``discardLocally(_:id:)`` takes along what points at an
+  /// object then: the UI may have saved it after the deletion was made (a message written in a
+  /// group the sync layer drops, whose save the store refused and kept for this one). The sync
+  /// layer's deletions are the backend's word or the app's, and a rule they break only here
+  /// would otherwise undo the deletion and leave what the sync layer recorded beside it.
+  ///
   /// - Throws: ``SaveError/invalid(_:)`` naming every object and rule broken; the context is
   ///   then rolled back, so nothing is half-applied. ``SaveError/store(_:)`` when the store
   ///   refused the save (a full disk, a database another process holds): the context keeps its
@@ -84,17 +91,39 @@ extension ModelContext {
   // MARK: - Collecting the unsaved edits
 
   private func pendingChangeSet() -> Result<ChangeSet, SaveError> {
-    var changes = ChangeSet(origin: role)
-    var failures: [ValidationFailure] = []
-    func collectOne<Object: ModelObject>(_ type: Object.Type) {
-      collect(type, into: &changes, failures: &failures)
+    var discarded: Set<ObjectReference> = []
+    while true {
+      var changes = ChangeSet(origin: role)
+      var failures: [ValidationFailure] = []
+      func collectOne<Object: ModelObject>(_ type: Object.Type) {
+        collect(type, into: &changes, failures: &failures)
+      }
+      for type in entities.types { collectOne(type) }
+      let referrers = referrerFailures(of: changes)
+      let failing = Set(referrers.map(\.object))
+      // Each round drops objects still here, so the rounds end; one that stayed though it was
+      // dropped is reported rather than dropped again.
+      if role == .sync, failures.isEmpty, !failing.isEmpty, failing.isDisjoint(with: discarded) {
+        discardLocally(failing)
+        discarded.formUnion(failing)
+        continue
+      }
+      failures += referrers
+      guard failures.isEmpty else {
+        return .failure(.invalid(failures.sorted { $0.object < $1.object }))
+      }
+      return .success(changes)
     }
-    for type in entities.types { collectOne(type) }
-    failures += referrerFailures(of: changes)
-    guard failures.isEmpty else {
-      return .failure(.invalid(failures.sorted { $0.object < $1.object }))
+  }
+
+  /// Drops each of `references` from this context, with what points at it in turn.
+  private func discardLocally(_ references: Set<ObjectReference>) {
+    func discard<Object: ModelObject>(_ type: Object.Type) {
+      for reference in references where reference.entity == Object.entityName {
+        discardLocally(type, id: reference.id)
+      }
     }
-    return .success(changes)
+    for type in entities.types { discard(type) }
   }
 
   // Each entity's edits and table are fetched once, not per object: looking a slot up costs

@@ -243,6 +243,61 @@ extension SyncEngineTests {
     }
 
     @Test(
+      "A catch-up whose list of conversations an answer overtook reads the lists again, so a member the user removed stays out here and on the server"
+    )
+    func overtakenListsReadAgain() async throws {
+      // given: Bob is in Lunch; the user takes him out, and that request waits on its way
+      // there, then adds Cat, which waits for it; the backend forgot the news, and the
+      // catch-up's list of conversations, which still has Bob in Lunch, is held on its way back
+      // while the removal is applied and answered, and the addition of Cat is sent and waits
+      let (world, ann, lunch, _) = try await Self.start()
+      let bob = world.fake.insertUser(name: "Bob")
+      let cat = world.fake.insertUser(name: "Cat")
+      world.fake.connectRemotely(with: bob)
+      world.fake.connectRemotely(with: cat)
+      world.fake.addMembersRemotely([bob], to: lunch, by: ann)
+      await world.engine.pullNotifications()
+      await world.settle()
+      world.fake.addFault(.once(RequestMatcher("DELETE", "/conversations/\(lunch)/members"), .park))
+      try world.save {
+        try $0.update(Conversation.self, id: lunch) { $0.participantIDs.remove(bob) }
+      }
+      await world.fake.waitForParkedRequests(1)
+      try world.save {
+        try $0.update(Conversation.self, id: lunch) { $0.participantIDs.insert(cat) }
+      }
+      world.fake.expireNotifications(keepingLast: 0)
+      world.fake.addFault(.once(RequestMatcher("GET", "/conversations"), .holdAnswer))
+      let pull = Task { await world.engine.pullNotifications() }
+      await world.fake.waitForParkedRequests(2)
+      let removal = world.fake.parkedRequests.filter {
+        world.fake.parkedRequest($0)?.method == "DELETE"
+      }
+      world.fake.addFault(.once(RequestMatcher("POST", "/conversations/\(lunch)/members"), .park))
+      for index in removal { world.fake.releaseParkedRequest(index) }
+      await world.fake.waitForParkedRequests(2)
+
+      // when: the list's answer arrives after the removal's, and then Cat's addition goes on
+      let list = world.fake.parkedRequests.filter {
+        world.fake.parkedRequest($0)?.method == "GET"
+      }
+      for index in list { world.fake.releaseParkedRequest(index) }
+      await pull.value
+      world.fake.releaseAllParkedRequests()
+      await world.settle()
+      await world.engine.pullNotifications()
+      await world.settle()
+
+      // then
+      #expect(removal.count == 1)
+      let here = try #require(world.ui.object(Conversation.self, id: lunch)?.participantIDs)
+      #expect(!here.contains(bob))
+      #expect(here.contains(cat))
+      #expect(Set(world.fake.members(of: lunch)) == here)
+      #expect(world.fake.journal.filter { $0.request.path == "/conversations" }.count == 2)
+    }
+
+    @Test(
       "A refused rename of the self user given up after a catch-up returns to the name the backend holds, from a rename elsewhere whose news it forgot"
     )
     func refusedRenameGivenUpAfterCatchUp() async throws {

@@ -1,0 +1,81 @@
+import Simulation
+import TestSupport
+import Testing
+
+extension SimulatorTests {
+  /// A backend that forgot the news since the app's cursor makes the app read its lists of
+  /// connections and conversations, while answers to the app's own changes keep arriving.
+  @Suite("When the app catches up with a backend that forgot its news")
+  struct CatchUps {
+    @Test(
+      "A member the user removed, whose removal was answered while the catch-up's list was on its way, is not added back (seed 14087 of 300 steps, shortened)"
+    )
+    func overtakenListKeepsRemoval() async {
+      // given: member changes wait behind requests that are parked or fail; the app is killed
+      // and restarted, the backend forgot the news, and while the catch-up reads its lists the
+      // user takes a contact out of a group, which is answered before the list of conversations
+      let schedule: [SimulationStep] = [
+        .restart,
+        .createGroup(name: "g10", contacts: [1, 1]),
+        .createGroup(name: "g15", contacts: [3, 1]),
+        .writeMessage(conversation: 5, text: "m22"),
+        .createGroup(name: "g23", contacts: [2, 0]),
+        .createGroup(name: "g88", contacts: [1, 1]),
+        .writeMessage(conversation: 0, text: "m161"),
+        .fault(.park),
+        .toggleMember(group: 3, contact: 3),
+        .toggleMember(group: 3, contact: 2),
+        .fault(.delay),
+        .fault(.delay),
+        .fault(.malformedBody),
+        .writeMessage(conversation: 6, text: "m180"),
+        .writeMessage(conversation: 5, text: "m181"),
+        .toggleMember(group: 2, contact: 2),
+        .fault(.malformedBody),
+        .renameGroup(group: 3, name: "r196"),
+        .writeMessage(conversation: 7, text: "m197"),
+        .goOffline(hanging: false),
+        .toggleMember(group: 3, contact: 0),
+        .fault(.heldAnswer),
+        .fault(.malformedBody),
+        .fault(.signedOut),
+        .fault(.lostResponse),
+        .toggleMember(group: 1, contact: 3),
+        .fault(.signedOut),
+        .renameGroup(group: 1, name: "r220"),
+        .fault(.park),
+        .releaseParked(0),
+        .fault(.park),
+        .writeMessage(conversation: 2, text: "m234"),
+        .writeMessage(conversation: 5, text: "m235"),
+        .goOffline(hanging: true),
+        .expireNotifications(keepingLast: 3),
+        .writeMessage(conversation: 4, text: "m258"),
+        .writeMessage(conversation: 2, text: "m262"),
+        .writeMessage(conversation: 4, text: "m263"),
+        .changeConnection(contact: 0),
+        .writeMessage(conversation: 1, text: "m266"),
+        .writeMessage(conversation: 5, text: "m267"),
+        .requestConnection(contact: 2),
+        .createGroup(name: "g269", contacts: [3, 1]),
+        .renameSelf("n285"),
+        .writeMessage(conversation: 7, text: "m286"),
+        .createGroup(name: "g287", contacts: [3, 3]),
+        .pull,
+        .goOnline,
+        .restart,
+        .toggleMember(group: 4, contact: 3),
+        .renameGroup(group: 5, name: "r299"),
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 14087, schedule: schedule,
+        options: SimulationOptions(steps: 300, maxConcurrentRequests: 3))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.restarts == 2)
+    }
+  }
+}

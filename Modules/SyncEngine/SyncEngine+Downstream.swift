@@ -283,7 +283,10 @@ extension SyncEngine {
   /// backend still holds what the lists cannot tell (messages, which the API keeps nowhere else,
   /// and groups created here that the lists leave out); the users they name are owed a fetch.
   /// The cursor moves to the newest notification, asked for first, so that no news made while
-  /// the lists were read is missed.
+  /// the lists were read is missed. Lists and news that an answer to a change of an object they
+  /// tell of overtook on their way back are read again, as the self user's profile is: they
+  /// were worked out before the backend applied that change, and would put older values back
+  /// (a member the user removed would join again as if another member had added them).
   private func catchUp(from stale: UUID?, because reason: String) async -> Bool {
     logger.warning("\(reason): catching up")
     // The self user's renames on other devices may be in the forgotten news too, so their
@@ -294,14 +297,47 @@ extension SyncEngine {
       selfFetch = await fetchSelfUser()
     }
     guard selfFetch == .applied else { return false }
+    for _ in 0..<Self.listReadsPerCatchUp {
+      switch await readListsAndApply(from: stale) {
+      case .applied, .caughtUpElsewhere: return true
+      case .failed: return false
+      case .overtaken: continue
+      }
+    }
+    return false
+  }
+
+  /// How many times a catch-up reads the lists while answers keep overtaking them, before it
+  /// is cut short and left to the next pull.
+  static let listReadsPerCatchUp = 3
+
+  /// What became of one reading of a catch-up's lists.
+  private enum ListsOutcome {
+    /// The lists and the news were applied and saved.
+    case applied
+    /// Another pull caught up while these lists were read; nothing was applied.
+    case caughtUpElsewhere
+    /// An answer to a change of an object the lists or the news tell of was applied while
+    /// they were on their way, so they may tell of older values; nothing was applied.
+    case overtaken
+    /// A list or the news could not be read, or their save failed (reported).
+    case failed
+  }
+
+  /// Reads the newest notification's id, the lists and the news the backend still holds, and
+  /// applies them, unless an answer overtook them.
+  private func readListsAndApply(from stale: UUID?) async -> ListsOutcome {
     let downstream = self.downstream
-    guard let newest = await fetch(downstream.lastNotification) else { return false }
+    let answers = self.answers
+    let lists = answers.send()
+    defer { answers.finish(lists) }
+    guard let newest = await fetch(downstream.lastNotification) else { return .failed }
     let last: UUID?
     do {
       last = try downstream.readLastNotificationID(newest)
     } catch {
       report(.downstream(error))
-      return false
+      return .failed
     }
     guard
       let connections = await fetchAllPages(
@@ -315,11 +351,19 @@ extension SyncEngine {
           try downstream.readConversations(response)
         }),
       let kept = await fetchKeptNews(through: last)
-    else { return false }
+    else { return .failed }
     let result = await stack.sync.perform {
-      context -> Result<(CatchUpApplication, KeptNewsApplication)?, FailedNewsSave> in
-      // Another pull caught up while this one read the lists.
-      guard context.syncMetadata.lastNotificationID == stale else { return .success(nil) }
+      context -> Result<(CatchUpApplication, KeptNewsApplication), ListsNotApplied> in
+      guard context.syncMetadata.lastNotificationID == stale else {
+        return .failure(.caughtUpElsewhere)
+      }
+      // Asked in the turn that applies answers, so that none comes between this and the save.
+      guard
+        !answers.isOvertaken(
+          lists,
+          about: downstream.objects(listedIn: connections.items, conversations.items)
+            .union(downstream.objects(toldOf: kept)))
+      else { return .failure(.overtaken) }
       let complete = connections.complete && conversations.complete
       let applied = downstream.applyHeldState(
         connections: connections.items, conversations: conversations.items,
@@ -332,23 +376,25 @@ extension SyncEngine {
         try context.save()
       } catch {
         return .failure(
-          FailedNewsSave(error, dropped: applied.droppedChanges + news.droppedChanges))
+          .notSaved(FailedNewsSave(error, dropped: applied.droppedChanges + news.droppedChanges)))
       }
       return .success((applied, news))
     }
     switch result {
-    case .success(nil):
-      return true
-    case .success(let (applied, news)?):
+    case .success(let (applied, news)):
       onEvent?(
         .caughtUp(
           lastID: last,
           droppedConversations: applied.droppedConversations.union(news.droppedConversations)))
       reportDropped(applied.droppedChanges + news.droppedChanges)
-      return true
-    case .failure(let failure):
+      return .applied
+    case .failure(.caughtUpElsewhere):
+      return .caughtUpElsewhere
+    case .failure(.overtaken):
+      return .overtaken
+    case .failure(.notSaved(let failure)):
       report(failure)
-      return false
+      return .failed
     }
   }
 
@@ -550,6 +596,16 @@ extension SyncEngine {
 /// A store's refusal keeps what the context holds for its next save, drops included (seed 8194
 /// of 300 steps: a rename dropped so was gone without a word); broken rules were rolled back by
 /// the save, and their drops with them.
+/// Why a catch-up's lists were not applied.
+private enum ListsNotApplied: Error {
+  /// Another pull caught up while they were read.
+  case caughtUpElsewhere
+  /// An answer about an object they tell of was applied while they were on their way.
+  case overtaken
+  /// Their save failed.
+  case notSaved(FailedNewsSave)
+}
+
 private struct FailedNewsSave: Error {
   let error: SaveError
   let droppedChanges: [DroppedChange]

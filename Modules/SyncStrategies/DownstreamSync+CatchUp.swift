@@ -89,6 +89,23 @@ extension DownstreamSync {
     .payload(.payload(route, .notAnObject(found: .null)))
   }
 
+  /// The objects a catch-up's lists tell of: each connection with its conversation, and each
+  /// conversation, so that an engine can tell whether the answer to a change of one of them
+  /// arrived after the backend worked the lists out.
+  public func objects(
+    listedIn connections: [ConnectionPayload], _ conversations: [ConversationPayload]
+  ) -> Set<ObjectReference> {
+    var objects: Set<ObjectReference> = []
+    for payload in connections {
+      objects.insert(ObjectReference(Connection.entityName, payload.to))
+      objects.insert(ObjectReference(Conversation.entityName, payload.conversation))
+    }
+    for payload in conversations {
+      objects.insert(ObjectReference(Conversation.entityName, payload.id))
+    }
+    return objects
+  }
+
   /// Applies every connection and conversation the backend holds for the self user, as a
   /// client does that cannot read the news since its cursor any more.
   ///

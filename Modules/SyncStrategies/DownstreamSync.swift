@@ -157,8 +157,15 @@ public struct DownstreamSync: Sendable {
   /// The objects whose values a page's events set, so that an engine can tell whether the
   /// answer to a change of one of them arrived after the backend worked the page out.
   public func objects(toldOfIn page: Page<NotificationPayload>) -> Set<ObjectReference> {
+    objects(toldOf: page.elements)
+  }
+
+  /// The objects whose values `notifications`' events set, as for a page of them.
+  public func objects(toldOf notifications: some Sequence<NotificationPayload>)
+    -> Set<ObjectReference>
+  {
     var objects: Set<ObjectReference> = []
-    for event in page.elements.lazy.flatMap(\.events) {
+    for event in notifications.lazy.flatMap(\.events) {
       switch event {
       case .userUpdate(let update):
         objects.insert(ObjectReference(User.entityName, update.id))

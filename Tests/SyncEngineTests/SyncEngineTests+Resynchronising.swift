@@ -47,6 +47,16 @@ extension SyncEngineTests {
       return created
     }
 
+    /// Lets the parked requests of `method` go on, and returns where they were parked.
+    @discardableResult
+    static func releaseParked(_ method: String, in world: SyncWorld) -> [Int] {
+      let parked = world.fake.parkedRequests.filter {
+        world.fake.parkedRequest($0)?.method == method
+      }
+      for index in parked { world.fake.releaseParkedRequest(index) }
+      return parked
+    }
+
     @Test(
       "A pull whose cursor the backend forgot brings the groups, names and members the backend holds now"
     )
@@ -225,10 +235,7 @@ extension SyncEngineTests {
       world.fake.addFault(.once(RequestMatcher("GET", "/self"), .holdAnswer))
       let pull = Task { await world.engine.pullNotifications() }
       await world.fake.waitForParkedRequests(2)
-      let accentChange = world.fake.parkedRequests.filter {
-        world.fake.parkedRequest($0)?.method == "PUT"
-      }
-      for index in accentChange { world.fake.releaseParkedRequest(index) }
+      let accentChange = Self.releaseParked("PUT", in: world)
       await world.settle()
 
       // when: the fetch's answer arrives after the accent change's
@@ -270,18 +277,12 @@ extension SyncEngineTests {
       world.fake.addFault(.once(RequestMatcher("GET", "/conversations"), .holdAnswer))
       let pull = Task { await world.engine.pullNotifications() }
       await world.fake.waitForParkedRequests(2)
-      let removal = world.fake.parkedRequests.filter {
-        world.fake.parkedRequest($0)?.method == "DELETE"
-      }
       world.fake.addFault(.once(RequestMatcher("POST", "/conversations/\(lunch)/members"), .park))
-      for index in removal { world.fake.releaseParkedRequest(index) }
+      let removal = Self.releaseParked("DELETE", in: world)
       await world.fake.waitForParkedRequests(2)
 
       // when: the list's answer arrives after the removal's, and then Cat's addition goes on
-      let list = world.fake.parkedRequests.filter {
-        world.fake.parkedRequest($0)?.method == "GET"
-      }
-      for index in list { world.fake.releaseParkedRequest(index) }
+      Self.releaseParked("GET", in: world)
       await pull.value
       world.fake.releaseAllParkedRequests()
       await world.settle()

@@ -300,7 +300,7 @@ extension SyncEngine {
     for _ in 0..<Self.listReadsPerCatchUp {
       switch await readListsAndApply(from: stale) {
       case .applied, .caughtUpElsewhere: return true
-      case .failed: return false
+      case .unread, .notSaved: return false
       case .overtaken: continue
       }
     }
@@ -312,16 +312,18 @@ extension SyncEngine {
   static let listReadsPerCatchUp = 3
 
   /// What became of one reading of a catch-up's lists.
-  private enum ListsOutcome {
-    /// The lists and the news were applied and saved.
-    case applied
+  private enum ListsOutcome: Sendable {
+    /// The lists and the news were applied and saved, with what that did.
+    case applied(CatchUpApplication, KeptNewsApplication)
     /// Another pull caught up while these lists were read; nothing was applied.
     case caughtUpElsewhere
     /// An answer to a change of an object the lists or the news tell of was applied while
     /// they were on their way, so they may tell of older values; nothing was applied.
     case overtaken
-    /// A list or the news could not be read, or their save failed (reported).
-    case failed
+    /// A list or the news did not come or could not be read (reported).
+    case unread
+    /// Their save failed (reported).
+    case notSaved(FailedNewsSave)
   }
 
   /// Reads the newest notification's id, the lists and the news the backend still holds, and
@@ -331,13 +333,13 @@ extension SyncEngine {
     let answers = self.answers
     let lists = answers.send()
     defer { answers.finish(lists) }
-    guard let newest = await fetch(downstream.lastNotification) else { return .failed }
+    guard let newest = await fetch(downstream.lastNotification) else { return .unread }
     let last: UUID?
     do {
       last = try downstream.readLastNotificationID(newest)
     } catch {
       report(.downstream(error))
-      return .failed
+      return .unread
     }
     guard
       let connections = await fetchAllPages(
@@ -351,19 +353,16 @@ extension SyncEngine {
           try downstream.readConversations(response)
         }),
       let kept = await fetchKeptNews(through: last)
-    else { return .failed }
-    let result = await stack.sync.perform {
-      context -> Result<(CatchUpApplication, KeptNewsApplication), ListsNotApplied> in
-      guard context.syncMetadata.lastNotificationID == stale else {
-        return .failure(.caughtUpElsewhere)
-      }
+    else { return .unread }
+    let outcome = await stack.sync.perform { context -> ListsOutcome in
+      guard context.syncMetadata.lastNotificationID == stale else { return .caughtUpElsewhere }
       // Asked in the turn that applies answers, so that none comes between this and the save.
       guard
         !answers.isOvertaken(
           lists,
           about: downstream.objects(listedIn: connections.items, conversations.items)
             .union(downstream.objects(toldOf: kept)))
-      else { return .failure(.overtaken) }
+      else { return .overtaken }
       let complete = connections.complete && conversations.complete
       let applied = downstream.applyHeldState(
         connections: connections.items, conversations: conversations.items,
@@ -375,27 +374,24 @@ extension SyncEngine {
       do throws(SaveError) {
         try context.save()
       } catch {
-        return .failure(
-          .notSaved(FailedNewsSave(error, dropped: applied.droppedChanges + news.droppedChanges)))
+        return .notSaved(
+          FailedNewsSave(error, dropped: applied.droppedChanges + news.droppedChanges))
       }
-      return .success((applied, news))
+      return .applied(applied, news)
     }
-    switch result {
-    case .success(let (applied, news)):
+    switch outcome {
+    case .applied(let applied, let news):
       onEvent?(
         .caughtUp(
           lastID: last,
           droppedConversations: applied.droppedConversations.union(news.droppedConversations)))
       reportDropped(applied.droppedChanges + news.droppedChanges)
-      return .applied
-    case .failure(.caughtUpElsewhere):
-      return .caughtUpElsewhere
-    case .failure(.overtaken):
-      return .overtaken
-    case .failure(.notSaved(let failure)):
+    case .notSaved(let failure):
       report(failure)
-      return .failed
+    case .caughtUpElsewhere, .overtaken, .unread:
+      break
     }
+    return outcome
   }
 
   /// Reports a save of news that failed, and the changes those news dropped with their groups
@@ -596,16 +592,6 @@ extension SyncEngine {
 /// A store's refusal keeps what the context holds for its next save, drops included (seed 8194
 /// of 300 steps: a rename dropped so was gone without a word); broken rules were rolled back by
 /// the save, and their drops with them.
-/// Why a catch-up's lists were not applied.
-private enum ListsNotApplied: Error {
-  /// Another pull caught up while they were read.
-  case caughtUpElsewhere
-  /// An answer about an object they tell of was applied while they were on their way.
-  case overtaken
-  /// Their save failed.
-  case notSaved(FailedNewsSave)
-}
-
 private struct FailedNewsSave: Error {
   let error: SaveError
   let droppedChanges: [DroppedChange]

@@ -56,7 +56,7 @@ extension SyncEngineTests {
       #expect(world.ui.object(Conversation.self, id: group) == nil)
 
       // when
-      _ = await world.engine.settle(advancing: world.clock)
+      _ = await world.settle()
 
       // then
       #expect(world.ui.object(Conversation.self, id: group)?.name == "Lunch")
@@ -76,7 +76,7 @@ extension SyncEngineTests {
       await world.engine.pullNotifications()
 
       // when
-      _ = await world.engine.settle(advancing: world.clock)
+      _ = await world.settle()
 
       // then
       #expect(world.clock.now() - start >= .seconds(seconds))
@@ -95,7 +95,7 @@ extension SyncEngineTests {
       await world.engine.pullNotifications()
 
       // when
-      _ = await world.engine.settle(advancing: world.clock)
+      _ = await world.settle()
 
       // then
       let pulls = world.fake.requests("GET", "/notifications")
@@ -107,7 +107,7 @@ extension SyncEngineTests {
       world.fake.resetJournalAndFaults()
       await world.engine.setOnline(false)
       await world.engine.setOnline(true)
-      _ = await world.engine.settle(advancing: world.clock)
+      _ = await world.settle()
       #expect(world.ui.object(Conversation.self, id: group)?.name == "Lunch")
     }
 
@@ -118,14 +118,14 @@ extension SyncEngineTests {
       let policy = SyncEngine.defaultPullRetryPolicy
       world.fake.addFault(.once(RequestMatcher("GET", "/notifications"), .network(.timedOut)))
       await world.engine.pullNotifications()
-      _ = await world.engine.settle(advancing: world.clock)
+      _ = await world.settle()
       world.fake.resetJournalAndFaults()
       world.fake.addFault(
         .always(RequestMatcher("GET", "/notifications"), .network(.connectionLost)))
 
       // when
       await world.engine.pullNotifications()
-      _ = await world.engine.settle(advancing: world.clock)
+      _ = await world.settle()
 
       // then
       #expect(world.fake.requests("GET", "/notifications").count == policy.maxAttempts)
@@ -142,7 +142,7 @@ extension SyncEngineTests {
       await world.engine.pullNotifications()
 
       // when
-      _ = await world.engine.settle(advancing: world.clock)
+      _ = await world.settle()
 
       // then
       #expect(world.fake.requests("GET", "/notifications").count == 1)
@@ -160,7 +160,7 @@ extension SyncEngineTests {
       // when
       await world.engine.stop()
       world.clock.advance(by: .seconds(600))
-      _ = await world.engine.settle(advancing: world.clock)
+      _ = await world.settle()
 
       // then
       #expect(world.fake.requests("GET", "/notifications").count == 1)

@@ -50,7 +50,8 @@ extension SyncEngineTests {
       try world.save { try $0.update(User.self, id: world.me) { $0.name = "Ada" } }
 
       // when
-      let queue = await world.engine.settle(advancing: world.clock)
+      let queue = await world.engine.settle(
+        advancing: world.clock, quietPeriod: TimeoutScale.scaled(.milliseconds(100)))
 
       // then
       #expect(queue.isIdle)

@@ -224,7 +224,8 @@ extension SyncEngineTests {
       let clock = ManualTimeSource()
       let engine = SyncEngine(stack: stack, transport: fake.transport, time: clock)
       await engine.start()
-      _ = await engine.settle(advancing: clock)
+      _ = await engine.settle(
+        advancing: clock, quietPeriod: TimeoutScale.scaled(.milliseconds(100)))
       await engine.setOnline(false)
       try stack.ui.context.update(Conversation.self, id: group) { $0.participantIDs.remove(ann) }
       try stack.ui.context.save()

@@ -124,34 +124,33 @@ extension SimulatorTests {
       #expect(report.figures.savesRefused == 2)
       #expect(report.figures.rejoinedGroups == 1)
     }
+
+    @Test(
+      "A group whose refused creation the app gave up in a save the store refused goes at the next save with the message the user wrote in it meanwhile (seed 11285 of 300 steps, shortened)"
+    )
+    func givenUpGroupTakesLateMessage() async {
+      // given: the creation of group g58 is refused; the app gives it up while the store
+      // refuses saves, so the group is still on screen, and the user writes a message in it
+      let schedule: [SimulationStep] = [
+        .writeMessage(conversation: 4, text: "m4"), .writeMessage(conversation: 4, text: "m5"),
+        .writeMessage(conversation: 1, text: "m10"), .createGroup(name: "g11", contacts: [0, 2]),
+        .createGroup(name: "g12", contacts: [2, 2]), .writeMessage(conversation: 5, text: "m49"),
+        .writeMessage(conversation: 4, text: "m50"), .fault(.signedOut), .fault(.heldAnswer),
+        .goOffline(hanging: false), .createGroup(name: "g58", contacts: [1, 1]),
+        .renameGroup(group: 5, name: "r77"), .changeAccent(1), .fault(.delay), .fault(.refusal),
+        .leaveGroup(group: 0), .goOnline, .refuseSaves(2), .giveUpRefused,
+        .writeMessage(conversation: 1, text: "m106"), .writeMessage(conversation: 4, text: "m107"),
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 11285, schedule: schedule,
+        options: SimulationOptions(steps: 300, maxConcurrentRequests: 3))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.savesRefused == 2)
+      #expect(report.figures.refusalsGivenUp == 1)
+    }
   }
-
-  @Test(
-    "A group whose refused creation the app gave up in a save the store refused goes at the next save with the message the user wrote in it meanwhile (seed 11285 of 300 steps, shortened)"
-  )
-  func givenUpGroupTakesLateMessage() async {
-    // given: the creation of group g58 is refused; the app gives it up while the store
-    // refuses saves, so the group is still on screen, and the user writes a message in it
-    let schedule: [SimulationStep] = [
-      .writeMessage(conversation: 4, text: "m4"), .writeMessage(conversation: 4, text: "m5"),
-      .writeMessage(conversation: 1, text: "m10"), .createGroup(name: "g11", contacts: [0, 2]),
-      .createGroup(name: "g12", contacts: [2, 2]), .writeMessage(conversation: 5, text: "m49"),
-      .writeMessage(conversation: 4, text: "m50"), .fault(.signedOut), .fault(.heldAnswer),
-      .goOffline(hanging: false), .createGroup(name: "g58", contacts: [1, 1]),
-      .renameGroup(group: 5, name: "r77"), .changeAccent(1), .fault(.delay), .fault(.refusal),
-      .leaveGroup(group: 0), .goOnline, .refuseSaves(2), .giveUpRefused,
-      .writeMessage(conversation: 1, text: "m106"), .writeMessage(conversation: 4, text: "m107"),
-    ]
-
-    // when
-    let report = await Simulator.run(
-      seed: 11285, schedule: schedule,
-      options: SimulationOptions(steps: 300, maxConcurrentRequests: 3))
-
-    // then
-    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
-    #expect(report.figures.savesRefused == 2)
-    #expect(report.figures.refusalsGivenUp == 1)
-  }
-
 }

@@ -299,6 +299,48 @@ extension SyncEngineTests {
     }
 
     @Test(
+      "A catch-up whose lists answers overtook every time it read them is pulled again once no request is out, and brings what the backend forgot"
+    )
+    func catchUpOvertakenEveryTimeIsPulledAgain() async throws {
+      // given: Ann made a group Trip with the self user and the backend forgot the news; the
+      // user renames Lunch again and again, each rename parked on its way to the backend until
+      // the catch-up's list of conversations, held on its way back, is out
+      let (world, ann, lunch, _) = try await Self.start()
+      let trip = world.fake.createGroupRemotely(name: "Trip", by: ann, members: [world.me])
+      world.fake.expireNotifications(keepingLast: 0)
+      // A catch-up reads its lists three times while answers overtake them.
+      let reads = 3
+      world.fake.addFault(
+        .times(reads + 1, RequestMatcher("PUT", "/conversations/\(lunch)"), .park))
+      world.fake.addFault(.times(reads, RequestMatcher("GET", "/conversations"), .holdAnswer))
+      try world.save { try $0.update(Conversation.self, id: lunch) { $0.name = "Lunch 0" } }
+      await world.fake.waitForParkedRequests(1)
+      let pull = Task { await world.engine.pullNotifications() }
+      for read in 1...reads {
+        // The rename's answer lands while the list is out: the next rename, which waited for
+        // it, is sent and parked.
+        await world.fake.waitForParkedRequests(2)
+        try world.save { try $0.update(Conversation.self, id: lunch) { $0.name = "Lunch \(read)" } }
+        Self.releaseParked("PUT", in: world)
+        await world.fake.waitForParkedRequests(2)
+        Self.releaseParked("GET", in: world)
+      }
+      await pull.value
+      let before = world.ui.object(Conversation.self, id: trip)
+
+      // when: the last rename is answered, and no request is out any more
+      world.fake.releaseAllParkedRequests()
+      await world.settle()
+
+      // then
+      #expect(before == nil)
+      #expect(world.ui.object(Conversation.self, id: trip)?.name == "Trip")
+      #expect(world.ui.object(Conversation.self, id: lunch)?.name == "Lunch \(reads)")
+      #expect(world.fake.conversation(lunch)?.name == "Lunch \(reads)")
+      #expect(world.fake.journal.filter { $0.request.path == "/conversations" }.count == reads + 1)
+    }
+
+    @Test(
       "A refused rename of the self user given up after a catch-up returns to the name the backend holds, from a rename elsewhere whose news it forgot"
     )
     func refusedRenameGivenUpAfterCatchUp() async throws {

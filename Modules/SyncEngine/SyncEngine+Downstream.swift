@@ -36,6 +36,8 @@ extension SyncEngine {
   /// pull ask forever, so after ``pagesSetAsideForAnswers`` such pages with none applied between
   /// it ends, and the engine pulls again from the same cursor once no request is in flight whose
   /// answer could overtake a page: at once if none is, else after the answers that leave none.
+  /// A catch-up (after the backend forgot the cursor) whose lists answers overtook each of the
+  /// times it read them ends its pull the same way.
   ///
   /// A pull cut short while the engine stays online (the connection lost, a timeout, a
   /// temporary status) is pulled again on the engine's clock, with the backoff of the
@@ -137,23 +139,34 @@ extension SyncEngine {
         }
         reportDropped(applied.droppedChanges)
         if owesCatchUp, !caughtUp {
-          guard
-            await catchUp(
-              from: applied.lastID, because: "a group created here may have left without news")
-          else { return }
-          caughtUp = true
-          hasMore = true
+          switch await catchUp(
+            from: applied.lastID, because: "a group created here may have left without news")
+          {
+          case .caughtUp:
+            caughtUp = true
+            hasMore = true
+          case .overtaken:
+            hasMore = false
+            endedForAnswers = true
+          case .cutShort:
+            return
+          }
         }
       case .failure(.downstream(.unknownSince)) where !caughtUp:
         // The backend forgot where we were: catch up with what it holds now, then read the
         // news from its newest. A backend that forgets that too is not caught up with again
         // in this pull, which would ask for ever.
-        guard
-          await catchUp(
-            from: since, because: "the backend forgot the notifications since the cursor")
-        else { return }
-        caughtUp = true
-        hasMore = true
+        switch await catchUp(
+          from: since, because: "the backend forgot the notifications since the cursor")
+        {
+        case .caughtUp:
+          caughtUp = true
+          hasMore = true
+        case .overtaken:
+          endedForAnswers = true
+        case .cutShort:
+          return
+        }
       case .failure(let problem):
         report(problem)
         failedPage = true
@@ -276,8 +289,7 @@ extension SyncEngine {
   }
 
   /// Catches up with what the backend holds now, from `stale`, the cursor (which the backend
-  /// forgot, or whose news cannot tell of a group created here), and says whether the pull may
-  /// go on.
+  /// forgot, or whose news cannot tell of a group created here), and says how it ended.
   ///
   /// It applies the self user, every connection and every conversation, then from the news the
   /// backend still holds what the lists cannot tell (messages, which the API keeps nowhere else,
@@ -287,7 +299,11 @@ extension SyncEngine {
   /// tell of overtook on their way back are read again, as the self user's profile is: they
   /// were worked out before the backend applied that change, and would put older values back
   /// (a member the user removed would join again as if another member had added them).
-  private func catchUp(from stale: UUID?, because reason: String) async -> Bool {
+  ///
+  /// Answers that overtake the profile or the lists every time they are read end the catch-up
+  /// as `overtaken`: its pull ends as one whose pages answers overtook does, and is pulled
+  /// again once no request is in flight.
+  private func catchUp(from stale: UUID?, because reason: String) async -> CatchUpOutcome {
     logger.warning("\(reason): catching up")
     // The self user's renames on other devices may be in the forgotten news too, so their
     // profile must be read; one an answer or news overtook is asked for again, since what the
@@ -296,15 +312,36 @@ extension SyncEngine {
     for _ in 0..<Self.selfFetchesPerCatchUp where selfFetch == .skipped {
       selfFetch = await fetchSelfUser()
     }
-    guard selfFetch == .applied else { return false }
+    switch selfFetch {
+    case .applied: break
+    case .skipped:
+      logger.debug(
+        "the self user's profile was overtaken each time a catch-up read it: pulling again once no request is out"
+      )
+      return .overtaken
+    case .noResponse, .failed: return .cutShort
+    }
     for _ in 0..<Self.listReadsPerCatchUp {
       switch await readListsAndApply(from: stale) {
-      case .applied, .caughtUpElsewhere: return true
-      case .unread, .notSaved: return false
+      case .applied, .caughtUpElsewhere: return .caughtUp
+      case .unread, .notSaved: return .cutShort
       case .overtaken: continue
       }
     }
-    return false
+    logger.debug(
+      "answers overtook a catch-up's lists each time it read them: pulling again once no request is out"
+    )
+    return .overtaken
+  }
+
+  /// How a catch-up ended.
+  private enum CatchUpOutcome {
+    /// It applied what the backend holds, or another pull did while it read.
+    case caughtUp
+    /// Answers (or news of the self user) overtook what it read every time it read it.
+    case overtaken
+    /// A fetch did not come, could not be read, or its save failed (reported).
+    case cutShort
   }
 
   /// How many times a catch-up reads the lists while answers keep overtaking them, before it

@@ -42,7 +42,7 @@ final class AppInstance {
       upstream: UpstreamObjectSync(
         strategies: strategies,
         retryPolicy: RetryPolicy(baseDelay: .milliseconds(200), maxDelay: .seconds(10), jitter: 0)),
-      time: clock, tracker: tracker,
+      downstream: DownstreamSync(pageSize: options.pageSize), time: clock, tracker: tracker,
       onEvent: { event in
         log.add("app \(number): \(event)")
         if case .authenticationNeeded = event { log.noteSignInWait() }

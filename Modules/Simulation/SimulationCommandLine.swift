@@ -1,3 +1,5 @@
+import CourierAPI
+
 /// What `Tools/simulate` was asked to do: which seeds to run, how each schedule is drawn and
 /// run, and what to print.
 ///
@@ -48,6 +50,13 @@ public struct SimulationCommandLine: Sendable {
       case "--from": first = try number(after: argument)
       case "--steps": options.steps = try count(after: argument, from: 0)
       case "--concurrency": options.maxConcurrentRequests = try count(after: argument, from: 1)
+      case "--page-size":
+        let size = try count(after: argument, from: 1)
+        guard Paging.sizes.contains(size) else {
+          throw .invalidValue(
+            argument, needs: "a whole number from 1 to \(Paging.sizes.upperBound)")
+        }
+        options.pageSize = size
       case "--shrink": shrink = true
       case "--no-faults": options.faults = false
       case "--no-restarts": options.restarts = false
@@ -78,7 +87,8 @@ public struct SimulationCommandLine: Sendable {
   /// The help text.
   public static let usage = """
     usage: Tools/simulate [--seed N [--shrink] | --seeds N [--from N]] [--steps K]
-                          [--concurrency N] [--no-faults] [--no-restarts] [--no-refusals]
+                          [--concurrency N] [--page-size N]
+                          [--no-faults] [--no-restarts] [--no-refusals]
                           [--no-removals] [--no-rejoins] [--no-contact-renames]
                           [--no-other-device] [--no-held-answers] [--no-expiries]
                           [--no-sign-outs] [--no-connection-changes]
@@ -90,7 +100,9 @@ public struct SimulationCommandLine: Sendable {
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
     every step. --seed replays one seed (and --shrink shortens its failing schedule); --seeds
     runs that many, from --from (default 1). Each schedule has --steps steps (default 40), and
-    the client sends up to --concurrency requests at once (default 3).
+    the client sends up to --concurrency requests at once (default 3) and asks for
+    notifications, connections and conversations --page-size at a time (1 to 500, default
+    100; small pages put answers, news and faults between the pages of one pull).
     --no-refusals draws schedules without refusals, as seeds found before 2026-11-23 need;
     --no-removals without the self user removed from groups, as seeds found before such
     removals were drawn need; --no-rejoins without the self user added back to groups, as
@@ -141,6 +153,7 @@ extension SimulationOptions {
     if maxConcurrentRequests != defaults.maxConcurrentRequests {
       flags += ["--concurrency", "\(maxConcurrentRequests)"]
     }
+    if pageSize != defaults.pageSize { flags += ["--page-size", "\(pageSize)"] }
     // Each of these is on by default, and its flag turns it off.
     let switches: [(isOn: Bool, flag: String)] = [
       (faults, "--no-faults"), (restarts, "--no-restarts"), (refusals, "--no-refusals"),

@@ -83,6 +83,12 @@ public struct SimulationOptions: Sendable {
   public var durableStore: Bool
   /// How many requests the client sends at once.
   public var maxConcurrentRequests: Int
+  /// How many notifications, connections or conversations the client asks for in one page
+  /// (1…500, as `DownstreamSync` takes it; 100 by default).
+  ///
+  /// Small pages split pulls and catch-ups into many requests, between which answers, news and
+  /// faults can land. The schedule drawn does not depend on it.
+  public var pageSize = 100
   /// The strategies of the client under test; the standard four when `nil`.
   public var strategies: [any UpstreamStrategy]?
   /// How many requests a run may send before it counts as a client that never stops

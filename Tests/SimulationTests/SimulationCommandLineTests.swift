@@ -9,7 +9,8 @@ struct SimulationCommandLineTests {
     // given
     let arguments = [
       "--seed", "42", "--seeds", "500", "--from", "9001", "--steps", "120", "--concurrency", "6",
-      "--shrink", "--no-faults", "--no-restarts", "--no-refusals", "--no-removals",
+      "--page-size", "2", "--shrink", "--no-faults", "--no-restarts", "--no-refusals",
+      "--no-removals",
       "--no-rejoins", "--no-contact-renames", "--no-held-answers", "--no-store-refusals",
       "--in-memory", "--verbose", "--trace",
     ]
@@ -25,6 +26,7 @@ struct SimulationCommandLineTests {
     let options = command.options
     #expect(options.steps == 120)
     #expect(options.maxConcurrentRequests == 6)
+    #expect(options.pageSize == 2)
     #expect(!options.faults && !options.restarts && !options.refusals)
     #expect(!options.removals && !options.rejoins && !options.contactRenames)
     #expect(!options.heldAnswers && !options.storeRefusals)
@@ -59,6 +61,8 @@ struct SimulationCommandLineTests {
     (["--seeds", "many"], .invalidValue("--seeds", needs: "a whole number from 0")),
     (["--steps", "-1"], .invalidValue("--steps", needs: "a whole number from 0")),
     (["--concurrency", "0"], .invalidValue("--concurrency", needs: "a whole number from 1")),
+    (["--page-size", "0"], .invalidValue("--page-size", needs: "a whole number from 1")),
+    (["--page-size", "501"], .invalidValue("--page-size", needs: "a whole number from 1 to 500")),
     (["--colour"], .unknownArgument("--colour")),
   ]
 
@@ -74,10 +78,11 @@ struct SimulationCommandLineTests {
   }
 
   /// Options with the switches flipped from their defaults in `mask` (one bit each, every one
-  /// on by default), a concurrency and a schedule length that vary with it.
+  /// on by default), a concurrency, a page size and a schedule length that vary with it.
   static func options(mask: Int) -> SimulationOptions {
     var options = SimulationOptions(steps: 12 + mask)
     options.maxConcurrentRequests = [3, 1, 6][mask % 3]
+    options.pageSize = [100, 2, 500, 37][mask % 4]
     options.faults = mask & 1 == 0
     options.restarts = mask & 2 == 0
     options.refusals = mask & 4 == 0
@@ -130,6 +135,7 @@ struct SimulationCommandLineTests {
     #expect(read.seed == 7)
     #expect(read.options.steps == options.steps)
     #expect(read.options.maxConcurrentRequests == options.maxConcurrentRequests)
+    #expect(read.options.pageSize == options.pageSize)
     #expect(read.options.faults == options.faults)
     #expect(read.options.restarts == options.restarts)
     #expect(read.options.refusals == options.refusals)
@@ -151,10 +157,10 @@ struct SimulationCommandLineTests {
   /// Switch masks (see ``options(mask:)``) and the replay commands they print.
   static let replays: [(Int, String)] = [
     (0, "Tools/simulate --seed 7 --steps 12"),
-    (33, "Tools/simulate --seed 7 --steps 45 --no-faults --in-memory"),
+    (33, "Tools/simulate --seed 7 --steps 45 --page-size 2 --no-faults --in-memory"),
     (
       30,
-      "Tools/simulate --seed 7 --steps 42 --no-restarts --no-refusals --no-removals --no-rejoins"
+      "Tools/simulate --seed 7 --steps 42 --page-size 500 --no-restarts --no-refusals --no-removals --no-rejoins"
     ),
     (64, "Tools/simulate --seed 7 --steps 76 --concurrency 1 --no-contact-renames"),
     (128, "Tools/simulate --seed 7 --steps 140 --concurrency 6 --no-held-answers"),

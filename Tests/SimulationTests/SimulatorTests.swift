@@ -35,6 +35,24 @@ struct SimulatorTests {
     #expect(first.figures == second.figures)
   }
 
+  @Test("A small page size splits the client's pulls into more requests, each asking for that many")
+  func smallPages() async {
+    // given
+    var small = SimulationOptions(steps: 30)
+    small.pageSize = 2
+
+    // when
+    let paged = await Simulator.run(seed: 11, options: small)
+    let whole = await Simulator.run(seed: 11, options: SimulationOptions(steps: 30))
+
+    // then
+    let pages = paged.requests.filter { $0.contains("/notifications?") }
+    #expect(paged.violation == nil)
+    #expect(paged.schedule == whole.schedule)
+    #expect(!pages.isEmpty && pages.allSatisfy { $0.contains("size=2") })
+    #expect(pages.count > whole.requests.filter { $0.contains("/notifications?") }.count)
+  }
+
   @Test("Different seeds draw different schedules")
   func seedsDiffer() {
     // given

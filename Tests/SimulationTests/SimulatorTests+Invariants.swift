@@ -62,10 +62,13 @@ extension SimulatorTests {
         invariant: .lastEditLost),
     ]
 
-    @Test("The check meant for it stops the run and names the rule", arguments: cases)
-    func caught(_ broken: Case) async {
+    @Test(
+      "The check meant for it stops the run and names the rule, with pages of any size",
+      arguments: cases, [100, 2])
+    func caught(_ broken: Case, pageSize: Int) async {
       // given
-      let options = SimulationOptions(durableStore: false, strategies: broken.strategies)
+      var options = SimulationOptions(durableStore: false, strategies: broken.strategies)
+      options.pageSize = pageSize
 
       // when
       let report = await Simulator.run(seed: 5, schedule: broken.schedule, options: options)

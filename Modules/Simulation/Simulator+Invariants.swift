@@ -25,12 +25,13 @@ extension Simulator {
     }
     let view = await app.stack.sync.perform { ClientView($0) }
     memberBases = view.memberBases
+    let cursor = await app.engine.lastNotificationID
+    noteNewsReadPart(cursor: cursor)
     // Caught up for good only once the store holds it: a save it refused is kept in memory for
     // the next, and a kill before that loses it (seed 2861 of 300 steps).
-    if !app.holdsUnsavedState,
-      await app.engine.lastNotificationID == fake.notifications.last?.id
-    {
+    if !app.holdsUnsavedState, cursor == fake.notifications.last?.id {
       remotelyTouched = []
+      midNews = []
       awaitingNews = awaitingNews.filter { hasRequestOut(for: $0, queue, view) }
     }
     if let problem = savedValueLost(view) {
@@ -199,10 +200,23 @@ extension Simulator {
       })
   }
 
+  /// Adds to ``midNews`` the objects the news after `cursor` tell of, when the app read news in
+  /// the last step and stopped short of the end.
+  private func noteNewsReadPart(cursor: UUID?) {
+    defer { lastCursor = cursor }
+    let news = fake.notifications
+    guard cursor != lastCursor, cursor != news.last?.id else { return }
+    // A cursor the backend no longer holds is older than every notification it kept.
+    let unread = news.firstIndex { $0.id == cursor }.map { news[($0 + 1)...] } ?? news[...]
+    midNews.formUnion(DownstreamSync().objects(toldOf: unread))
+  }
+
   /// A value the client holds that is neither on the backend nor pending; objects other users
   /// changed since the app last caught up are left for later, and so are groups whose requests
-  /// may have crossed the self user's removal or return (``awaitingNews``).
+  /// may have crossed the self user's removal or return (``awaitingNews``), and objects the
+  /// news not read yet tell of after a pull stopped between pages (``midNews``).
   private func savedValueLost(_ view: ClientView) -> String? {
+    let remotelyTouched = remotelyTouched.union(midNews)
     if let mine = view.me, let theirs = fake.user(me),
       !remotelyTouched.contains(ObjectReference(.user, me))
     {
@@ -256,7 +270,8 @@ extension Simulator {
       // before the app read them (news it read settle the deletion, seeds 27348 and 4189), and
       // the API has no message history to tell it otherwise (seed 5746).
       guard !view.pendingInserts.contains(reference), !view.pendingDeletes.contains(reference),
-        !view.failed.contains(reference), !awaitingNews.contains(message.conversationID),
+        !view.failed.contains(reference), !midNews.contains(reference),
+        !awaitingNews.contains(message.conversationID),
         fake.conversation(message.conversationID) != nil,
         !(droppedDeletions.union(givenUpDeletions).contains(message.id)
           && forgottenDeletions.contains(message.id)),

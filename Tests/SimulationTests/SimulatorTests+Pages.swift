@@ -8,6 +8,15 @@ extension SimulatorTests {
   @Suite("Pulls of many pages")
   @MainActor
   struct Pages {
+    /// Runs `schedule` as seed `seed` of 300 steps drew it, in pages of two.
+    static func runInPagesOfTwo(seed: UInt64, _ schedule: [SimulationStep]) async
+      -> SimulationReport
+    {
+      var options = SimulationOptions(steps: 300)
+      options.pageSize = 2
+      return await Simulator.run(seed: seed, schedule: schedule, options: options)
+    }
+
     @Test(
       "A pull stopped after a page that tells of the user's earlier rename shows that name until the next pull, and no edit counts as lost (seed 21 of 300 steps in pages of two, shortened)"
     )
@@ -18,11 +27,8 @@ extension SimulatorTests {
         .toggleMember(group: 0, contact: 0), .renameSelf("n103"), .renameSelf("n123"),
         .refuseSaves(2), .pull,
       ]
-      var options = SimulationOptions(steps: 300)
-      options.pageSize = 2
-
       // when
-      let report = await Simulator.run(seed: 21, schedule: schedule, options: options)
+      let report = await Self.runInPagesOfTwo(seed: 21, schedule)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -43,11 +49,8 @@ extension SimulatorTests {
         .toggleMember(group: 3, contact: 1), .changeConnection(contact: 0), .fault(.signedOut),
         .restart, .releaseParked(1),
       ]
-      var options = SimulationOptions(steps: 300)
-      options.pageSize = 2
-
       // when
-      let report = await Simulator.run(seed: 9, schedule: schedule, options: options)
+      let report = await Self.runInPagesOfTwo(seed: 9, schedule)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -68,11 +71,8 @@ extension SimulatorTests {
         .toggleMember(group: 0, contact: 0), .goOffline(hanging: true),
         .toggleMember(group: 0, contact: 2), .changeConnection(contact: 0), .restart,
       ]
-      var options = SimulationOptions(steps: 300)
-      options.pageSize = 2
-
       // when
-      let report = await Simulator.run(seed: 760, schedule: schedule, options: options)
+      let report = await Self.runInPagesOfTwo(seed: 760, schedule)
 
       // then
       withKnownIssue(
@@ -99,11 +99,8 @@ extension SimulatorTests {
         .releaseParked(3), .remoteRenameContact(contact: 1, name: "u150"),
         .expireNotifications(keepingLast: 3),
       ]
-      var options = SimulationOptions(steps: 300)
-      options.pageSize = 2
-
       // when
-      let report = await Simulator.run(seed: 865, schedule: schedule, options: options)
+      let report = await Self.runInPagesOfTwo(seed: 865, schedule)
 
       // then
       withKnownIssue(

@@ -26,10 +26,11 @@ extension Simulator {
     let view = await app.stack.sync.perform { ClientView($0) }
     memberBases = view.memberBases
     let cursor = await app.engine.lastNotificationID
-    noteNewsReadPart(cursor: cursor)
+    let news = fake.notifications
+    noteNewsReadPart(cursor: cursor, of: news)
     // Caught up for good only once the store holds it: a save it refused is kept in memory for
     // the next, and a kill before that loses it (seed 2861 of 300 steps).
-    if !app.holdsUnsavedState, cursor == fake.notifications.last?.id {
+    if !app.holdsUnsavedState, cursor == news.last?.id {
       remotelyTouched = []
       midNews = []
       awaitingNews = awaitingNews.filter { hasRequestOut(for: $0, queue, view) }
@@ -200,11 +201,10 @@ extension Simulator {
       })
   }
 
-  /// Adds to ``midNews`` the objects the news after `cursor` tell of, when the app read news in
-  /// the last step and stopped short of the end.
-  private func noteNewsReadPart(cursor: UUID?) {
+  /// Adds to ``midNews`` the objects the backend's `news` after `cursor` tell of, when the app
+  /// read news in the last step and stopped short of the end.
+  private func noteNewsReadPart(cursor: UUID?, of news: [NotificationPayload]) {
     defer { lastCursor = cursor }
-    let news = fake.notifications
     guard cursor != lastCursor, cursor != news.last?.id else { return }
     // A cursor the backend no longer holds is older than every notification it kept.
     let unread = news.firstIndex { $0.id == cursor }.map { news[($0 + 1)...] } ?? news[...]

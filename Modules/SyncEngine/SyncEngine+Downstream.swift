@@ -118,6 +118,8 @@ extension SyncEngine {
           return .failure(.save(.store("\(error)")))
         }
       }
+      // Where to catch up from, and why, when this page calls for it.
+      var catchUpFrom: (stale: UUID?, reason: String)?
       switch result {
       case .success(.overtakenByPull):
         hasMore = true
@@ -139,37 +141,27 @@ extension SyncEngine {
         }
         reportDropped(applied.droppedChanges)
         if owesCatchUp, !caughtUp {
-          switch await catchUp(
-            from: applied.lastID, because: "a group created here may have left without news")
-          {
-          case .caughtUp:
-            caughtUp = true
-            hasMore = true
-          case .overtaken:
-            hasMore = false
-            endedForAnswers = true
-          case .cutShort:
-            return
-          }
+          catchUpFrom = (applied.lastID, "a group created here may have left without news")
         }
       case .failure(.downstream(.unknownSince)) where !caughtUp:
         // The backend forgot where we were: catch up with what it holds now, then read the
         // news from its newest. A backend that forgets that too is not caught up with again
         // in this pull, which would ask for ever.
-        switch await catchUp(
-          from: since, because: "the backend forgot the notifications since the cursor")
-        {
-        case .caughtUp:
-          caughtUp = true
-          hasMore = true
-        case .overtaken:
-          endedForAnswers = true
-        case .cutShort:
-          return
-        }
+        catchUpFrom = (since, "the backend forgot the notifications since the cursor")
       case .failure(let problem):
         report(problem)
         failedPage = true
+      }
+      guard let (stale, reason) = catchUpFrom else { continue }
+      switch await catchUp(from: stale, because: reason) {
+      case .caughtUp:
+        caughtUp = true
+        hasMore = true
+      case .overtaken:
+        hasMore = false
+        endedForAnswers = true
+      case .cutShort:
+        return
       }
     }
     readToTheEnd = !endedForAnswers && !failedPage

@@ -8,15 +8,6 @@ extension SimulatorTests {
   @Suite("Pulls of many pages")
   @MainActor
   struct Pages {
-    /// Runs `schedule` as seed `seed` of 300 steps drew it, in pages of two.
-    static func runInPagesOfTwo(seed: UInt64, _ schedule: [SimulationStep]) async
-      -> SimulationReport
-    {
-      var options = SimulationOptions(steps: 300)
-      options.pageSize = 2
-      return await Simulator.run(seed: seed, schedule: schedule, options: options)
-    }
-
     @Test(
       "A pull stopped after a page that tells of the user's earlier rename shows that name until the next pull, and no edit counts as lost (seed 21 of 300 steps in pages of two, shortened)"
     )
@@ -28,7 +19,7 @@ extension SimulatorTests {
         .refuseSaves(2), .pull,
       ]
       // when
-      let report = await Self.runInPagesOfTwo(seed: 21, schedule)
+      let report = await SimulatorTests.replay(seed: 21, schedule, pageSize: 2)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -50,7 +41,7 @@ extension SimulatorTests {
         .restart, .releaseParked(1),
       ]
       // when
-      let report = await Self.runInPagesOfTwo(seed: 9, schedule)
+      let report = await SimulatorTests.replay(seed: 9, schedule, pageSize: 2)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -72,7 +63,7 @@ extension SimulatorTests {
         .toggleMember(group: 0, contact: 2), .changeConnection(contact: 0), .restart,
       ]
       // when
-      let report = await Self.runInPagesOfTwo(seed: 760, schedule)
+      let report = await SimulatorTests.replay(seed: 760, schedule, pageSize: 2)
 
       // then
       withKnownIssue(
@@ -100,7 +91,7 @@ extension SimulatorTests {
         .expireNotifications(keepingLast: 3),
       ]
       // when
-      let report = await Self.runInPagesOfTwo(seed: 865, schedule)
+      let report = await SimulatorTests.replay(seed: 865, schedule, pageSize: 2)
 
       // then
       withKnownIssue(

@@ -38,9 +38,7 @@ extension SimulatorTests {
       ]
 
       // when
-      let report = await Simulator.run(
-        seed: 536, schedule: schedule,
-        options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+      let report = await SimulatorTests.replay(seed: 536, schedule, concurrency: 2)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -62,9 +60,7 @@ extension SimulatorTests {
       ]
 
       // when
-      let report = await Simulator.run(
-        seed: 2861, schedule: schedule,
-        options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+      let report = await SimulatorTests.replay(seed: 2861, schedule, concurrency: 2)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -87,9 +83,7 @@ extension SimulatorTests {
       ]
 
       // when
-      let report = await Simulator.run(
-        seed: 38838, schedule: schedule,
-        options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+      let report = await SimulatorTests.replay(seed: 38838, schedule, concurrency: 2)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -115,9 +109,7 @@ extension SimulatorTests {
       ]
 
       // when
-      let report = await Simulator.run(
-        seed: 8194, schedule: schedule,
-        options: SimulationOptions(steps: 300, maxConcurrentRequests: 2))
+      let report = await SimulatorTests.replay(seed: 8194, schedule, concurrency: 2)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -143,9 +135,7 @@ extension SimulatorTests {
       ]
 
       // when
-      let report = await Simulator.run(
-        seed: 11285, schedule: schedule,
-        options: SimulationOptions(steps: 300, maxConcurrentRequests: 3))
+      let report = await SimulatorTests.replay(seed: 11285, schedule, concurrency: 3)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

@@ -19,6 +19,17 @@ struct SimulatorTests {
     return strategies
   }
 
+  /// Runs `schedule`, a shortened failing schedule, as seed `seed` of `steps` steps drew it, with
+  /// `concurrency` requests at once and pages of `pageSize`.
+  static func replay(
+    seed: UInt64, _ schedule: [SimulationStep], steps: Int = 300, concurrency: Int = 3,
+    pageSize: Int = 100
+  ) async -> SimulationReport {
+    var options = SimulationOptions(steps: steps, maxConcurrentRequests: concurrency)
+    options.pageSize = pageSize
+    return await Simulator.run(seed: seed, schedule: schedule, options: options)
+  }
+
   @Test("The same seed replays the same schedule and sends the same requests")
   func replay() async {
     // given

@@ -94,11 +94,7 @@ extension SimulatorTests {
       let report = await SimulatorTests.replay(seed: 865, schedule, pageSize: 2)
 
       // then
-      withKnownIssue(
-        "news of a message's posting read after its deletion was answered bring it back, and if the backend forgets the news of the deletion before the app reads them, nothing takes it away (README, Pulls of many pages)"
-      ) {
-        #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
-      }
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     }
   }
 }

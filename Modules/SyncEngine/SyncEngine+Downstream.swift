@@ -360,6 +360,11 @@ extension SyncEngine {
   private func readListsAndApply(from stale: UUID?) async -> ListsOutcome {
     let downstream = self.downstream
     let answers = self.answers
+    // Deletions answered before the newest notification is asked for have their news at or
+    // before it, where the cursor moves; those answered later may have them after it.
+    let deletedBefore = await stack.sync.perform {
+      $0.syncMetadata.deletedMessagesAwaitingNews
+    }
     let lists = answers.send()
     defer { answers.finish(lists) }
     guard let newest = await fetch(downstream.lastNotification) else { return .unread }
@@ -400,6 +405,7 @@ extension SyncEngine {
         kept, listed: Set(conversations.items.map(\.id)), complete: complete, in: context)
       context.syncMetadata.lastNotificationID = last
       context.syncMetadata.usersToFetch.formUnion(applied.namedUsers.union(news.unknownUsers))
+      context.syncMetadata.deletedMessagesAwaitingNews.subtract(deletedBefore)
       do throws(SaveError) {
         try context.save()
       } catch {

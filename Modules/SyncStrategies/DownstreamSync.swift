@@ -325,6 +325,10 @@ public struct DownstreamSync: Sendable {
         event, change, in: context, need: need, dropped: &dropped, namedLater: namedLater)
     case .messageAdd(let event):
       guard context.object(Conversation.self, id: event.conversation) != nil else { return false }
+      // Deleted here, and the backend answered: these news are older than that answer.
+      if context.syncMetadata.deletedMessagesAwaitingNews.contains(event.data.nonce) {
+        return true
+      }
       need([event.from])
       let message = PayloadMapping.message(event.data)
       if context.localChanges(of: Message.self).inserted.contains(message.id) {
@@ -340,6 +344,9 @@ public struct DownstreamSync: Sendable {
       // the backend no longer has. A request for it still out is settled by its answer.
       context.clearLocalDeletion(Message.self, id: event.data)
       context.applyRemoteDeletion(Message.self, id: event.data)
+      if context.syncMetadata.deletedMessagesAwaitingNews.contains(event.data) {
+        context.syncMetadata.deletedMessagesAwaitingNews.remove(event.data)
+      }
     case .unknown:
       return false
     }

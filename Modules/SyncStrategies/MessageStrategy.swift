@@ -125,8 +125,12 @@ public struct MessageStrategy: UpstreamStrategy {
   /// unsent changes, this deletion among them; news of their return and of the message, pulled
   /// in the same page, then bring both back as the backend held them before the deletion
   /// landed. A deleted message never comes back on the backend, so the answer is the last word.
+  ///
+  /// News of its posting may still be read after the answer, from a later page; the message is
+  /// kept in `SyncMetadata.deletedMessagesAwaitingNews` so that they do not bring it back.
   private func forgetDeleted(_ id: UUID, in context: ModelContext) {
     context.applyRemoteDeletion(Message.self, id: id)
+    context.syncMetadata.deletedMessagesAwaitingNews.insert(id)
   }
 
   /// Shows the message as pending again.

@@ -46,12 +46,14 @@ public struct SyncWorld {
   /// - Parameters:
   ///   - upstream: The tracker with its strategies; the standard ones with one-second backoffs
   ///     and no jitter by default, so tests read round numbers.
+  ///   - downstream: How the engine reads news and lists; pages of a hundred by default.
   ///   - seedBackend: Sets up the backend before the client first fetches; gets the fake and
   ///     the self user's id.
   ///   - sourceLocation: Where an unmatched request or a failed start is reported; the caller's.
   public static func start(
     upstream: UpstreamObjectSync = .standard(
       retryPolicy: RetryPolicy(baseDelay: .seconds(1), jitter: 0)),
+    downstream: DownstreamSync = DownstreamSync(),
     sourceLocation: SourceLocation = #_sourceLocation,
     seedBackend: (FakeBackend, UUID) async throws -> Void = { _, _ in }
   ) async throws -> SyncWorld {
@@ -64,7 +66,8 @@ public struct SyncWorld {
     try await seedBackend(fake, me)
     let stack = ModelStack.forTesting()
     let engine = SyncEngine(
-      stack: stack, transport: fake.transport, upstream: upstream, time: clock)
+      stack: stack, transport: fake.transport, upstream: upstream, downstream: downstream,
+      time: clock)
     await engine.start()
     let world = SyncWorld(fake: fake, stack: stack, engine: engine, clock: clock, me: me)
     await world.settle()

@@ -38,6 +38,7 @@ struct RecordCoderTests {
       PendingChange<User>(), SyncMetadata(lastNotificationID: UUID(3)), SyncMetadata(),
       SyncMetadata(lastNotificationID: UUID(3), usersToFetch: [UUID(5), UUID(4)]),
       SyncMetadata(createdGroupsToConfirm: [UUID(7), UUID(6)]),
+      SyncMetadata(deletedMessagesAwaitingNews: [UUID(9), UUID(8)]),
     ]
   }()
 

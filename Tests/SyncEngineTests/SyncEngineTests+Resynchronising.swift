@@ -250,6 +250,47 @@ extension SyncEngineTests {
     }
 
     @Test(
+      "A message the user deleted stays gone when a pull reads the news of its posting and the backend forgets those of its deletion before the next page"
+    )
+    func deletedMessageWhoseDeletionNewsAreForgotten() async throws {
+      // given: news come one a page; the user writes in Lunch and deletes the message, both
+      // answered, then a pull reads the page of its posting, and the backend forgets every
+      // news while the next page is asked for
+      var lunchID: UUID?
+      let world = try await SyncWorld.start(downstream: DownstreamSync(pageSize: 1)) {
+        fake, me in
+        let ann = fake.insertUser(name: "Ann")
+        fake.connectRemotely(with: ann)
+        lunchID = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
+      }
+      let id = try #require(lunchID)
+      let lunch = try #require(world.ui.object(Conversation.self, id: id))
+      let me = try #require(world.selfUser)
+      let message = world.make.message(in: lunch, from: me, text: "Bye")
+      try world.save([message])
+      await world.settle()
+      try world.save { try $0.delete(Message.self, id: message.id) }
+      await world.settle()
+      world.fake.addFault(FaultRule(RequestMatcher("GET", "/notifications"), steps: [nil, .park]))
+      let pull = Task { await world.engine.pullNotifications() }
+      await world.fake.waitForParkedRequests(1)
+      world.fake.expireNotifications(keepingLast: 0)
+
+      // when
+      world.fake.releaseAllParkedRequests()
+      await pull.value
+      await world.settle()
+
+      // then
+      #expect(world.ui.object(Message.self, id: message.id) == nil)
+      #expect(world.fake.journal.filter { $0.request.path == "/notifications/last" }.count == 1)
+      let awaited = await world.stack.sync.perform {
+        $0.syncMetadata.deletedMessagesAwaitingNews
+      }
+      #expect(awaited.isEmpty)
+    }
+
+    @Test(
       "A catch-up whose list of conversations an answer overtook reads the lists again, so a member the user removed stays out here and on the server"
     )
     func overtakenListsReadAgain() async throws {

@@ -70,6 +70,27 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "An answered message deletion, done or already done, has later news of the message's posting passed over",
+      arguments: [
+        UpstreamOutcome.success(.noContent),
+        .permanent(BackendFailure(responseClass: .permanent, status: 404)),
+      ])
+    func answeredDeletionAwaitsItsNews(answer: UpstreamOutcome) async throws {
+      // given
+      let (harness, _, message, deletion) = try await Self.sentMessageBeingDeleted()
+
+      // when
+      await harness.complete(deletion, answer)
+
+      // then
+      let awaited = await harness.stack.sync.perform {
+        $0.syncMetadata.deletedMessagesAwaitingNews
+      }
+      #expect(awaited == [message.id])
+      #expect(await harness.localChanges(Message.self).isEmpty)
+    }
+
+    @Test(
       "A message deletion refused after the user left its group is settled here, not left failed or brought back"
     )
     func messageDeletionRefusedAfterLeaving() async throws {

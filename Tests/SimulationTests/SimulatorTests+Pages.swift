@@ -66,11 +66,7 @@ extension SimulatorTests {
       let report = await SimulatorTests.replay(seed: 760, schedule, pageSize: 2)
 
       // then
-      withKnownIssue(
-        "news of the user's own older member change, on a page before the news of a later one that was answered already, move the member back here, and the next request moves them on the backend (README, Pulls of many pages)"
-      ) {
-        #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
-      }
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     }
 
     @Test(

@@ -1,0 +1,74 @@
+import FakeBackend
+import Foundation
+import Models
+import SyncEngine
+import SyncStrategies
+import SyncTestSupport
+import TestSupport
+import Testing
+
+extension SyncEngineTests {
+  /// The news of a change the user made come after its answer, sometimes pages later: by then
+  /// the client holds what the answer said, and news older than it must not move the object
+  /// back.
+  @Suite("News of the user's own changes read after their answers")
+  @MainActor
+  struct OwnNews {
+    /// A world reading one notification a page, with Ann and Bob connected and in Lunch, a
+    /// group Ann made with the self user.
+    static func start() async throws -> (world: SyncWorld, bob: UUID, lunch: UUID) {
+      var ids: (bob: UUID, lunch: UUID)?
+      let world = try await SyncWorld.start(downstream: DownstreamSync(pageSize: 1)) {
+        fake, me in
+        let ann = fake.insertUser(name: "Ann")
+        let bob = fake.insertUser(name: "Bob")
+        fake.connectRemotely(with: ann)
+        fake.connectRemotely(with: bob)
+        ids = (bob, fake.createGroupRemotely(name: "Lunch", by: ann, members: [me, bob]))
+      }
+      let (bob, lunch) = try #require(ids)
+      return (world, bob, lunch)
+    }
+
+    /// Reads the members the sync context holds for `lunch` while the pull's second page is
+    /// held on its way to the backend, then lets the pull end.
+    static func membersBetweenPages(of lunch: UUID, in world: SyncWorld) async -> (
+      between: Set<UUID>?, after: Set<UUID>?
+    ) {
+      world.fake.addFault(FaultRule(RequestMatcher("GET", "/notifications"), steps: [nil, .park]))
+      let pull = Task { await world.engine.pullNotifications() }
+      await world.fake.waitForParkedRequests(1)
+      let between = await world.stack.sync.perform {
+        $0.object(Conversation.self, id: lunch)?.participantIDs
+      }
+      world.fake.releaseAllParkedRequests()
+      await pull.value
+      await world.settle()
+      return (between, world.ui.object(Conversation.self, id: lunch)?.participantIDs)
+    }
+
+    @Test(
+      "A member the user took out and added back, both answered, stays in while a pull reads the news of the removal"
+    )
+    func memberAddedBackStaysWhileRemovalIsRead() async throws {
+      // given
+      let (world, bob, lunch) = try await Self.start()
+      try world.save {
+        try $0.update(Conversation.self, id: lunch) { $0.participantIDs.remove(bob) }
+      }
+      await world.settle()
+      try world.save {
+        try $0.update(Conversation.self, id: lunch) { $0.participantIDs.insert(bob) }
+      }
+      await world.settle()
+
+      // when
+      let members = await Self.membersBetweenPages(of: lunch, in: world)
+
+      // then
+      #expect(members.between?.contains(bob) == true)
+      #expect(members.after?.contains(bob) == true)
+      #expect(world.fake.members(of: lunch).contains(bob))
+    }
+  }
+}

@@ -24,18 +24,32 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
   /// News are read in pages, and the page that tells of such a message's posting may come after
   /// the answer: the sync layer passes over it, so that the message does not come back in
   /// between, nor for good if the backend forgets the news of its deletion. Each one is kept
-  /// until those news are read or a catch-up moves the cursor past them.
+  /// until those news are read, or until every news the backend held when it was answered
+  /// were read (see ``forgetAwaitedNews(recordedBefore:)``).
   public var deletedMessagesAwaitingNews: Set<UUID>
+  /// The changes of group members made here that the backend answered before the news of them
+  /// were read, in the order of their answers.
+  ///
+  /// Until its news are read, news of a member such a change names are older than the answer,
+  /// and leave the member where the answer put them: a member the user took out and added back
+  /// stays in while the news of the removal are read. Each one is kept as long as a deleted
+  /// message is.
+  public var memberChangesAwaitingNews: [AnsweredMemberChange]
+  /// How many answered member changes were recorded so far, which numbers the next one.
+  public var memberChangesAnswered: Int
 
   /// Creates metadata; nothing known by default.
   public init(
     lastNotificationID: UUID? = nil, usersToFetch: Set<UUID> = [],
-    createdGroupsToConfirm: Set<UUID> = [], deletedMessagesAwaitingNews: Set<UUID> = []
+    createdGroupsToConfirm: Set<UUID> = [], deletedMessagesAwaitingNews: Set<UUID> = [],
+    memberChangesAwaitingNews: [AnsweredMemberChange] = [], memberChangesAnswered: Int = 0
   ) {
     self.lastNotificationID = lastNotificationID
     self.usersToFetch = usersToFetch
     self.createdGroupsToConfirm = createdGroupsToConfirm
     self.deletedMessagesAwaitingNews = deletedMessagesAwaitingNews
+    self.memberChangesAwaitingNews = memberChangesAwaitingNews
+    self.memberChangesAnswered = memberChangesAnswered
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -43,11 +57,13 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
     case usersToFetch
     case createdGroupsToConfirm
     case deletedMessagesAwaitingNews
+    case memberChangesAwaitingNews
+    case memberChangesAnswered
   }
 
-  /// Reads metadata; a store written before ``usersToFetch``, ``createdGroupsToConfirm`` or
-  /// ``deletedMessagesAwaitingNews`` existed owes no fetch, has no group to confirm and no
-  /// deleted message to wait for.
+  /// Reads metadata; a store written before ``usersToFetch``, ``createdGroupsToConfirm`` or the
+  /// records of answers awaiting news existed owes no fetch, has no group to confirm and awaits
+  /// no news.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     lastNotificationID = try container.decodeIfPresent(UUID.self, forKey: .lastNotificationID)
@@ -57,11 +73,16 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
       try container.decodeIfPresent([UUID].self, forKey: .createdGroupsToConfirm) ?? [])
     deletedMessagesAwaitingNews = Set(
       try container.decodeIfPresent([UUID].self, forKey: .deletedMessagesAwaitingNews) ?? [])
+    memberChangesAwaitingNews =
+      try container.decodeIfPresent(
+        [AnsweredMemberChange].self, forKey: .memberChangesAwaitingNews) ?? []
+    memberChangesAnswered =
+      try container.decodeIfPresent(Int.self, forKey: .memberChangesAnswered) ?? 0
   }
 
-  /// Writes metadata, the sets in id order so that equal metadata writes equal bytes; an empty
-  /// set of groups to confirm or of deleted messages is left out, so stores that never had one
-  /// read as before.
+  /// Writes metadata, the sets in id order so that equal metadata writes equal bytes; the
+  /// groups to confirm and the records of answers awaiting news are left out while empty, so
+  /// stores that never had one read as before.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encodeIfPresent(lastNotificationID, forKey: .lastNotificationID)
@@ -72,6 +93,12 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
     if !deletedMessagesAwaitingNews.isEmpty {
       try container.encode(
         deletedMessagesAwaitingNews.sorted(), forKey: .deletedMessagesAwaitingNews)
+    }
+    if !memberChangesAwaitingNews.isEmpty {
+      try container.encode(memberChangesAwaitingNews, forKey: .memberChangesAwaitingNews)
+    }
+    if memberChangesAnswered != 0 {
+      try container.encode(memberChangesAnswered, forKey: .memberChangesAnswered)
     }
   }
 }

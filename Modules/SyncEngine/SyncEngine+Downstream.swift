@@ -74,7 +74,10 @@ extension SyncEngine {
     var earlier: Set<UUID> = []
     while hasMore {
       hasMore = false
-      let since = await lastNotificationID
+      // Answers recorded before the page goes have their news before the backend's last one.
+      let (since, awaited) = await stack.sync.perform {
+        ($0.syncMetadata.lastNotificationID, $0.syncMetadata.awaitedNewsMark)
+      }
       let readBefore = earlier
       let page = answers.send()
       defer { answers.finish(page) }
@@ -100,6 +103,7 @@ extension SyncEngine {
           context.syncMetadata.lastNotificationID = applied.lastID
           context.syncMetadata.usersToFetch.formUnion(
             applied.unknownUsers.union(applied.acceptedContacts))
+          if !applied.hasMore { context.syncMetadata.forgetAwaitedNews(recordedBefore: awaited) }
           // Read to the end: a group an earlier catch-up could not settle, whose creation was
           // answered and whose news did not come, is settled only by lists read now.
           let owesCatchUp =
@@ -360,11 +364,9 @@ extension SyncEngine {
   private func readListsAndApply(from stale: UUID?) async -> ListsOutcome {
     let downstream = self.downstream
     let answers = self.answers
-    // Deletions answered before the newest notification is asked for have their news at or
+    // Changes answered before the newest notification is asked for have their news at or
     // before it, where the cursor moves; those answered later may have them after it.
-    let deletedBefore = await stack.sync.perform {
-      $0.syncMetadata.deletedMessagesAwaitingNews
-    }
+    let awaited = await stack.sync.perform { $0.syncMetadata.awaitedNewsMark }
     let lists = answers.send()
     defer { answers.finish(lists) }
     guard let newest = await fetch(downstream.lastNotification) else { return .unread }
@@ -405,7 +407,7 @@ extension SyncEngine {
         kept, listed: Set(conversations.items.map(\.id)), complete: complete, in: context)
       context.syncMetadata.lastNotificationID = last
       context.syncMetadata.usersToFetch.formUnion(applied.namedUsers.union(news.unknownUsers))
-      context.syncMetadata.deletedMessagesAwaitingNews.subtract(deletedBefore)
+      context.syncMetadata.forgetAwaitedNews(recordedBefore: awaited)
       do throws(SaveError) {
         try context.save()
       } catch {

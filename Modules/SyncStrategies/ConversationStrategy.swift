@@ -167,12 +167,44 @@ public struct ConversationStrategy: UpstreamStrategy {
   }
 
   /// Takes the group as the backend answered it: keys this device did not change since get the
-  /// backend's values, such as a rename another member made before a lost answer came again.
+  /// backend's values, such as a rename another member made before a lost answer came again;
+  /// members the backend added or removed wait for their news (`SyncMetadata.
+  /// memberChangesAwaitingNews`).
   public func didSucceed(
     _ sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext
   ) {
-    guard case .conversation(let payload) = response else { return }
-    context.applyRemote(PayloadMapping.conversation(payload))
+    switch (sent.endpoint, response) {
+    case (_, .conversation(let payload)):
+      context.applyRemote(PayloadMapping.conversation(payload))
+    case (.addMembers, .membersChanged(let changed)):
+      awaitNews(of: sent, moving: Set(changed.userIDs), joined: true, in: context)
+    case (.removeMembers, .membersChanged(let changed)) where sent.kind == .update:
+      awaitNews(of: sent, moving: Set(changed.userIDs), joined: false, in: context)
+    default:
+      break
+    }
+  }
+
+  /// Records that the backend moved `users` for this request, so that news of them older than
+  /// its answer, read before its own news, leave them where the answer put them.
+  ///
+  /// Only when its news cannot have been read yet: news read while the request was out moved
+  /// none of them, and the members last synchronised when it went did not already show them
+  /// moved (then its news would have changed nothing here). Otherwise nothing is recorded, and
+  /// news of the members apply as they come.
+  private func awaitNews(
+    of sent: SentChange<Conversation>, moving users: Set<UUID>, joined: Bool,
+    in context: ModelContext
+  ) {
+    guard let before = sent.lastKnown?.participantIDs,
+      users.allSatisfy({ before.contains($0) != joined })
+    else { return }
+    let path = [before] + sent.heard.map(\.participantIDs)
+    let touched = zip(path, path.dropFirst()).reduce(into: Set<UUID>()) {
+      $0.formUnion($1.0.symmetricDifference($1.1))
+    }
+    guard touched.isDisjoint(with: users) else { return }
+    context.syncMetadata.awaitNews(ofMembers: users, joining: joined, conversation: sent.id)
   }
 
   /// A group that is already gone, or already left, needs no leaving.

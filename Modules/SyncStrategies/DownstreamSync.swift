@@ -284,7 +284,8 @@ public struct DownstreamSync: Sendable {
         context.applyRemote(conversation)
       }
     case .conversationCreate(let event):
-      let conversation = PayloadMapping.conversation(event.data)
+      var conversation = PayloadMapping.conversation(event.data)
+      Self.keepMembersAwaitingNews(of: &conversation, in: context)
       need(conversation.participantIDs)
       // News of the creation: the ones that follow tell what became of the group.
       if context.syncMetadata.createdGroupsToConfirm.contains(conversation.id) {
@@ -395,6 +396,7 @@ public struct DownstreamSync: Sendable {
       context.clearLocalDeletion(Message.self, id: message)
     }
     context.discardLocally(Conversation.self, id: id)
+    context.syncMetadata.forgetMemberChanges(in: id)
     return items.map { DroppedChange(item: $0, conversation: id) }
   }
 
@@ -403,9 +405,10 @@ public struct DownstreamSync: Sendable {
     _ event: EventPayload, _ change: ConversationEvent<[UUID]>, in context: ModelContext,
     need: (Set<UUID>) -> Void, dropped: inout [DroppedChange], namedLater: Set<UUID>
   ) -> Bool {
-    let users = Set(change.data)
     let joined: Bool
     if case .memberJoin = event { joined = true } else { joined = false }
+    let users = Set(change.data).subtracting(
+      Self.membersAwaitingNews(change, joined: joined, in: context))
     guard var conversation = context.object(Conversation.self, id: change.conversation) else {
       // The self user left a group this device is leaving: the backend did it, so the leaving
       // is settled, and a later refusal of a resend cannot bring the group back.
@@ -493,6 +496,39 @@ public struct DownstreamSync: Sendable {
         &conversation.participantIDs, joined: joined,
         users: users.subtracting(joined ? locallyRemoved : locallyAdded).subtracting(namedLater))
     }
+  }
+
+  /// The members of a member event that changes of the self user, answered before their news
+  /// were read, name: the event is older than those answers, and moves none of them.
+  ///
+  /// The news of such a change end its wait, and are applied as news of another user's would
+  /// be, except for members a later answered change names: the group here may not show the
+  /// change yet (news dropped it with the group while the request was out).
+  private static func membersAwaitingNews(
+    _ change: ConversationEvent<[UUID]>, joined: Bool, in context: ModelContext
+  ) -> Set<UUID> {
+    guard !context.syncMetadata.memberChangesAwaitingNews.isEmpty else { return [] }
+    if change.from == context.selfUser?.id {
+      context.syncMetadata.takeMemberChange(
+        of: Set(change.data), joining: joined, conversation: change.conversation)
+    }
+    return context.syncMetadata.membersAwaitingNews(in: change.conversation)
+  }
+
+  /// Leaves the members that changes of the self user, answered before their news were read,
+  /// name where the last synchronised group has them: news of the group's creation read now
+  /// are older than those answers.
+  private static func keepMembersAwaitingNews(
+    of conversation: inout Conversation, in context: ModelContext
+  ) {
+    guard !context.syncMetadata.memberChangesAwaitingNews.isEmpty else { return }
+    let awaiting = context.syncMetadata.membersAwaitingNews(in: conversation.id)
+    guard !awaiting.isEmpty,
+      let synchronised = context.localChanges(of: Conversation.self).originals[conversation.id]
+        ?? context.object(Conversation.self, id: conversation.id)
+    else { return }
+    conversation.participantIDs = conversation.participantIDs.subtracting(awaiting)
+      .union(synchronised.participantIDs.intersection(awaiting))
   }
 
   /// Adds `users` to `participants` when they joined, or takes them out when they left.

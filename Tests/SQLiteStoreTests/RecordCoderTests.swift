@@ -39,6 +39,12 @@ struct RecordCoderTests {
       SyncMetadata(lastNotificationID: UUID(3), usersToFetch: [UUID(5), UUID(4)]),
       SyncMetadata(createdGroupsToConfirm: [UUID(7), UUID(6)]),
       SyncMetadata(deletedMessagesAwaitingNews: [UUID(9), UUID(8)]),
+      SyncMetadata(
+        memberChangesAwaitingNews: [
+          AnsweredMemberChange(number: 4, conversation: UUID(7), joined: false, users: [UUID(6)]),
+          AnsweredMemberChange(
+            number: 5, conversation: UUID(7), joined: true, users: [UUID(9), UUID(8)]),
+        ], memberChangesAnswered: 6),
     ]
   }()
 

@@ -70,5 +70,30 @@ extension SyncEngineTests {
       #expect(members.after?.contains(bob) == true)
       #expect(world.fake.members(of: lunch).contains(bob))
     }
+
+    @Test(
+      "An answered member change whose news a pull read to the end did not find waits no more, so later news of the member apply"
+    )
+    func unmatchedRecordForgottenAtTheEnd() async throws {
+      // given: the sync context awaits news of Bob's addition to Lunch that will never come (as
+      // when they could not be read); a pull reads to the end, then Ann removes Bob
+      let (world, bob, lunch) = try await Self.start()
+      try await world.stack.sync.perform { context in
+        context.syncMetadata.awaitNews(ofMembers: [bob], joining: true, conversation: lunch)
+        try context.save()
+      }
+      await world.engine.pullNotifications()
+      let ann = try #require(world.fake.members(of: lunch).first { $0 != world.me && $0 != bob })
+      world.fake.removeMembersRemotely([bob], from: lunch, by: ann)
+
+      // when
+      await world.engine.pullNotifications()
+      await world.settle()
+
+      // then
+      #expect(world.ui.object(Conversation.self, id: lunch)?.participantIDs.contains(bob) == false)
+      let awaited = await world.stack.sync.perform { $0.syncMetadata.memberChangesAwaitingNews }
+      #expect(awaited.isEmpty)
+    }
   }
 }

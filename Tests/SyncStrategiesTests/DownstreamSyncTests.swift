@@ -264,39 +264,6 @@ struct DownstreamSyncTests {
     #expect(harness.ui.object(User.self, id: bob)?.name == "Bob")
   }
 
-  @Test(
-    "News of a message's posting, read after this device's deletion of it was answered, leave it deleted until the news of its deletion",
-    arguments: zip([false, true], [true, false]))
-  func postingNewsOfAnsweredDeletion(deletionRead: Bool, stillAwaited: Bool) async throws {
-    // given: the user's message in a group, deleted here and on the backend
-    let harness = TrackerHarness()
-    let group = harness.make.conversation(creator: harness.me)
-    try await harness.seedRemote([group])
-    let nonce = UUID(109)
-    try await harness.stack.sync.perform { context in
-      context.syncMetadata.deletedMessagesAwaitingNews = [nonce]
-      try context.save()
-    }
-    func event<Data>(_ data: Data) -> ConversationEvent<Data> {
-      ConversationEvent(conversation: group.id, from: harness.me.id, time: Self.time, data: data)
-    }
-    let posted = MessagePayload(
-      nonce: nonce, conversation: group.id, from: harness.me.id, text: "Hi", time: Self.time)
-    let events: [EventPayload] =
-      [.messageAdd(event(posted))] + (deletionRead ? [.messageDelete(event(nonce))] : [])
-
-    // when
-    let applied = try await apply(events, to: harness)
-
-    // then
-    #expect(harness.ui.object(Message.self, id: nonce) == nil)
-    #expect(applied.skippedEvents == 0)
-    let awaited = await harness.stack.sync.perform {
-      $0.syncMetadata.deletedMessagesAwaitingNews
-    }
-    #expect(awaited == (stillAwaited ? [nonce] : []))
-  }
-
   @Test("A server value does not overwrite a local change that has not been pushed")
   func localChangeWins() async throws {
     // given

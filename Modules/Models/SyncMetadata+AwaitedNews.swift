@@ -1,0 +1,76 @@
+import Foundation
+
+/// Which records of answers awaiting their news existed at one moment, so that they can be
+/// forgotten once every news the backend held after that moment was read.
+public struct AwaitedNewsMark: Sendable, Hashable {
+  /// The deleted messages awaiting news then.
+  let messages: Set<UUID>
+  /// How many answered member changes had been recorded then.
+  let memberChanges: Int
+}
+
+extension SyncMetadata {
+  /// Marks the records of answers awaiting news that exist now; take it before asking for news.
+  public var awaitedNewsMark: AwaitedNewsMark {
+    AwaitedNewsMark(
+      messages: deletedMessagesAwaitingNews, memberChanges: memberChangesAnswered)
+  }
+
+  /// Forgets the records that existed at `mark`, once news read to the end after it, or a
+  /// catch-up that read the newest notification after it, went past their news.
+  ///
+  /// The backend applied each of those changes before it answered, so a page that says the
+  /// backend has no more news, fetched after the answer, comes after the news of the change:
+  /// news not read by then were forgotten by the backend, or could not be read, and will not
+  /// come.
+  public mutating func forgetAwaitedNews(recordedBefore mark: AwaitedNewsMark) {
+    if !mark.messages.isEmpty, !deletedMessagesAwaitingNews.isDisjoint(with: mark.messages) {
+      deletedMessagesAwaitingNews.subtract(mark.messages)
+    }
+    if memberChangesAwaitingNews.contains(where: { $0.number < mark.memberChanges }) {
+      memberChangesAwaitingNews.removeAll { $0.number < mark.memberChanges }
+    }
+  }
+
+  /// Records that the backend answered a change of this device that added `users` to group
+  /// `conversation` (or removed them), before its news were read.
+  public mutating func awaitNews(
+    ofMembers users: Set<UUID>, joining joined: Bool, conversation: UUID
+  ) {
+    guard !users.isEmpty else { return }
+    memberChangesAwaitingNews.append(
+      AnsweredMemberChange(
+        number: memberChangesAnswered, conversation: conversation, joined: joined, users: users))
+    memberChangesAnswered += 1
+  }
+
+  /// The members of group `conversation` that answered changes awaiting news name.
+  public func membersAwaitingNews(in conversation: UUID) -> Set<UUID> {
+    memberChangesAwaitingNews.reduce(into: []) { members, change in
+      if change.conversation == conversation { members.formUnion(change.users) }
+    }
+  }
+
+  /// Takes the first answered change that news of `users` joining group `conversation` (or
+  /// leaving it), from the self user, are the news of; returns whether there was one.
+  @discardableResult
+  public mutating func takeMemberChange(
+    of users: Set<UUID>, joining joined: Bool, conversation: UUID
+  ) -> Bool {
+    guard
+      let index = memberChangesAwaitingNews.firstIndex(where: {
+        $0.conversation == conversation && $0.joined == joined && $0.users == users
+      })
+    else { return false }
+    memberChangesAwaitingNews.remove(at: index)
+    return true
+  }
+
+  /// Forgets the answered member changes of group `conversation`, whose news will not come
+  /// here: the self user is no longer in it.
+  public mutating func forgetMemberChanges(in conversation: UUID) {
+    if memberChangesAwaitingNews.contains(where: { $0.conversation == conversation }) {
+      memberChangesAwaitingNews.removeAll { $0.conversation == conversation }
+    }
+  }
+}

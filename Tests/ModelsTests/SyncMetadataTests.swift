@@ -1,0 +1,88 @@
+import Foundation
+import Models
+import TestSupport
+import Testing
+
+@Suite("SyncMetadata", .tags(.models, .sync), .timeBudget(.seconds(5)))
+struct SyncMetadataTests {
+  static let (lunch, team) = (UUID(1), UUID(2))
+  static let (ann, bob) = (UUID(11), UUID(12))
+
+  /// Metadata awaiting the news of one deleted message and of two answered member changes:
+  /// Ann's removal from Lunch, then Bob's addition to Team.
+  static func awaiting() -> SyncMetadata {
+    var metadata = SyncMetadata(deletedMessagesAwaitingNews: [UUID(21)])
+    metadata.awaitNews(ofMembers: [ann], joining: false, conversation: lunch)
+    metadata.awaitNews(ofMembers: [bob], joining: true, conversation: team)
+    return metadata
+  }
+
+  @Test("Answered member changes are numbered in the order they are recorded; none for no users")
+  func recordsAreNumbered() {
+    // given
+    var metadata = Self.awaiting()
+
+    // when
+    metadata.awaitNews(ofMembers: [], joining: true, conversation: Self.lunch)
+
+    // then
+    #expect(metadata.memberChangesAwaitingNews.map(\.number) == [0, 1])
+    #expect(metadata.memberChangesAnswered == 2)
+    #expect(metadata.membersAwaitingNews(in: Self.lunch) == [Self.ann])
+    #expect(metadata.membersAwaitingNews(in: Self.team) == [Self.bob])
+  }
+
+  @Test("A mark forgets only the records that existed when it was taken")
+  func markForgetsOnlyOlderRecords() {
+    // given: a mark taken after the first two records; then another of each kind
+    var metadata = Self.awaiting()
+    let mark = metadata.awaitedNewsMark
+    metadata.deletedMessagesAwaitingNews.insert(UUID(22))
+    metadata.awaitNews(ofMembers: [Self.ann], joining: true, conversation: Self.lunch)
+
+    // when
+    metadata.forgetAwaitedNews(recordedBefore: mark)
+
+    // then
+    #expect(metadata.deletedMessagesAwaitingNews == [UUID(22)])
+    #expect(
+      metadata.memberChangesAwaitingNews == [
+        AnsweredMemberChange(number: 2, conversation: Self.lunch, joined: true, users: [Self.ann])
+      ])
+  }
+
+  @Test(
+    "News take the first record with the same group, direction and users, and nothing else",
+    arguments: zip(
+      [
+        (Self.lunch, false, [Self.ann]), (Self.lunch, true, [Self.ann]),
+        (Self.team, false, [Self.ann]),
+        (Self.team, true, [Self.ann, Self.bob]),
+      ],
+      [true, false, false, false]))
+  func newsTakeTheirRecord(news: (UUID, Bool, [UUID]), taken: Bool) {
+    // given
+    var metadata = Self.awaiting()
+    let (conversation, joined, users) = news
+
+    // when
+    let took = metadata.takeMemberChange(
+      of: Set(users), joining: joined, conversation: conversation)
+
+    // then
+    #expect(took == taken)
+    #expect(metadata.memberChangesAwaitingNews.count == (taken ? 1 : 2))
+  }
+
+  @Test("Forgetting a group's member changes leaves the other groups'")
+  func forgetGroup() {
+    // given
+    var metadata = Self.awaiting()
+
+    // when
+    metadata.forgetMemberChanges(in: Self.lunch)
+
+    // then
+    #expect(metadata.memberChangesAwaitingNews.map(\.conversation) == [Self.team])
+  }
+}

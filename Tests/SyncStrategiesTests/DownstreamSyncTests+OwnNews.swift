@@ -1,0 +1,231 @@
+import ConversationParsing
+import CourierAPI
+import EventParsing
+import Foundation
+import Models
+import SyncStrategies
+import SyncTestSupport
+import TestSupport
+import Testing
+
+extension DownstreamSyncTests {
+  /// News of a change the user made may be read after its answer, behind older news of the same
+  /// object: until its own news come, those older news leave the object where the answer put it.
+  @Suite("News of the user's own answered changes")
+  @MainActor
+  struct OwnNews {
+    nonisolated static let time = Date(timeIntervalSince1970: 1_800_000_000)
+    nonisolated static let ann = UUID(121)
+    nonisolated static let bob = UUID(122)
+    nonisolated static let group = UUID(120)
+
+    /// A harness whose sync context has Lunch, with Ann and the self user, as the backend
+    /// last said.
+    static func lunch() async throws -> TrackerHarness {
+      let harness = TrackerHarness()
+      let lunch = Conversation(
+        id: group, kind: .group, name: "Lunch", creatorID: harness.me.id,
+        participantIDs: [harness.me.id, ann], lastEventTime: time)
+      try await harness.seedRemote([lunch])
+      return harness
+    }
+
+    /// Adds Bob to Lunch here and has the backend answer that it added him, with `news` read
+    /// while the request was out.
+    static func addBob(
+      in harness: TrackerHarness, newsWhileOut news: [EventPayload] = []
+    ) async throws {
+      try harness.save {
+        try $0.update(Conversation.self, id: group) { $0.participantIDs.insert(bob) }
+      }
+      let addition = try #require(await harness.next())
+      if !news.isEmpty { _ = try await DownstreamSyncTests().apply(news, to: harness) }
+      await harness.complete(addition, .success(.membersChanged(MembersChanged(userIDs: [bob]))))
+    }
+
+    /// A member event in Lunch.
+    nonisolated static func event(_ users: [UUID], from author: UUID, joined: Bool)
+      -> EventPayload
+    {
+      let change = ConversationEvent(conversation: group, from: author, time: time, data: users)
+      return joined ? .memberJoin(change) : .memberLeave(change)
+    }
+
+    /// What the sync context holds: Lunch's members, and the answered member changes it awaits
+    /// news of.
+    static func state(of harness: TrackerHarness) async -> (Set<UUID>?, [AnsweredMemberChange]) {
+      await harness.stack.sync.perform {
+        (
+          $0.object(Conversation.self, id: group)?.participantIDs,
+          $0.syncMetadata.memberChangesAwaitingNews
+        )
+      }
+    }
+
+    @Test("An answered addition of a member waits for its news, numbered in the order answered")
+    func answeredAdditionAwaitsItsNews() async throws {
+      // given
+      let harness = try await Self.lunch()
+
+      // when
+      try await Self.addBob(in: harness)
+
+      // then
+      let (members, awaited) = await Self.state(of: harness)
+      #expect(members == [harness.me.id, Self.ann, Self.bob])
+      #expect(
+        awaited == [
+          AnsweredMemberChange(number: 0, conversation: Self.group, joined: true, users: [Self.bob])
+        ])
+    }
+
+    @Test(
+      "An answered member change whose news may have been read while it was out waits for nothing",
+      arguments: [
+        [Self.event([Self.bob], from: Self.ann, joined: true)],
+        [
+          Self.event([Self.bob], from: Self.ann, joined: true),
+          Self.event([Self.bob], from: Self.ann, joined: false),
+        ],
+      ])
+    func answeredChangeHeardWhileOut(news: [EventPayload]) async throws {
+      // given: news of Bob read while the addition was out: its own, or another's changes of
+      // him that it may have come between
+
+      // when
+      let harness = try await Self.lunch()
+      try await Self.addBob(in: harness, newsWhileOut: news)
+
+      // then
+      let (_, awaited) = await Self.state(of: harness)
+      #expect(awaited.isEmpty)
+    }
+
+    @Test("An answer that changed no member waits for nothing, since no news come of it")
+    func answerThatChangedNothing() async throws {
+      // given
+      let harness = try await Self.lunch()
+      try harness.save {
+        try $0.update(Conversation.self, id: Self.group) { $0.participantIDs.insert(Self.bob) }
+      }
+      let addition = try #require(await harness.next())
+
+      // when
+      await harness.complete(addition, .success(.noContent))
+
+      // then
+      let (_, awaited) = await Self.state(of: harness)
+      #expect(awaited.isEmpty)
+    }
+
+    @Test(
+      "Older news of a member an answered change moved leave them where the answer put them, and the change's own news end the wait",
+      arguments: zip([false, true], [1, 0]))
+    func olderNewsLeaveTheMember(ownNewsRead: Bool, stillAwaited: Int) async throws {
+      // given: the addition of Bob answered; news read after it tell of Ann's removal of Bob
+      // before it, then, or not yet, of the addition itself
+      let harness = try await Self.lunch()
+      try await Self.addBob(in: harness)
+      let news =
+        [Self.event([Self.bob], from: Self.ann, joined: false)]
+        + (ownNewsRead ? [Self.event([Self.bob], from: harness.me.id, joined: true)] : [])
+
+      // when
+      _ = try await DownstreamSyncTests().apply(news, to: harness)
+
+      // then
+      let (members, awaited) = await Self.state(of: harness)
+      #expect(members == [harness.me.id, Self.ann, Self.bob])
+      #expect(awaited.count == stillAwaited)
+      #expect(await harness.next() == nil)
+    }
+
+    @Test("News of members no answered change names apply while others wait")
+    func otherMembersApply() async throws {
+      // given
+      let harness = try await Self.lunch()
+      try await Self.addBob(in: harness)
+
+      // when
+      _ = try await DownstreamSyncTests().apply(
+        [Self.event([Self.ann, Self.bob], from: Self.ann, joined: false)], to: harness)
+
+      // then
+      let (members, awaited) = await Self.state(of: harness)
+      #expect(members == [harness.me.id, Self.bob])
+      #expect(awaited.count == 1)
+    }
+
+    @Test("News of the group's creation read after an answered member change keep that member")
+    func creationNewsKeepTheMember() async throws {
+      // given
+      let harness = try await Self.lunch()
+      try await Self.addBob(in: harness)
+      let created = ConversationPayload(
+        id: Self.group, type: .group, name: "Lunch", creator: harness.me.id,
+        selfMember: harness.me.id, otherMembers: [Self.ann], lastEventTime: Self.time)
+
+      // when
+      _ = try await DownstreamSyncTests().apply(
+        [
+          .conversationCreate(
+            ConversationEvent(
+              conversation: Self.group, from: harness.me.id, time: Self.time, data: created))
+        ], to: harness)
+
+      // then
+      let (members, awaited) = await Self.state(of: harness)
+      #expect(members == [harness.me.id, Self.ann, Self.bob])
+      #expect(awaited.count == 1)
+    }
+
+    @Test("News of the self user's removal from the group end its changes' wait")
+    func removalFromTheGroupEndsTheWait() async throws {
+      // given
+      let harness = try await Self.lunch()
+      try await Self.addBob(in: harness)
+
+      // when
+      _ = try await DownstreamSyncTests().apply(
+        [Self.event([harness.me.id], from: Self.ann, joined: false)], to: harness)
+
+      // then
+      let (members, awaited) = await Self.state(of: harness)
+      #expect(members == nil)
+      #expect(awaited.isEmpty)
+    }
+
+    @Test(
+      "News of a message's posting, read after this device's deletion of it was answered, leave it deleted until the news of its deletion",
+      arguments: zip([false, true], [true, false]))
+    func postingNewsOfAnsweredDeletion(deletionRead: Bool, stillAwaited: Bool) async throws {
+      // given: the user's message in a group, deleted here and on the backend
+      let harness = TrackerHarness()
+      let group = harness.make.conversation(creator: harness.me)
+      try await harness.seedRemote([group])
+      let nonce = UUID(109)
+      try await harness.stack.sync.perform { context in
+        context.syncMetadata.deletedMessagesAwaitingNews = [nonce]
+        try context.save()
+      }
+      func event<Data>(_ data: Data) -> ConversationEvent<Data> {
+        ConversationEvent(conversation: group.id, from: harness.me.id, time: Self.time, data: data)
+      }
+      let posted = MessagePayload(
+        nonce: nonce, conversation: group.id, from: harness.me.id, text: "Hi", time: Self.time)
+      let events: [EventPayload] =
+        [.messageAdd(event(posted))] + (deletionRead ? [.messageDelete(event(nonce))] : [])
+
+      // when
+      let applied = try await DownstreamSyncTests().apply(events, to: harness)
+
+      // then
+      #expect(harness.ui.object(Message.self, id: nonce) == nil)
+      #expect(applied.skippedEvents == 0)
+      let awaited = await harness.stack.sync.perform {
+        $0.syncMetadata.deletedMessagesAwaitingNews
+      }
+      #expect(awaited == (stillAwaited ? [nonce] : []))
+    }
+  }
+}

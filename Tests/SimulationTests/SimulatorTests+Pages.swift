@@ -27,9 +27,9 @@ extension SimulatorTests {
     }
 
     @Test(
-      "A message the user deleted, brought back by news of its posting read before the news of its deletion, is no loss (seed 9 of 300 steps in pages of two, shortened)"
+      "A message the user deleted stays deleted while a pull reads the news of its posting and stops before those of its deletion (seed 9 of 300 steps in pages of two, shortened)"
     )
-    func deletedMessageBackUntilItsNews() async {
+    func deletedMessageStaysDeletedUntilItsNews() async {
       // given: the user writes m27 and deletes it, both acknowledged; the app is killed before
       // it reads their news, and the pull after the restart reads the page of its posting, then
       // the backend signs the user out

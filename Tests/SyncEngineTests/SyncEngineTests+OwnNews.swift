@@ -95,5 +95,46 @@ extension SyncEngineTests {
       let awaited = await world.stack.sync.perform { $0.syncMetadata.memberChangesAwaitingNews }
       #expect(awaited.isEmpty)
     }
+
+    @Test(
+      "A name the user gave twice, both answered, stays the last while a pull reads the news of the first",
+      arguments: [true, false])
+    func lastNameStaysWhileFirstIsRead(selfUser: Bool) async throws {
+      // given: the self user, or Lunch, renamed to First and then to Second, each answered
+      let (world, _, lunch) = try await Self.start()
+      func rename(to name: String) throws {
+        try world.save { context in
+          if selfUser {
+            try context.update(User.self, id: world.me) { $0.name = name }
+          } else {
+            try context.update(Conversation.self, id: lunch) { $0.name = name }
+          }
+        }
+      }
+      try rename(to: "First")
+      await world.settle()
+      try rename(to: "Second")
+      await world.settle()
+      world.fake.addFault(FaultRule(RequestMatcher("GET", "/notifications"), steps: [nil, .park]))
+      let pull = Task { await world.engine.pullNotifications() }
+      await world.fake.waitForParkedRequests(1)
+
+      // when
+      let me = world.me
+      let between = await world.stack.sync.perform {
+        selfUser
+          ? $0.object(User.self, id: me)?.name
+          : $0.object(Conversation.self, id: lunch)?.name
+      }
+      world.fake.releaseAllParkedRequests()
+      await pull.value
+      await world.settle()
+
+      // then
+      #expect(between == "Second")
+      let after =
+        selfUser ? world.selfUser?.name : world.ui.object(Conversation.self, id: lunch)?.name
+      #expect(after == "Second")
+    }
   }
 }

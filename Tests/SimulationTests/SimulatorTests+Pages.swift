@@ -92,5 +92,23 @@ extension SimulatorTests {
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     }
+
+    @Test(
+      "A group the user made and left, both answered, stays gone while a pull reads the news of its making and stops before those of the leaving (seed 21 of 300 steps in pages of two, shortened)"
+    )
+    func leftGroupStaysGoneUntilItsNews() async {
+      // given: the user makes g104 and leaves it (the generator's group 3), both answered; the
+      // store refuses the save of the pull's first page, which tells of the making
+      let schedule: [SimulationStep] = [
+        .writeMessage(conversation: 4, text: "m97"), .createGroup(name: "g104", contacts: [3, 1]),
+        .leaveGroup(group: 3), .refuseSaves(2), .pull,
+      ]
+      // when
+      let report = await SimulatorTests.replay(seed: 21, schedule, pageSize: 2)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.savesRefused == 2)
+    }
   }
 }

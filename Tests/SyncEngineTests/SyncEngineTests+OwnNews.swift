@@ -136,5 +136,28 @@ extension SyncEngineTests {
         selfUser ? world.selfUser?.name : world.ui.object(Conversation.self, id: lunch)?.name
       #expect(after == "Second")
     }
+
+    @Test(
+      "A group the user made and left, both answered, stays gone while a pull reads the news of its making"
+    )
+    func leftGroupStaysGoneWhileItsMakingIsRead() async throws {
+      // given
+      let (world, bob, _) = try await Self.start()
+      let me = try #require(world.selfUser)
+      var trip = world.make.conversation(name: "Trip", creator: me)
+      trip.participantIDs.insert(bob)
+      try world.save([trip])
+      await world.settle()
+      try world.save { try $0.delete(Conversation.self, id: trip.id) }
+      await world.settle()
+
+      // when
+      let members = await Self.membersBetweenPages(of: trip.id, in: world)
+
+      // then
+      #expect(members.between == nil)
+      #expect(members.after == nil)
+      #expect(world.fake.members(of: trip.id) == [bob])
+    }
   }
 }

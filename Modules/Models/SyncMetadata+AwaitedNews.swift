@@ -5,6 +5,8 @@ import Foundation
 public struct AwaitedNewsMark: Sendable, Hashable {
   /// The deleted messages awaiting news then.
   let messages: Set<UUID>
+  /// The left groups awaiting news then.
+  let groups: Set<UUID>
   /// How many answered member changes had been recorded then.
   let memberChanges: Int
 }
@@ -13,7 +15,8 @@ extension SyncMetadata {
   /// Marks the records of answers awaiting news that exist now; take it before asking for news.
   public var awaitedNewsMark: AwaitedNewsMark {
     AwaitedNewsMark(
-      messages: deletedMessagesAwaitingNews, memberChanges: memberChangesAnswered)
+      messages: deletedMessagesAwaitingNews, groups: leftGroupsAwaitingNews,
+      memberChanges: memberChangesAnswered)
   }
 
   /// Forgets the records that existed at `mark`, once news read to the end after it, or a
@@ -26,6 +29,9 @@ extension SyncMetadata {
   public mutating func forgetAwaitedNews(recordedBefore mark: AwaitedNewsMark) {
     if !mark.messages.isEmpty, !deletedMessagesAwaitingNews.isDisjoint(with: mark.messages) {
       deletedMessagesAwaitingNews.subtract(mark.messages)
+    }
+    if !mark.groups.isEmpty, !leftGroupsAwaitingNews.isDisjoint(with: mark.groups) {
+      leftGroupsAwaitingNews.subtract(mark.groups)
     }
     if memberChangesAwaitingNews.contains(where: { $0.number < mark.memberChanges }) {
       memberChangesAwaitingNews.removeAll { $0.number < mark.memberChanges }

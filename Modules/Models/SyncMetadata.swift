@@ -37,12 +37,20 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
   public var memberChangesAwaitingNews: [AnsweredMemberChange]
   /// How many answered member changes were recorded so far, which numbers the next one.
   public var memberChangesAnswered: Int
+  /// The groups this device left, whose leaving the backend answered before the news of it
+  /// were read.
+  ///
+  /// News of the group older than the answer, such as those of its creation, would bring it
+  /// back until the news of the leaving: the sync layer passes over them. Each one is kept as
+  /// long as a deleted message is.
+  public var leftGroupsAwaitingNews: Set<UUID>
 
   /// Creates metadata; nothing known by default.
   public init(
     lastNotificationID: UUID? = nil, usersToFetch: Set<UUID> = [],
     createdGroupsToConfirm: Set<UUID> = [], deletedMessagesAwaitingNews: Set<UUID> = [],
-    memberChangesAwaitingNews: [AnsweredMemberChange] = [], memberChangesAnswered: Int = 0
+    memberChangesAwaitingNews: [AnsweredMemberChange] = [], memberChangesAnswered: Int = 0,
+    leftGroupsAwaitingNews: Set<UUID> = []
   ) {
     self.lastNotificationID = lastNotificationID
     self.usersToFetch = usersToFetch
@@ -50,6 +58,7 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
     self.deletedMessagesAwaitingNews = deletedMessagesAwaitingNews
     self.memberChangesAwaitingNews = memberChangesAwaitingNews
     self.memberChangesAnswered = memberChangesAnswered
+    self.leftGroupsAwaitingNews = leftGroupsAwaitingNews
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -59,6 +68,7 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
     case deletedMessagesAwaitingNews
     case memberChangesAwaitingNews
     case memberChangesAnswered
+    case leftGroupsAwaitingNews
   }
 
   /// Reads metadata; a store written before ``usersToFetch``, ``createdGroupsToConfirm`` or the
@@ -78,6 +88,8 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
         [AnsweredMemberChange].self, forKey: .memberChangesAwaitingNews) ?? []
     memberChangesAnswered =
       try container.decodeIfPresent(Int.self, forKey: .memberChangesAnswered) ?? 0
+    leftGroupsAwaitingNews = Set(
+      try container.decodeIfPresent([UUID].self, forKey: .leftGroupsAwaitingNews) ?? [])
   }
 
   /// Writes metadata, the sets in id order so that equal metadata writes equal bytes; the
@@ -99,6 +111,9 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
     }
     if memberChangesAnswered != 0 {
       try container.encode(memberChangesAnswered, forKey: .memberChangesAnswered)
+    }
+    if !leftGroupsAwaitingNews.isEmpty {
+      try container.encode(leftGroupsAwaitingNews.sorted(), forKey: .leftGroupsAwaitingNews)
     }
   }
 }

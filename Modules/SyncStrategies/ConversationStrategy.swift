@@ -168,8 +168,8 @@ public struct ConversationStrategy: UpstreamStrategy {
 
   /// Takes the group as the backend answered it: keys this device did not change since get the
   /// backend's values, such as a rename another member made before a lost answer came again;
-  /// members the backend added or removed wait for their news (`SyncMetadata.
-  /// memberChangesAwaitingNews`).
+  /// members the backend added or removed, and a group the backend let the self user leave, wait
+  /// for their news (`SyncMetadata.memberChangesAwaitingNews`, `leftGroupsAwaitingNews`).
   public func didSucceed(
     _ sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext
   ) {
@@ -180,6 +180,12 @@ public struct ConversationStrategy: UpstreamStrategy {
       awaitNews(of: sent, moving: Set(changed.userIDs), joined: true, in: context)
     case (.removeMembers, .membersChanged(let changed)) where sent.kind == .update:
       awaitNews(of: sent, moving: Set(changed.userIDs), joined: false, in: context)
+    case (.removeMembers, .membersChanged(let changed)) where sent.kind == .delete:
+      // The backend took the self user out now, so news of that come; news of the leaving read
+      // while the request was out would have settled it before this answer.
+      if let me = context.selfUser?.id, changed.userIDs.contains(me) {
+        context.syncMetadata.leftGroupsAwaitingNews.insert(sent.id)
+      }
     default:
       break
     }

@@ -284,6 +284,8 @@ public struct DownstreamSync: Sendable {
         context.applyRemote(conversation)
       }
     case .conversationCreate(let event):
+      // Left here, and the backend answered: these news are older than that answer.
+      if context.syncMetadata.leftGroupsAwaitingNews.contains(event.data.id) { return true }
       var conversation = PayloadMapping.conversation(event.data)
       Self.keepMembersAwaitingNews(of: &conversation, in: context)
       need(conversation.participantIDs)
@@ -409,6 +411,13 @@ public struct DownstreamSync: Sendable {
     if case .memberJoin = event { joined = true } else { joined = false }
     let users = Set(change.data).subtracting(
       Self.membersAwaitingNews(change, joined: joined, in: context))
+    if !joined, let me = context.selfUser?.id, change.data.contains(me),
+      context.syncMetadata.leftGroupsAwaitingNews.contains(change.conversation)
+    {
+      // The news of this device's leaving, answered already.
+      context.syncMetadata.leftGroupsAwaitingNews.remove(change.conversation)
+      return true
+    }
     guard var conversation = context.object(Conversation.self, id: change.conversation) else {
       // The self user left a group this device is leaving: the backend did it, so the leaving
       // is settled, and a later refusal of a resend cannot bring the group back.

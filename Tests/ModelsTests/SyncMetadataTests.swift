@@ -11,7 +11,8 @@ struct SyncMetadataTests {
   /// Metadata awaiting the news of one deleted message and of two answered member changes:
   /// Ann's removal from Lunch, then Bob's addition to Team.
   static func awaiting() -> SyncMetadata {
-    var metadata = SyncMetadata(deletedMessagesAwaitingNews: [UUID(21)])
+    var metadata = SyncMetadata(
+      deletedMessagesAwaitingNews: [UUID(21)], leftGroupsAwaitingNews: [UUID(31)])
     metadata.awaitNews(ofMembers: [ann], joining: false, conversation: lunch)
     metadata.awaitNews(ofMembers: [bob], joining: true, conversation: team)
     return metadata
@@ -38,6 +39,7 @@ struct SyncMetadataTests {
     var metadata = Self.awaiting()
     let mark = metadata.awaitedNewsMark
     metadata.deletedMessagesAwaitingNews.insert(UUID(22))
+    metadata.leftGroupsAwaitingNews.insert(UUID(32))
     metadata.awaitNews(ofMembers: [Self.ann], joining: true, conversation: Self.lunch)
 
     // when
@@ -45,6 +47,7 @@ struct SyncMetadataTests {
 
     // then
     #expect(metadata.deletedMessagesAwaitingNews == [UUID(22)])
+    #expect(metadata.leftGroupsAwaitingNews == [UUID(32)])
     #expect(
       metadata.memberChangesAwaitingNews == [
         AnsweredMemberChange(number: 2, conversation: Self.lunch, joined: true, users: [Self.ann])

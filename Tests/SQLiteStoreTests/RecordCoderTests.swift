@@ -44,7 +44,7 @@ struct RecordCoderTests {
           AnsweredMemberChange(number: 4, conversation: UUID(7), joined: false, users: [UUID(6)]),
           AnsweredMemberChange(
             number: 5, conversation: UUID(7), joined: true, users: [UUID(9), UUID(8)]),
-        ], memberChangesAnswered: 6),
+        ], memberChangesAnswered: 6, leftGroupsAwaitingNews: [UUID(3)]),
     ]
   }()
 

@@ -158,6 +158,8 @@ extension SyncEngineTests {
       #expect(members.between == nil)
       #expect(members.after == nil)
       #expect(world.fake.members(of: trip.id) == [bob])
+      let awaited = await world.stack.sync.perform { $0.syncMetadata.leftGroupsAwaitingNews }
+      #expect(awaited.isEmpty)
     }
   }
 }

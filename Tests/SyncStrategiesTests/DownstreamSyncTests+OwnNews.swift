@@ -227,5 +227,52 @@ extension DownstreamSyncTests {
       }
       #expect(awaited == (stillAwaited ? [nonce] : []))
     }
+
+    @Test(
+      "A group the user left, the backend saying it took them out, is passed over by news of its making until the news of the leaving",
+      arguments: zip([false, true], [true, false]))
+    func newsOfALeftGroup(leavingRead: Bool, stillAwaited: Bool) async throws {
+      // given
+      let harness = try await Self.lunch()
+      try harness.save { try $0.delete(Conversation.self, id: Self.group) }
+      let leave = try #require(await harness.next())
+      await harness.complete(
+        leave, .success(.membersChanged(MembersChanged(userIDs: [harness.me.id]))))
+      let created = ConversationPayload(
+        id: Self.group, type: .group, name: "Lunch", creator: harness.me.id,
+        selfMember: harness.me.id, otherMembers: [Self.ann], lastEventTime: Self.time)
+      let news: [EventPayload] =
+        [
+          .conversationCreate(
+            ConversationEvent(
+              conversation: Self.group, from: harness.me.id, time: Self.time, data: created))
+        ] + (leavingRead ? [Self.event([harness.me.id], from: harness.me.id, joined: false)] : [])
+
+      // when
+      let applied = try await DownstreamSyncTests().apply(news, to: harness)
+
+      // then
+      let (members, _) = await Self.state(of: harness)
+      #expect(members == nil)
+      #expect(applied.skippedEvents == 0)
+      let awaited = await harness.stack.sync.perform { $0.syncMetadata.leftGroupsAwaitingNews }
+      #expect(awaited == (stillAwaited ? [Self.group] : []))
+    }
+
+    @Test("A leave the backend answered without taking the user out waits for no news")
+    func leaveAlreadyDone() async throws {
+      // given
+      let harness = try await Self.lunch()
+      try harness.save { try $0.delete(Conversation.self, id: Self.group) }
+      let leave = try #require(await harness.next())
+
+      // when
+      await harness.complete(leave, .success(.noContent))
+
+      // then
+      let awaited = await harness.stack.sync.perform { $0.syncMetadata.leftGroupsAwaitingNews }
+      #expect(awaited.isEmpty)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
   }
 }

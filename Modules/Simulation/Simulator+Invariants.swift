@@ -211,13 +211,15 @@ extension Simulator {
     midNews.formUnion(DownstreamSync().objects(toldOf: unread))
   }
 
-  /// A value the client holds that is neither on the backend nor pending; objects other users
-  /// changed since the app last caught up are left for later, and so are groups whose requests
-  /// may have crossed the self user's removal or return (``awaitingNews``), and the names and
-  /// the accent the news not read yet tell of after a pull stopped between pages
-  /// (``midNews``), and the connections they tell of: those read may tell of an older value the
-  /// user gave, whose answer came first. Members and messages are checked there too, since the
-  /// sync layer keeps the answers to the user's changes of them until their news come.
+  /// A value the client holds that is neither on the backend nor pending.
+  ///
+  /// Objects other users changed since the app last caught up are left for later, and so are
+  /// groups whose requests may have crossed the self user's removal or return
+  /// (``awaitingNews``), and the names, the accent and the connections the news not read yet
+  /// tell of after a pull stopped between pages (``midNews``): those read may tell of an older
+  /// value the user gave, whose answer came first. Members and messages are checked there too,
+  /// since the sync layer keeps the answers to the user's changes of them until their news
+  /// come.
   private func savedValueLost(_ view: ClientView) -> String? {
     if let mine = view.me, let theirs = fake.user(me),
       !remotelyTouched.union(midNews).contains(ObjectReference(.user, me))

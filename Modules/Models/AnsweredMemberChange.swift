@@ -3,7 +3,7 @@ import Foundation
 /// A change of a group's members that this device made and the backend answered before the
 /// news of it were read, so that older news of those members do not move them back.
 public struct AnsweredMemberChange: Sendable, Hashable, Codable {
-  /// The order in which the answers came, counted by ``SyncMetadata/memberChangesAnswered``.
+  /// The order in which the answers came, counted by ``SyncMetadata/answersRecorded``.
   public var number: Int
   /// The group whose members changed.
   public var conversation: UUID

@@ -8,7 +8,7 @@ public struct AwaitedNewsMark: Sendable, Hashable {
   /// The left groups awaiting news then.
   let groups: Set<UUID>
   /// How many answered member changes had been recorded then.
-  let memberChanges: Int
+  let answers: Int
 }
 
 extension SyncMetadata {
@@ -16,7 +16,7 @@ extension SyncMetadata {
   public var awaitedNewsMark: AwaitedNewsMark {
     AwaitedNewsMark(
       messages: deletedMessagesAwaitingNews, groups: leftGroupsAwaitingNews,
-      memberChanges: memberChangesAnswered)
+      answers: answersRecorded)
   }
 
   /// Forgets the records that existed at `mark`, once news read to the end after it, or a
@@ -33,8 +33,11 @@ extension SyncMetadata {
     if !mark.groups.isEmpty, !leftGroupsAwaitingNews.isDisjoint(with: mark.groups) {
       leftGroupsAwaitingNews.subtract(mark.groups)
     }
-    if memberChangesAwaitingNews.contains(where: { $0.number < mark.memberChanges }) {
-      memberChangesAwaitingNews.removeAll { $0.number < mark.memberChanges }
+    if memberChangesAwaitingNews.contains(where: { $0.number < mark.answers }) {
+      memberChangesAwaitingNews.removeAll { $0.number < mark.answers }
+    }
+    if valueChangesAwaitingNews.contains(where: { $0.number < mark.answers }) {
+      valueChangesAwaitingNews.removeAll { $0.number < mark.answers }
     }
   }
 
@@ -46,8 +49,8 @@ extension SyncMetadata {
     guard !users.isEmpty else { return }
     memberChangesAwaitingNews.append(
       AnsweredMemberChange(
-        number: memberChangesAnswered, conversation: conversation, joined: joined, users: users))
-    memberChangesAnswered += 1
+        number: answersRecorded, conversation: conversation, joined: joined, users: users))
+    answersRecorded += 1
   }
 
   /// The members of group `conversation` that answered changes awaiting news name.
@@ -72,11 +75,38 @@ extension SyncMetadata {
     return true
   }
 
-  /// Forgets the answered member changes of group `conversation`, whose news will not come
-  /// here: the self user is no longer in it.
-  public mutating func forgetMemberChanges(in conversation: UUID) {
+  /// Forgets the answered member changes and renames of group `conversation`, whose news will
+  /// not come here: the self user is no longer in it.
+  public mutating func forgetChanges(ofGroup conversation: UUID) {
     if memberChangesAwaitingNews.contains(where: { $0.conversation == conversation }) {
       memberChangesAwaitingNews.removeAll { $0.conversation == conversation }
     }
+    let name = AnsweredKey.groupName(conversation)
+    if valueChangesAwaitingNews.contains(where: { $0.value.key == name }) {
+      valueChangesAwaitingNews.removeAll { $0.value.key == name }
+    }
+  }
+
+  /// Records that the backend answered a change of this device that set `value`, before its
+  /// news were read.
+  public mutating func awaitNews(of value: AnsweredValue) {
+    valueChangesAwaitingNews.append(AnsweredValueChange(number: answersRecorded, value: value))
+    answersRecorded += 1
+  }
+
+  /// Whether an answered change of `key` awaits its news.
+  public func isAwaitingNews(of key: AnsweredKey) -> Bool {
+    valueChangesAwaitingNews.contains { $0.value.key == key }
+  }
+
+  /// Takes the first answered change that news telling of `value` are the news of; returns
+  /// whether there was one.
+  @discardableResult
+  public mutating func takeValueChange(_ value: AnsweredValue) -> Bool {
+    guard let index = valueChangesAwaitingNews.firstIndex(where: { $0.value == value }) else {
+      return false
+    }
+    valueChangesAwaitingNews.remove(at: index)
+    return true
   }
 }

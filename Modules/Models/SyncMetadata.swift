@@ -35,8 +35,15 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
   /// stays in while the news of the removal are read. Each one is kept as long as a deleted
   /// message is.
   public var memberChangesAwaitingNews: [AnsweredMemberChange]
-  /// How many answered member changes were recorded so far, which numbers the next one.
-  public var memberChangesAnswered: Int
+  /// The new names (and the accent and handle) of the self user and of groups that the backend
+  /// answered before the news of them were read, in the order of their answers.
+  ///
+  /// Until its news are read, news of such a key tell of an older value, and leave the key as
+  /// the answer set it: a name the user gave twice shows the second while the news of the first
+  /// are read. Each one is kept as long as a deleted message is.
+  public var valueChangesAwaitingNews: [AnsweredValueChange]
+  /// How many answered member and value changes were recorded so far, which numbers the next.
+  public var answersRecorded: Int
   /// The groups this device left, whose leaving the backend answered before the news of it
   /// were read.
   ///
@@ -49,7 +56,8 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
   public init(
     lastNotificationID: UUID? = nil, usersToFetch: Set<UUID> = [],
     createdGroupsToConfirm: Set<UUID> = [], deletedMessagesAwaitingNews: Set<UUID> = [],
-    memberChangesAwaitingNews: [AnsweredMemberChange] = [], memberChangesAnswered: Int = 0,
+    memberChangesAwaitingNews: [AnsweredMemberChange] = [],
+    valueChangesAwaitingNews: [AnsweredValueChange] = [], answersRecorded: Int = 0,
     leftGroupsAwaitingNews: Set<UUID> = []
   ) {
     self.lastNotificationID = lastNotificationID
@@ -57,7 +65,8 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
     self.createdGroupsToConfirm = createdGroupsToConfirm
     self.deletedMessagesAwaitingNews = deletedMessagesAwaitingNews
     self.memberChangesAwaitingNews = memberChangesAwaitingNews
-    self.memberChangesAnswered = memberChangesAnswered
+    self.valueChangesAwaitingNews = valueChangesAwaitingNews
+    self.answersRecorded = answersRecorded
     self.leftGroupsAwaitingNews = leftGroupsAwaitingNews
   }
 
@@ -67,7 +76,8 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
     case createdGroupsToConfirm
     case deletedMessagesAwaitingNews
     case memberChangesAwaitingNews
-    case memberChangesAnswered
+    case valueChangesAwaitingNews
+    case answersRecorded
     case leftGroupsAwaitingNews
   }
 
@@ -86,8 +96,11 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
     memberChangesAwaitingNews =
       try container.decodeIfPresent(
         [AnsweredMemberChange].self, forKey: .memberChangesAwaitingNews) ?? []
-    memberChangesAnswered =
-      try container.decodeIfPresent(Int.self, forKey: .memberChangesAnswered) ?? 0
+    valueChangesAwaitingNews =
+      try container.decodeIfPresent(
+        [AnsweredValueChange].self, forKey: .valueChangesAwaitingNews) ?? []
+    answersRecorded =
+      try container.decodeIfPresent(Int.self, forKey: .answersRecorded) ?? 0
     leftGroupsAwaitingNews = Set(
       try container.decodeIfPresent([UUID].self, forKey: .leftGroupsAwaitingNews) ?? [])
   }
@@ -109,8 +122,11 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
     if !memberChangesAwaitingNews.isEmpty {
       try container.encode(memberChangesAwaitingNews, forKey: .memberChangesAwaitingNews)
     }
-    if memberChangesAnswered != 0 {
-      try container.encode(memberChangesAnswered, forKey: .memberChangesAnswered)
+    if !valueChangesAwaitingNews.isEmpty {
+      try container.encode(valueChangesAwaitingNews, forKey: .valueChangesAwaitingNews)
+    }
+    if answersRecorded != 0 {
+      try container.encode(answersRecorded, forKey: .answersRecorded)
     }
     if !leftGroupsAwaitingNews.isEmpty {
       try container.encode(leftGroupsAwaitingNews.sorted(), forKey: .leftGroupsAwaitingNews)

@@ -215,14 +215,13 @@ extension Simulator {
   ///
   /// Objects other users changed since the app last caught up are left for later, and so are
   /// groups whose requests may have crossed the self user's removal or return
-  /// (``awaitingNews``), and the names, the accent and the connections the news not read yet
-  /// tell of after a pull stopped between pages (``midNews``): those read may tell of an older
-  /// value the user gave, whose answer came first. Members and messages are checked there too,
-  /// since the sync layer keeps the answers to the user's changes of them until their news
-  /// come.
+  /// (``awaitingNews``), and the connections the news not read yet tell of after a pull stopped
+  /// between pages (``midNews``): those read may tell of an older status the user set, whose
+  /// answer came first. Names, the accent, members and messages are checked there too, since
+  /// the sync layer keeps the answers to the user's changes of them until their news come.
   private func savedValueLost(_ view: ClientView) -> String? {
     if let mine = view.me, let theirs = fake.user(me),
-      !remotelyTouched.union(midNews).contains(ObjectReference(.user, me))
+      !remotelyTouched.contains(ObjectReference(.user, me))
     {
       let reference = ObjectReference(.user, me)
       if mine.name != theirs.name && !view.isPending(reference, "name") {
@@ -240,9 +239,7 @@ extension Simulator {
       guard let theirs = fake.conversation(group.id) else {
         return "group \(group.name ?? "") exists here but not on the server, and is not pending"
       }
-      if theirs.name != group.name && !view.isPending(reference, "name")
-        && !midNews.contains(reference)
-      {
+      if theirs.name != group.name && !view.isPending(reference, "name") {
         return
           "group \(group.id) is named \(group.name ?? "nil") here, \(theirs.name ?? "nil") on the server"
       }

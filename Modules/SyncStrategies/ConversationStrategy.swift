@@ -168,14 +168,17 @@ public struct ConversationStrategy: UpstreamStrategy {
 
   /// Takes the group as the backend answered it: keys this device did not change since get the
   /// backend's values, such as a rename another member made before a lost answer came again;
-  /// members the backend added or removed, and a group the backend let the self user leave, wait
-  /// for their news (`SyncMetadata.memberChangesAwaitingNews`, `leftGroupsAwaitingNews`).
+  /// a new name, members the backend added or removed, and a group the backend let the self user
+  /// leave wait for their news (`SyncMetadata.valueChangesAwaitingNews`,
+  /// `memberChangesAwaitingNews`, `leftGroupsAwaitingNews`).
   public func didSucceed(
     _ sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext
   ) {
     switch (sent.endpoint, response) {
     case (_, .conversation(let payload)):
       context.applyRemote(PayloadMapping.conversation(payload))
+    case (.renameConversation(_, let rename), _) where sent.kind == .update:
+      awaitNews(of: sent, naming: rename.name, in: context)
     case (.addMembers, .membersChanged(let changed)):
       awaitNews(of: sent, moving: Set(changed.userIDs), joined: true, in: context)
     case (.removeMembers, .membersChanged(let changed)) where sent.kind == .update:
@@ -189,6 +192,18 @@ public struct ConversationStrategy: UpstreamStrategy {
     default:
       break
     }
+  }
+
+  /// Records the name the backend took for this request, unless its news may have been read
+  /// already: news renamed the group while the request was out, or the backend already had
+  /// that name.
+  private func awaitNews(
+    of sent: SentChange<Conversation>, naming name: String, in context: ModelContext
+  ) {
+    guard let before = sent.lastKnown, before.name != name,
+      sent.heard.allSatisfy({ $0.name == before.name })
+    else { return }
+    context.syncMetadata.awaitNews(of: .groupName(conversation: sent.id, name: name))
   }
 
   /// Records that the backend moved `users` for this request, so that news of them older than

@@ -253,7 +253,8 @@ public struct DownstreamSync: Sendable {
       for id in ids where context.object(User.self, id: id) == nil { unknownUsers.insert(id) }
     }
     switch event {
-    case .userUpdate(let update):
+    case .userUpdate(var update):
+      if update.id == context.selfUser?.id { Self.passOverAnsweredValues(of: &update, in: context) }
       guard var user = context.object(User.self, id: update.id) else {
         unknownUsers.insert(update.id)
         return true
@@ -303,6 +304,7 @@ public struct DownstreamSync: Sendable {
       }
       context.applyRemote(conversation)
     case .conversationRename(let event):
+      if Self.passesOver(event, in: context) { return true }
       func applyRename(to conversation: inout Conversation) {
         conversation.name = event.data
         conversation.lastEventTime = event.time
@@ -398,7 +400,7 @@ public struct DownstreamSync: Sendable {
       context.clearLocalDeletion(Message.self, id: message)
     }
     context.discardLocally(Conversation.self, id: id)
-    context.syncMetadata.forgetMemberChanges(in: id)
+    context.syncMetadata.forgetChanges(ofGroup: id)
     return items.map { DroppedChange(item: $0, conversation: id) }
   }
 
@@ -411,12 +413,13 @@ public struct DownstreamSync: Sendable {
     if case .memberJoin = event { joined = true } else { joined = false }
     let users = Set(change.data).subtracting(
       Self.membersAwaitingNews(change, joined: joined, in: context))
-    if !joined, let me = context.selfUser?.id, change.data.contains(me),
+    if !joined, let me = context.selfUser?.id, change.from == me, change.data.contains(me),
       context.syncMetadata.leftGroupsAwaitingNews.contains(change.conversation)
     {
-      // The news of this device's leaving, answered already.
+      // The news of this device's leaving, answered already; the group is here only if news
+      // brought the self user back while the leave was out, and goes now.
       context.syncMetadata.leftGroupsAwaitingNews.remove(change.conversation)
-      return true
+      if context.object(Conversation.self, id: change.conversation) == nil { return true }
     }
     guard var conversation = context.object(Conversation.self, id: change.conversation) else {
       // The self user left a group this device is leaving: the backend did it, so the leaving
@@ -530,14 +533,47 @@ public struct DownstreamSync: Sendable {
   private static func keepMembersAwaitingNews(
     of conversation: inout Conversation, in context: ModelContext
   ) {
-    guard !context.syncMetadata.memberChangesAwaitingNews.isEmpty else { return }
-    let awaiting = context.syncMetadata.membersAwaitingNews(in: conversation.id)
-    guard !awaiting.isEmpty,
+    let metadata = context.syncMetadata
+    guard !metadata.memberChangesAwaitingNews.isEmpty || !metadata.valueChangesAwaitingNews.isEmpty
+    else { return }
+    let awaiting = metadata.membersAwaitingNews(in: conversation.id)
+    let nameAwaits = metadata.isAwaitingNews(of: .groupName(conversation.id))
+    guard !awaiting.isEmpty || nameAwaits,
       let synchronised = context.localChanges(of: Conversation.self).originals[conversation.id]
         ?? context.object(Conversation.self, id: conversation.id)
     else { return }
     conversation.participantIDs = conversation.participantIDs.subtracting(awaiting)
       .union(synchronised.participantIDs.intersection(awaiting))
+    if nameAwaits { conversation.name = synchronised.name }
+  }
+
+  /// Takes out of a `user.update` of the self user the keys whose answered values await their
+  /// news: the update is older than those answers. The news of such a value end its wait, and
+  /// are applied unless a later answered value of the key waits too.
+  private static func passOverAnsweredValues(
+    of update: inout UserUpdatePayload, in context: ModelContext
+  ) {
+    guard !context.syncMetadata.valueChangesAwaitingNews.isEmpty else { return }
+    func passOver(_ value: AnsweredValue) -> Bool {
+      context.syncMetadata.takeValueChange(value)
+      return context.syncMetadata.isAwaitingNews(of: value.key)
+    }
+    if let name = update.name, passOver(.selfName(name)) { update.name = nil }
+    if let accent = update.accentID, passOver(.accent(accent)) { update.accentID = nil }
+    if let handle = update.handle, passOver(.handle(handle)) { update.handle = nil }
+  }
+
+  /// Whether a rename of a group is older than an answered rename of it that awaits its news;
+  /// the news of that rename end its wait, and are applied unless a later one waits too.
+  private static func passesOver(_ event: ConversationEvent<String>, in context: ModelContext)
+    -> Bool
+  {
+    guard !context.syncMetadata.valueChangesAwaitingNews.isEmpty else { return false }
+    if event.from == context.selfUser?.id {
+      context.syncMetadata.takeValueChange(
+        .groupName(conversation: event.conversation, name: event.data))
+    }
+    return context.syncMetadata.isAwaitingNews(of: .groupName(event.conversation))
   }
 
   /// Adds `users` to `participants` when they joined, or takes them out when they left.

@@ -28,7 +28,7 @@ struct SyncMetadataTests {
 
     // then
     #expect(metadata.memberChangesAwaitingNews.map(\.number) == [0, 1])
-    #expect(metadata.memberChangesAnswered == 2)
+    #expect(metadata.answersRecorded == 2)
     #expect(metadata.membersAwaitingNews(in: Self.lunch) == [Self.ann])
     #expect(metadata.membersAwaitingNews(in: Self.team) == [Self.bob])
   }
@@ -83,9 +83,32 @@ struct SyncMetadataTests {
     var metadata = Self.awaiting()
 
     // when
-    metadata.forgetMemberChanges(in: Self.lunch)
+    metadata.forgetChanges(ofGroup: Self.lunch)
 
     // then
     #expect(metadata.memberChangesAwaitingNews.map(\.conversation) == [Self.team])
+  }
+
+  @Test("Value changes share the numbering of member changes, and go with their group")
+  func valueChanges() {
+    // given
+    var metadata = Self.awaiting()
+
+    // when
+    metadata.awaitNews(of: .groupName(conversation: Self.lunch, name: "Brunch"))
+    metadata.awaitNews(of: .selfName("Ada"))
+    metadata.forgetChanges(ofGroup: Self.lunch)
+
+    // then
+    #expect(
+      metadata.valueChangesAwaitingNews == [AnsweredValueChange(number: 3, value: .selfName("Ada"))]
+    )
+    #expect(metadata.isAwaitingNews(of: .selfName))
+    #expect(!metadata.isAwaitingNews(of: .groupName(Self.lunch)))
+    let tookBea = metadata.takeValueChange(.selfName("Bea"))
+    let tookAda = metadata.takeValueChange(.selfName("Ada"))
+    #expect(!tookBea)
+    #expect(tookAda)
+    #expect(metadata.valueChangesAwaitingNews.isEmpty)
   }
 }

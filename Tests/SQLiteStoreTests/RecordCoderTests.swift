@@ -44,7 +44,13 @@ struct RecordCoderTests {
           AnsweredMemberChange(number: 4, conversation: UUID(7), joined: false, users: [UUID(6)]),
           AnsweredMemberChange(
             number: 5, conversation: UUID(7), joined: true, users: [UUID(9), UUID(8)]),
-        ], memberChangesAnswered: 6, leftGroupsAwaitingNews: [UUID(3)]),
+        ],
+        valueChangesAwaitingNews: [
+          AnsweredValueChange(number: 6, value: .selfName("Ada")),
+          AnsweredValueChange(number: 7, value: .accent(-2)),
+          AnsweredValueChange(number: 8, value: .handle("ada")),
+          AnsweredValueChange(number: 9, value: .groupName(conversation: UUID(7), name: "")),
+        ], answersRecorded: 10, leftGroupsAwaitingNews: [UUID(3)]),
     ]
   }()
 

@@ -9,7 +9,7 @@ extension SimulatorTests {
   @MainActor
   struct Pages {
     @Test(
-      "A pull stopped after a page that tells of the user's earlier rename shows that name until the next pull, and no edit counts as lost (seed 21 of 300 steps in pages of two, shortened)"
+      "A pull stopped after a page that tells of the user's earlier rename keeps the later name, both answered (seed 21 of 300 steps in pages of two, shortened)"
     )
     func earlierRenameOnFirstPage() async {
       // given: both renames are acknowledged; the first page of news tells of the first, and

@@ -7,6 +7,7 @@ import SyncStrategies
 import SyncTestSupport
 import TestSupport
 import Testing
+import UserParsing
 
 extension DownstreamSyncTests {
   /// News of a change the user made may be read after its answer, behind older news of the same
@@ -273,6 +274,119 @@ extension DownstreamSyncTests {
       let awaited = await harness.stack.sync.perform { $0.syncMetadata.leftGroupsAwaitingNews }
       #expect(awaited.isEmpty)
       #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "News of another member taking the self user out of a group they left leave the leave waiting, so news of their return, older than it, are passed over"
+    )
+    func othersRemovalOfALeftGroup() async throws {
+      // given: the user's leave of Lunch answered as taking them out; the news then tell of Ann
+      // removing them and adding them back, both before the leave
+      let harness = try await Self.lunch()
+      try harness.save { try $0.delete(Conversation.self, id: Self.group) }
+      let leave = try #require(await harness.next())
+      await harness.complete(
+        leave, .success(.membersChanged(MembersChanged(userIDs: [harness.me.id]))))
+      let back = ConversationPayload(
+        id: Self.group, type: .group, name: "Lunch", creator: harness.me.id,
+        selfMember: harness.me.id, otherMembers: [Self.ann], lastEventTime: Self.time)
+
+      // when
+      _ = try await DownstreamSyncTests().apply(
+        [
+          Self.event([harness.me.id], from: Self.ann, joined: false),
+          .conversationCreate(
+            ConversationEvent(conversation: Self.group, from: Self.ann, time: Self.time, data: back)
+          ),
+          Self.event([harness.me.id], from: Self.ann, joined: true),
+        ], to: harness)
+
+      // then
+      let (members, _) = await Self.state(of: harness)
+      #expect(members == nil)
+      let awaited = await harness.stack.sync.perform { $0.syncMetadata.leftGroupsAwaitingNews }
+      #expect(awaited == [Self.group])
+    }
+
+    @Test(
+      "A rename of the self user answered before its news leaves older news of the name and accent without effect until its own news",
+      arguments: zip([false, true], [2, 0]))
+    func olderNewsOfTheSelfUser(ownNewsRead: Bool, stillAwaited: Int) async throws {
+      // given: the self user renamed to Second with accent 4, answered; news of an earlier
+      // rename to First with accent 2 come after the answer
+      let harness = TrackerHarness()
+      try harness.save {
+        try $0.update(User.self, id: harness.me.id) {
+          $0.name = "Second"
+          $0.accentID = 4
+        }
+      }
+      let update = try #require(await harness.next())
+      await harness.complete(update, await harness.respond(to: update))
+      let me = harness.me.id
+      let news: [EventPayload] =
+        [.userUpdate(UserUpdatePayload(id: me, name: "First", accentID: 2))]
+        + (ownNewsRead ? [.userUpdate(UserUpdatePayload(id: me, name: "Second", accentID: 4))] : [])
+
+      // when
+      _ = try await DownstreamSyncTests().apply(news, to: harness)
+
+      // then
+      #expect(harness.ui.selfUser?.name == "Second")
+      #expect(harness.ui.selfUser?.accentID == 4)
+      let awaited = await harness.stack.sync.perform { $0.syncMetadata.valueChangesAwaitingNews }
+      #expect(awaited.count == stillAwaited)
+      #expect(await harness.next() == nil)
+    }
+
+    @Test(
+      "A group rename answered before its news leaves an older rename without effect, and its own news end the wait",
+      arguments: zip([false, true], [1, 0]))
+    func olderRenameOfAGroup(ownNewsRead: Bool, stillAwaited: Int) async throws {
+      // given
+      let harness = try await Self.lunch()
+      try harness.save { try $0.update(Conversation.self, id: Self.group) { $0.name = "Brunch" } }
+      let rename = try #require(await harness.next())
+      await harness.complete(rename, .success(.renamed(ConversationRename(name: "Brunch"))))
+      func renamed(_ name: String, by author: UUID) -> EventPayload {
+        .conversationRename(
+          ConversationEvent(conversation: Self.group, from: author, time: Self.time, data: name))
+      }
+      let news =
+        [renamed("Supper", by: Self.ann)]
+        + (ownNewsRead ? [renamed("Brunch", by: harness.me.id)] : [])
+
+      // when
+      _ = try await DownstreamSyncTests().apply(news, to: harness)
+
+      // then
+      let name = await harness.stack.sync.perform {
+        $0.object(Conversation.self, id: Self.group)?.name
+      }
+      #expect(name == "Brunch")
+      let awaited = await harness.stack.sync.perform { $0.syncMetadata.valueChangesAwaitingNews }
+      #expect(awaited.count == stillAwaited)
+    }
+
+    @Test("A rename whose news were read while it was out waits for nothing")
+    func renameHeardWhileOut() async throws {
+      // given
+      let harness = try await Self.lunch()
+      try harness.save { try $0.update(Conversation.self, id: Self.group) { $0.name = "Brunch" } }
+      let rename = try #require(await harness.next())
+      _ = try await DownstreamSyncTests().apply(
+        [
+          .conversationRename(
+            ConversationEvent(
+              conversation: Self.group, from: harness.me.id, time: Self.time, data: "Brunch"))
+        ], to: harness)
+
+      // when
+      await harness.complete(rename, .success(.renamed(ConversationRename(name: "Brunch"))))
+
+      // then
+      let awaited = await harness.stack.sync.perform { $0.syncMetadata.valueChangesAwaitingNews }
+      #expect(awaited.isEmpty)
     }
   }
 }

@@ -548,8 +548,10 @@ public struct DownstreamSync: Sendable {
   }
 
   /// Takes out of a `user.update` of the self user the keys whose answered values await their
-  /// news: the update is older than those answers. The news of such a value end its wait, and
-  /// are applied unless a later answered value of the key waits too.
+  /// news, since the update is older than those answers.
+  ///
+  /// The news of such a value end its wait, and are applied unless a later answered value of
+  /// the key waits too.
   private static func passOverAnsweredValues(
     of update: inout UserUpdatePayload, in context: ModelContext
   ) {
@@ -563,8 +565,9 @@ public struct DownstreamSync: Sendable {
     if let handle = update.handle, passOver(.handle(handle)) { update.handle = nil }
   }
 
-  /// Whether a rename of a group is older than an answered rename of it that awaits its news;
-  /// the news of that rename end its wait, and are applied unless a later one waits too.
+  /// Whether a rename of a group is older than an answered rename of it that awaits its news.
+  ///
+  /// The news of that rename end its wait, and are applied unless a later one waits too.
   private static func passesOver(_ event: ConversationEvent<String>, in context: ModelContext)
     -> Bool
   {

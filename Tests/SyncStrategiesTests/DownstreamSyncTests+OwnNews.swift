@@ -52,6 +52,25 @@ extension DownstreamSyncTests {
       return joined ? .memberJoin(change) : .memberLeave(change)
     }
 
+    /// A harness whose user left Lunch, the backend answering that it took them out.
+    static func leftLunch() async throws -> TrackerHarness {
+      let harness = try await lunch()
+      try harness.save { try $0.delete(Conversation.self, id: group) }
+      let leave = try #require(await harness.next())
+      await harness.complete(
+        leave, .success(.membersChanged(MembersChanged(userIDs: [harness.me.id]))))
+      return harness
+    }
+
+    /// News that Lunch was made with the self user and Ann in it, by `author`.
+    nonisolated static func making(from author: UUID, me: UUID) -> EventPayload {
+      let payload = ConversationPayload(
+        id: group, type: .group, name: "Lunch", creator: me, selfMember: me,
+        otherMembers: [ann], lastEventTime: time)
+      return .conversationCreate(
+        ConversationEvent(conversation: group, from: author, time: time, data: payload))
+    }
+
     /// What the sync context holds: Lunch's members, and the answered member changes it awaits
     /// news of.
     static func state(of harness: TrackerHarness) async -> (Set<UUID>?, [AnsweredMemberChange]) {
@@ -234,20 +253,10 @@ extension DownstreamSyncTests {
       arguments: zip([false, true], [true, false]))
     func newsOfALeftGroup(leavingRead: Bool, stillAwaited: Bool) async throws {
       // given
-      let harness = try await Self.lunch()
-      try harness.save { try $0.delete(Conversation.self, id: Self.group) }
-      let leave = try #require(await harness.next())
-      await harness.complete(
-        leave, .success(.membersChanged(MembersChanged(userIDs: [harness.me.id]))))
-      let created = ConversationPayload(
-        id: Self.group, type: .group, name: "Lunch", creator: harness.me.id,
-        selfMember: harness.me.id, otherMembers: [Self.ann], lastEventTime: Self.time)
-      let news: [EventPayload] =
-        [
-          .conversationCreate(
-            ConversationEvent(
-              conversation: Self.group, from: harness.me.id, time: Self.time, data: created))
-        ] + (leavingRead ? [Self.event([harness.me.id], from: harness.me.id, joined: false)] : [])
+      let harness = try await Self.leftLunch()
+      let news =
+        [Self.making(from: harness.me.id, me: harness.me.id)]
+        + (leavingRead ? [Self.event([harness.me.id], from: harness.me.id, joined: false)] : [])
 
       // when
       let applied = try await DownstreamSyncTests().apply(news, to: harness)
@@ -282,22 +291,13 @@ extension DownstreamSyncTests {
     func othersRemovalOfALeftGroup() async throws {
       // given: the user's leave of Lunch answered as taking them out; the news then tell of Ann
       // removing them and adding them back, both before the leave
-      let harness = try await Self.lunch()
-      try harness.save { try $0.delete(Conversation.self, id: Self.group) }
-      let leave = try #require(await harness.next())
-      await harness.complete(
-        leave, .success(.membersChanged(MembersChanged(userIDs: [harness.me.id]))))
-      let back = ConversationPayload(
-        id: Self.group, type: .group, name: "Lunch", creator: harness.me.id,
-        selfMember: harness.me.id, otherMembers: [Self.ann], lastEventTime: Self.time)
+      let harness = try await Self.leftLunch()
 
       // when
       _ = try await DownstreamSyncTests().apply(
         [
           Self.event([harness.me.id], from: Self.ann, joined: false),
-          .conversationCreate(
-            ConversationEvent(conversation: Self.group, from: Self.ann, time: Self.time, data: back)
-          ),
+          Self.making(from: Self.ann, me: harness.me.id),
           Self.event([harness.me.id], from: Self.ann, joined: true),
         ], to: harness)
 

@@ -77,5 +77,31 @@ extension SimulatorTests {
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
       #expect(report.figures.restarts == 2)
     }
+
+    @Test(
+      "A group the user left, whose leave was answered after a catch-up moved past its news, comes back when a contact adds the user back (seed 27906 of 300 steps, shortened)"
+    )
+    func leaveAnsweredAfterCatchUpKeepsReturn() async {
+      // given: the user leaves group 0 while its requests are parked, refused or held; the
+      // backend forgot the news, and the app, restarted, catches up before the leave's answer
+      let schedule: [SimulationStep] = [
+        .leaveGroup(group: 3), .writeMessage(conversation: 0, text: "m21"),
+        .expireNotifications(keepingLast: 1), .writeMessage(conversation: 0, text: "m24"),
+        .writeMessage(conversation: 6, text: "m31"), .writeMessage(conversation: 1, text: "m34"),
+        .writeMessage(conversation: 0, text: "m72"), .writeMessage(conversation: 4, text: "m73"),
+        .writeMessage(conversation: 1, text: "m88"), .fault(.park),
+        .createGroup(name: "g90", contacts: [3, 0]), .fault(.park), .fault(.lostResponse),
+        .leaveGroup(group: 0), .fault(.refusal), .releaseParked(1), .fault(.heldAnswer),
+        .restart, .pull,
+      ]
+
+      // when: a contact adds the user back to the group they left
+      let report = await SimulatorTests.replay(
+        seed: 27906, schedule + [.remoteAddSelf(group: 5)])
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.rejoinedGroups == 1)
+    }
   }
 }

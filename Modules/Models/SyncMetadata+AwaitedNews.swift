@@ -41,6 +41,19 @@ extension SyncMetadata {
     }
   }
 
+  /// Forgets the records made since `mark`: their answers came to requests whose news may
+  /// already be behind the cursor.
+  public mutating func forgetAwaitedNews(recordedSince mark: AwaitedNewsMark) {
+    if !deletedMessagesAwaitingNews.isSubset(of: mark.messages) {
+      deletedMessagesAwaitingNews.formIntersection(mark.messages)
+    }
+    if !leftGroupsAwaitingNews.isSubset(of: mark.groups) {
+      leftGroupsAwaitingNews.formIntersection(mark.groups)
+    }
+    memberChangesAwaitingNews.removeAll { $0.number >= mark.answers }
+    valueChangesAwaitingNews.removeAll { $0.number >= mark.answers }
+  }
+
   /// Records that the backend answered a change of this device that added `users` to group
   /// `conversation` (or removed them), before its news were read.
   public mutating func awaitNews(

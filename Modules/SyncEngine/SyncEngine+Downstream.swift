@@ -408,6 +408,7 @@ extension SyncEngine {
       context.syncMetadata.lastNotificationID = last
       context.syncMetadata.usersToFetch.formUnion(applied.namedUsers.union(news.unknownUsers))
       context.syncMetadata.forgetAwaitedNews(recordedBefore: awaited)
+      context.noteCatchUpApplied()
       do throws(SaveError) {
         try context.save()
       } catch {

@@ -59,7 +59,13 @@ extension EntityTrack {
         acknowledgement = changed
       }
       settle(flight, holding: acknowledgement, in: context)
+      let awaited = context.syncMetadata.awaitedNewsMark
       strategy.didSucceed(sent, response: response, in: context)
+      if context.catchUpsApplied != flight.catchUpsAtSend {
+        // A catch-up applied while the request was out may have moved past its news: nothing
+        // may wait for them.
+        context.syncMetadata.forgetAwaitedNews(recordedSince: awaited)
+      }
       if flight.kind == .insert, let news { adopt(news, after: flight, in: context) }
       return .settled(reference)
     case .temporary(let failure):

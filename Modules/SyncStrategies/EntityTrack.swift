@@ -30,6 +30,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// The object as the backend last had it when the request was made.
     let lastKnown: Object?
     let endpoint: Endpoint
+    /// How many catch-ups the context had applied when the request went
+    /// (``ModelContext/catchUpsApplied``): one applied since may have moved the cursor past the
+    /// request's news.
+    var catchUpsAtSend = 0
 
     /// The values the backend may hold once the request is applied: none for a deletion.
     var possibleOnBackend: [Object] {
@@ -232,6 +236,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         endedDeletions: kind == .delete ? context.endedDeletions(of: work.object) : 0,
         alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint,
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
+      flight.catchUpsAtSend = context.catchUpsApplied
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).
       if writesAhead(kind) {

@@ -54,6 +54,23 @@ struct SyncMetadataTests {
       ])
   }
 
+  @Test("Forgetting what was recorded since a mark keeps what was recorded before it")
+  func forgetSinceMark() {
+    // given
+    var metadata = Self.awaiting()
+    let mark = metadata.awaitedNewsMark
+    metadata.deletedMessagesAwaitingNews.insert(UUID(22))
+    metadata.leftGroupsAwaitingNews.insert(UUID(32))
+    metadata.awaitNews(ofMembers: [Self.ann], joining: true, conversation: Self.lunch)
+    metadata.awaitNews(of: .accent(3))
+
+    // when
+    metadata.forgetAwaitedNews(recordedSince: mark)
+
+    // then
+    #expect(metadata == Self.awaiting().with(answersRecorded: 4))
+  }
+
   @Test(
     "News take the first record with the same group, direction and users, and nothing else",
     arguments: zip(
@@ -110,5 +127,14 @@ struct SyncMetadataTests {
     #expect(!tookBea)
     #expect(tookAda)
     #expect(metadata.valueChangesAwaitingNews.isEmpty)
+  }
+}
+
+extension SyncMetadata {
+  /// The same metadata with the answer count at `count`.
+  fileprivate func with(answersRecorded count: Int) -> SyncMetadata {
+    var copy = self
+    copy.answersRecorded = count
+    return copy
   }
 }

@@ -121,6 +121,41 @@ extension DownstreamSyncTests {
       #expect(awaited.isEmpty)
     }
 
+    @Test(
+      "An answer to a request out across a catch-up waits for nothing, since the catch-up may have moved past its news"
+    )
+    func answerAcrossCatchUp() async throws {
+      // given
+      let harness = try await Self.lunch()
+      try harness.save {
+        try $0.update(Conversation.self, id: Self.group) {
+          $0.participantIDs.insert(Self.bob)
+          $0.name = "Brunch"
+        }
+      }
+      let requests = await harness.drain()
+      await harness.stack.sync.perform { $0.noteCatchUpApplied() }
+
+      // when
+      for request in requests {
+        let answer: EndpointResponse =
+          if case .renameConversation(_, let rename) = request.endpoint {
+            .renamed(rename)
+          } else {
+            .membersChanged(MembersChanged(userIDs: [Self.bob]))
+          }
+        await harness.complete(request, .success(answer))
+      }
+
+      // then
+      #expect(requests.count == 2)
+      let awaited = await harness.stack.sync.perform {
+        ($0.syncMetadata.memberChangesAwaitingNews, $0.syncMetadata.valueChangesAwaitingNews)
+      }
+      #expect(awaited.0.isEmpty)
+      #expect(awaited.1.isEmpty)
+    }
+
     @Test("An answer that changed no member waits for nothing, since no news come of it")
     func answerThatChangedNothing() async throws {
       // given

@@ -107,5 +107,28 @@ extension SimulatorTests {
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
       #expect(report.figures.membersAddedByOthers == 3)
     }
+
+    @Test(
+      "A contact the user takes out of a group they made, whose creation the backend kept in an earlier version, stays out when news tell of another member adding them (seed 28889 of 300 steps, shortened)"
+    )
+    func removalFromNewGroupAfterOthersAddition() async {
+      // given: g21's creation goes three times (a 503, a delayed one the app is killed during,
+      // a refusal); the user changes its members meanwhile, a member adds contact 0 on the
+      // backend, and the user then takes contact 0 out here
+      let schedule: [SimulationStep] = [
+        .leaveGroup(group: 3), .fault(.serverError), .createGroup(name: "g21", contacts: [0, 1]),
+        .fault(.delay), .toggleMember(group: 3, contact: 2), .fault(.heldAnswer),
+        .fault(.heldAnswer), .fault(.refusal), .toggleMember(group: 0, contact: 2), .restart,
+        .changeAccent(4), .remoteAddMember(group: 2, contact: 0), .fault(.heldAnswer),
+        .toggleMember(group: 0, contact: 0),
+      ]
+
+      // when: a pull reads the news of the creation and of the addition
+      let report = await SimulatorTests.replay(seed: 28889, schedule + [.releaseParked(3)])
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.membersAddedByOthers == 1)
+    }
   }
 }

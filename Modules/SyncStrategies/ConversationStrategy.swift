@@ -140,10 +140,8 @@ public struct ConversationStrategy: UpstreamStrategy {
       + (changes.unconfirmed[sent.id] ?? []).filter { $0.keys.contains(.participantIDs) }
       .map(\.value)
     let before = sent.lastKnown?.participantIDs ?? now.participantIDs
-    let path = [before] + sent.heard.map(\.participantIDs) + [now.participantIDs]
-    let touched = zip(path, path.dropFirst()).reduce(Set<UUID>()) {
-      $0.union($1.0.symmetricDifference($1.1))
-    }
+    let touched = Self.moved(
+      along: [before] + sent.heard.map(\.participantIDs) + [now.participantIDs])
     let contested = added.union(removed).intersection(touched)
     var results: [Set<UUID>] = []
     for value in possible {
@@ -164,6 +162,13 @@ public struct ConversationStrategy: UpstreamStrategy {
     }
     guard let first = values.first else { return nil }
     return Acknowledgement(first, alsoPossible: Array(values.dropFirst()))
+  }
+
+  /// The members that joined or left somewhere along `path`, a series of member lists.
+  private static func moved(along path: [Set<UUID>]) -> Set<UUID> {
+    zip(path, path.dropFirst()).reduce(into: Set<UUID>()) {
+      $0.formUnion($1.0.symmetricDifference($1.1))
+    }
   }
 
   /// Takes the group as the backend answered it: keys this device did not change since get the
@@ -220,11 +225,8 @@ public struct ConversationStrategy: UpstreamStrategy {
     guard let before = sent.lastKnown?.participantIDs,
       users.allSatisfy({ before.contains($0) != joined })
     else { return }
-    let path = [before] + sent.heard.map(\.participantIDs)
-    let touched = zip(path, path.dropFirst()).reduce(into: Set<UUID>()) {
-      $0.formUnion($1.0.symmetricDifference($1.1))
-    }
-    guard touched.isDisjoint(with: users) else { return }
+    guard Self.moved(along: [before] + sent.heard.map(\.participantIDs)).isDisjoint(with: users)
+    else { return }
     context.syncMetadata.awaitNews(ofMembers: users, joining: joined, conversation: sent.id)
   }
 

@@ -288,7 +288,7 @@ public struct DownstreamSync: Sendable {
       // Left here, and the backend answered: these news are older than that answer.
       if context.syncMetadata.leftGroupsAwaitingNews.contains(event.data.id) { return true }
       var conversation = PayloadMapping.conversation(event.data)
-      Self.keepMembersAwaitingNews(of: &conversation, in: context)
+      Self.keepKeysAwaitingNews(of: &conversation, in: context)
       need(conversation.participantIDs)
       // News of the creation: the ones that follow tell what became of the group.
       if context.syncMetadata.createdGroupsToConfirm.contains(conversation.id) {
@@ -508,75 +508,6 @@ public struct DownstreamSync: Sendable {
         &conversation.participantIDs, joined: joined,
         users: users.subtracting(joined ? locallyRemoved : locallyAdded).subtracting(namedLater))
     }
-  }
-
-  /// The members of a member event that changes of the self user, answered before their news
-  /// were read, name: the event is older than those answers, and moves none of them.
-  ///
-  /// The news of such a change end its wait, and are applied as news of another user's would
-  /// be, except for members a later answered change names: the group here may not show the
-  /// change yet (news dropped it with the group while the request was out).
-  private static func membersAwaitingNews(
-    _ change: ConversationEvent<[UUID]>, joined: Bool, in context: ModelContext
-  ) -> Set<UUID> {
-    guard !context.syncMetadata.memberChangesAwaitingNews.isEmpty else { return [] }
-    if change.from == context.selfUser?.id {
-      context.syncMetadata.takeMemberChange(
-        of: Set(change.data), joining: joined, conversation: change.conversation)
-    }
-    return context.syncMetadata.membersAwaitingNews(in: change.conversation)
-  }
-
-  /// Leaves the members that changes of the self user, answered before their news were read,
-  /// name where the last synchronised group has them: news of the group's creation read now
-  /// are older than those answers.
-  private static func keepMembersAwaitingNews(
-    of conversation: inout Conversation, in context: ModelContext
-  ) {
-    let metadata = context.syncMetadata
-    guard !metadata.memberChangesAwaitingNews.isEmpty || !metadata.valueChangesAwaitingNews.isEmpty
-    else { return }
-    let awaiting = metadata.membersAwaitingNews(in: conversation.id)
-    let nameAwaits = metadata.isAwaitingNews(of: .groupName(conversation.id))
-    guard !awaiting.isEmpty || nameAwaits,
-      let synchronised = context.localChanges(of: Conversation.self).originals[conversation.id]
-        ?? context.object(Conversation.self, id: conversation.id)
-    else { return }
-    conversation.participantIDs = conversation.participantIDs.subtracting(awaiting)
-      .union(synchronised.participantIDs.intersection(awaiting))
-    if nameAwaits { conversation.name = synchronised.name }
-  }
-
-  /// Takes out of a `user.update` of the self user the keys whose answered values await their
-  /// news, since the update is older than those answers.
-  ///
-  /// The news of such a value end its wait, and are applied unless a later answered value of
-  /// the key waits too.
-  private static func passOverAnsweredValues(
-    of update: inout UserUpdatePayload, in context: ModelContext
-  ) {
-    guard !context.syncMetadata.valueChangesAwaitingNews.isEmpty else { return }
-    func passOver(_ value: AnsweredValue) -> Bool {
-      context.syncMetadata.takeValueChange(value)
-      return context.syncMetadata.isAwaitingNews(of: value.key)
-    }
-    if let name = update.name, passOver(.selfName(name)) { update.name = nil }
-    if let accent = update.accentID, passOver(.accent(accent)) { update.accentID = nil }
-    if let handle = update.handle, passOver(.handle(handle)) { update.handle = nil }
-  }
-
-  /// Whether a rename of a group is older than an answered rename of it that awaits its news.
-  ///
-  /// The news of that rename end its wait, and are applied unless a later one waits too.
-  private static func passesOver(_ event: ConversationEvent<String>, in context: ModelContext)
-    -> Bool
-  {
-    guard !context.syncMetadata.valueChangesAwaitingNews.isEmpty else { return false }
-    if event.from == context.selfUser?.id {
-      context.syncMetadata.takeValueChange(
-        .groupName(conversation: event.conversation, name: event.data))
-    }
-    return context.syncMetadata.isAwaitingNews(of: .groupName(event.conversation))
   }
 
   /// Adds `users` to `participants` when they joined, or takes them out when they left.

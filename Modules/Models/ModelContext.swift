@@ -226,8 +226,11 @@ public final class ModelContext: ModelLookup {
   }
 
   /// The sync layer's metadata, such as the last notification applied; saved with the context.
+  ///
+  /// Changed in place: removing one id from a set of it copies nothing.
   public var syncMetadata: SyncMetadata {
     get { metadata }
+    _modify { yield &metadata }
     set { metadata = newValue }
   }
 }

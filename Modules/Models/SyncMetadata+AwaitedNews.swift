@@ -7,7 +7,7 @@ public struct AwaitedNewsMark: Sendable, Hashable {
   let messages: Set<UUID>
   /// The left groups awaiting news then.
   let groups: Set<UUID>
-  /// How many answered member changes had been recorded then.
+  /// How many answered member and value changes had been recorded then.
   let answers: Int
 }
 
@@ -27,29 +27,17 @@ extension SyncMetadata {
   /// news not read by then were forgotten by the backend, or could not be read, and will not
   /// come.
   public mutating func forgetAwaitedNews(recordedBefore mark: AwaitedNewsMark) {
-    if !mark.messages.isEmpty, !deletedMessagesAwaitingNews.isDisjoint(with: mark.messages) {
-      deletedMessagesAwaitingNews.subtract(mark.messages)
-    }
-    if !mark.groups.isEmpty, !leftGroupsAwaitingNews.isDisjoint(with: mark.groups) {
-      leftGroupsAwaitingNews.subtract(mark.groups)
-    }
-    if memberChangesAwaitingNews.contains(where: { $0.number < mark.answers }) {
-      memberChangesAwaitingNews.removeAll { $0.number < mark.answers }
-    }
-    if valueChangesAwaitingNews.contains(where: { $0.number < mark.answers }) {
-      valueChangesAwaitingNews.removeAll { $0.number < mark.answers }
-    }
+    deletedMessagesAwaitingNews.subtract(mark.messages)
+    leftGroupsAwaitingNews.subtract(mark.groups)
+    memberChangesAwaitingNews.removeAll { $0.number < mark.answers }
+    valueChangesAwaitingNews.removeAll { $0.number < mark.answers }
   }
 
   /// Forgets the records made since `mark`: their answers came to requests whose news may
   /// already be behind the cursor.
   public mutating func forgetAwaitedNews(recordedSince mark: AwaitedNewsMark) {
-    if !deletedMessagesAwaitingNews.isSubset(of: mark.messages) {
-      deletedMessagesAwaitingNews.formIntersection(mark.messages)
-    }
-    if !leftGroupsAwaitingNews.isSubset(of: mark.groups) {
-      leftGroupsAwaitingNews.formIntersection(mark.groups)
-    }
+    deletedMessagesAwaitingNews.formIntersection(mark.messages)
+    leftGroupsAwaitingNews.formIntersection(mark.groups)
     memberChangesAwaitingNews.removeAll { $0.number >= mark.answers }
     valueChangesAwaitingNews.removeAll { $0.number >= mark.answers }
   }
@@ -91,13 +79,8 @@ extension SyncMetadata {
   /// Forgets the answered member changes and renames of group `conversation`, whose news will
   /// not come here: the self user is no longer in it.
   public mutating func forgetChanges(ofGroup conversation: UUID) {
-    if memberChangesAwaitingNews.contains(where: { $0.conversation == conversation }) {
-      memberChangesAwaitingNews.removeAll { $0.conversation == conversation }
-    }
-    let name = AnsweredKey.groupName(conversation)
-    if valueChangesAwaitingNews.contains(where: { $0.value.key == name }) {
-      valueChangesAwaitingNews.removeAll { $0.value.key == name }
-    }
+    memberChangesAwaitingNews.removeAll { $0.conversation == conversation }
+    valueChangesAwaitingNews.removeAll { $0.value.key == .groupName(conversation) }
   }
 
   /// Records that the backend answered a change of this device that set `value`, before its

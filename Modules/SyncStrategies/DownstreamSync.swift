@@ -349,9 +349,7 @@ public struct DownstreamSync: Sendable {
       // the backend no longer has. A request for it still out is settled by its answer.
       context.clearLocalDeletion(Message.self, id: event.data)
       context.applyRemoteDeletion(Message.self, id: event.data)
-      if context.syncMetadata.deletedMessagesAwaitingNews.contains(event.data) {
-        context.syncMetadata.deletedMessagesAwaitingNews.remove(event.data)
-      }
+      context.syncMetadata.deletedMessagesAwaitingNews.remove(event.data)
     case .unknown:
       return false
     }

@@ -59,13 +59,13 @@ extension EntityTrack {
         acknowledgement = changed
       }
       settle(flight, holding: acknowledgement, in: context)
-      let awaited = context.syncMetadata.awaitedNewsMark
+      // A catch-up applied while the request was out may have moved past its news: nothing
+      // may wait for them.
+      let acrossCatchUp =
+        context.catchUpsApplied != flight.catchUpsAtSend
+        ? context.syncMetadata.awaitedNewsMark : nil
       strategy.didSucceed(sent, response: response, in: context)
-      if context.catchUpsApplied != flight.catchUpsAtSend {
-        // A catch-up applied while the request was out may have moved past its news: nothing
-        // may wait for them.
-        context.syncMetadata.forgetAwaitedNews(recordedSince: awaited)
-      }
+      if let acrossCatchUp { context.syncMetadata.forgetAwaitedNews(recordedSince: acrossCatchUp) }
       if flight.kind == .insert, let news { adopt(news, after: flight, in: context) }
       return .settled(reference)
     case .temporary(let failure):

@@ -277,6 +277,48 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A member the user takes out of a new group after its kept creation went stays out, though news tell of another member adding them"
+    )
+    func memberRemovedAfterKeptCreationWent() async throws {
+      // given: the first creation went with Ann and Bob and was answered 503; the user took Bob
+      // out, and the backend applied the second creation, without him; the user then added Bob
+      // again, Ann added him on the backend, and the user took him out, all before the answer
+      let harness = TrackerHarness()
+      let users = try await knownUsers(["Ann", "Bob"], in: harness)
+      let (ann, bob) = (users[0], users[1])
+      var group = harness.make.conversation(name: "Mine", creator: harness.me)
+      group.participantIDs.formUnion([ann, bob])
+      try harness.insert([group])
+      let first = try #require(await harness.next())
+      await harness.complete(
+        first, .temporary(BackendFailure(responseClass: .temporary, status: 503)))
+      try harness.save {
+        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.remove(bob) }
+      }
+      let second = try #require(await harness.next(at: .seconds(60)))
+      let answer = await harness.respond(to: second)
+      try harness.save {
+        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
+      }
+      harness.fake.addMembersRemotely([bob], to: group.id, by: ann)
+      try harness.save {
+        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.remove(bob) }
+      }
+
+      // when
+      try await pullNotifications(into: harness)
+
+      // then
+      await Quiescence.expectIdle(harness.stack.tracker)
+      let expected: Set<UUID> = [harness.me.id, ann]
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.participantIDs == expected)
+      await settle(second, with: answer, thenAllAt: .seconds(120), in: harness)
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: group.id)) == expected)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A member another member removed while the group's creation was unanswered, added back here before the answer, reaches the backend"
     )
     func memberAddedBackBeforeInsertAnswered() async throws {

@@ -84,6 +84,9 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
     for (id, update) in changes.updated {
       updatedKeys[id, default: []].formUnion(update.keys)
       failures[id] = nil
+      if inserted.contains(id), let backend = backendValue(of: id) {
+        noteEdit(of: id, keys: update.keys, measuredAgainst: backend)
+      }
       if let original = originals[id] {
         var base = editBases[id] ?? original
         for key in update.keys { Object.field(key).copy(&base, original) }
@@ -110,6 +113,22 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   }
 }
 
+extension LocalChanges {
+  /// Notes, on each version of the new object `id` that a creation sent, that the user changed
+  /// `keys` after it went, while the backend was taken to hold `backend`.
+  private mutating func noteEdit(
+    of id: UUID, keys: Set<Object.Key>, measuredAgainst backend: Object
+  ) {
+    guard var versions = unconfirmed[id] else { return }
+    for index in versions.indices {
+      var base = versions[index].editedSince ?? EditBase(keys: [], value: backend)
+      base.add(keys, measuredAgainst: backend)
+      versions[index].editedSince = base
+    }
+    unconfirmed[id] = versions
+  }
+}
+
 extension LocalChanges: EntitySlot {}
 
 /// A value the backend may hold for some keys of an object: a request carried it, and its answer
@@ -122,12 +141,24 @@ public struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
   /// The record's mark when a request wrote it ahead, before it went; `nil` for a value recorded
   /// after its answer was lost.
   public let mark: WriteAheadMark?
+  /// For a version of a new object that a creation sent: the user's changes made after it went,
+  /// which it does not carry, measured against what the backend was taken to hold when the
+  /// user made them; `nil` if the user changed nothing since.
+  ///
+  /// Once news say which version the backend kept, only that version's later changes are the
+  /// user's own beside the backend's (``ModelContext/hearCreation(_:keptVersion:)``).
+  public internal(set) var editedSince: EditBase<Object>?
 
-  /// Creates an unconfirmed value, with the mark of the write-ahead record it is, if any.
-  public init(keys: Set<Object.Key>, value: Object, mark: WriteAheadMark? = nil) {
+  /// Creates an unconfirmed value, with the mark of the write-ahead record it is, if any, and
+  /// the user's changes made after it went.
+  public init(
+    keys: Set<Object.Key>, value: Object, mark: WriteAheadMark? = nil,
+    editedSince: EditBase<Object>? = nil
+  ) {
     self.keys = keys
     self.value = value
     self.mark = mark
+    self.editedSince = editedSince
   }
 }
 

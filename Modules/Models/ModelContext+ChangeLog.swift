@@ -76,7 +76,8 @@ extension ModelContext {
     let changedVersions = versions.map { version in
       var value = version.value
       change(&value)
-      return UnconfirmedValue(keys: version.keys, value: value, mark: version.mark)
+      return UnconfirmedValue(
+        keys: version.keys, value: value, mark: version.mark, editedSince: version.editedSince)
     }
     let serverChanged = original != before
     guard serverChanged || changedVersions != versions else { return }
@@ -87,6 +88,35 @@ extension ModelContext {
       log.modify(type) { [original] changes in
         if serverChanged { changes.originals[id] = original }
         if !changedVersions.isEmpty { changes.unconfirmed[id] = changedVersions }
+      }
+    }
+  }
+
+  /// Records that the backend made the object this device created, whose creation is not
+  /// answered yet, as `object`: its last synchronised value, and every version a creation may
+  /// have left, become `object`.
+  ///
+  /// The version the backend kept is the first that `isKept` accepts (a backend that got two
+  /// creations keeps the first): changes the user made before it went are in it, and news of
+  /// later changes by others apply over them; only changes made after it went stay the user's
+  /// own beside those news (``UnconfirmedValue/editedSince``). If no version is accepted, the
+  /// user's changes after each one stay theirs.
+  public func hearCreation<Object: ModelObject>(
+    _ object: Object, keptVersion isKept: (Object) -> Bool
+  ) {
+    let versions = log[Object.self].unconfirmed[object.id] ?? []
+    let kept = versions.first { isKept($0.value) }
+    updateLastSynchronised(Object.self, id: object.id) { $0 = object }
+    guard let kept, versions.contains(where: { $0.editedSince != kept.editedSince }) else {
+      return
+    }
+    modifyLog(touching: object.reference) { log in
+      log.modify(Object.self) { changes in
+        changes.unconfirmed[object.id] = changes.unconfirmed[object.id]?.map { version in
+          UnconfirmedValue(
+            keys: version.keys, value: version.value, mark: version.mark,
+            editedSince: kept.editedSince)
+        }
       }
     }
   }
@@ -265,7 +295,9 @@ extension ModelContext {
         let open = (changes.unconfirmed[object.id] ?? []).compactMap { entry in
           let left = entry.keys.subtracting(keys)
           return left.isEmpty
-            ? nil : UnconfirmedValue(keys: left, value: entry.value, mark: entry.mark)
+            ? nil
+            : UnconfirmedValue(
+              keys: left, value: entry.value, mark: entry.mark, editedSince: entry.editedSince)
         }
         changes.unconfirmed[object.id] = open.isEmpty ? nil : open
       }

@@ -65,26 +65,51 @@ public struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable {
 
 extension UnconfirmedValue: Codable {
   private enum CodingKeys: String, CodingKey {
-    case keys, value, mark
+    case keys, value, mark, editedSince
   }
 
   /// Reads an unconfirmed value; an unknown key name is an error naming it.
   ///
-  /// A value written before marks existed reads as unmarked.
+  /// A value written before marks existed reads as unmarked, and one written before the user's
+  /// later changes were kept beside it, as changed since by nothing.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
       keys: try Object.Key.decodeSet(from: container, forKey: .keys),
       value: try container.decode(Object.self, forKey: .value),
-      mark: try container.decodeIfPresent(Int.self, forKey: .mark).map(WriteAheadMark.init))
+      mark: try container.decodeIfPresent(Int.self, forKey: .mark).map(WriteAheadMark.init),
+      editedSince: try container.decodeIfPresent(EditBase<Object>.self, forKey: .editedSince))
   }
 
-  /// Writes the keys by name, comma-separated, the value, and the mark's serial if it has one.
+  /// Writes the keys by name, comma-separated, the value, the mark's serial if it has one, and
+  /// the user's later changes if there are any.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(Object.Key.names(of: keys), forKey: .keys)
     try container.encode(value, forKey: .value)
     try container.encodeIfPresent(mark?.serial, forKey: .mark)
+    try container.encodeIfPresent(editedSince, forKey: .editedSince)
+  }
+}
+
+extension EditBase: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case keys, value
+  }
+
+  /// Reads an edit base; an unknown key name is an error naming it.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      keys: try Object.Key.decodeSet(from: container, forKey: .keys),
+      value: try container.decode(Object.self, forKey: .value))
+  }
+
+  /// Writes the keys by name, comma-separated, and the value.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(Object.Key.names(of: keys), forKey: .keys)
+    try container.encode(value, forKey: .value)
   }
 }
 

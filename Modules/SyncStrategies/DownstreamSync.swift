@@ -298,8 +298,8 @@ public struct DownstreamSync: Sendable {
         // This device's creation, not answered yet: the event says which of the versions it
         // sent the backend kept, so later events are applied to that one. The group here keeps
         // what the user changed since.
-        context.updateLastSynchronised(Conversation.self, id: conversation.id) {
-          $0 = conversation
+        context.hearCreation(conversation) { sent in
+          sent.name == conversation.name && sent.participantIDs == conversation.participantIDs
         }
       }
       context.applyRemote(conversation)
@@ -491,9 +491,11 @@ public struct DownstreamSync: Sendable {
     // of theirs may have left.
     let editBase =
       changes.keys(of: id).contains(.participantIDs) ? changes.editBases[id]?.participantIDs : nil
+    let versions = changes.unconfirmed[id] ?? []
     let bases =
       [synchronised] + (editBase.map { [$0] } ?? [])
-      + (changes.unconfirmed[id] ?? []).filter { $0.keys.contains(.participantIDs) }
+      + versions.filter { $0.keys.contains(.participantIDs) }.map(\.value.participantIDs)
+      + versions.compactMap(\.editedSince).filter { $0.keys.contains(.participantIDs) }
       .map(\.value.participantIDs)
     context.updateLastSynchronised(Conversation.self, id: id) { original in
       Self.change(&original.participantIDs, joined: joined, users: users)

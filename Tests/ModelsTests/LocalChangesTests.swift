@@ -424,4 +424,93 @@ struct LocalChangesTests {
     #expect(changes.inserted == [group.id])
     #expect(changes.backendValue(of: group.id) == nil)
   }
+
+  /// A stack whose user made a group with Ann and Bo: the first creation went, the user renamed
+  /// the group, the second creation went with the new name, and the user then added Cy.
+  func groupSentTwice() throws -> (stack: InlineModelStack, group: Conversation) {
+    let me = make.selfUser()
+    let (ann, bo, cy) = (make.user(name: "Ann"), make.user(name: "Bo"), make.user(name: "Cy"))
+    let stack = InlineModelStack(Tables([me, ann, bo, cy]))
+    let group = make.conversation(name: "First", creator: me, participants: [ann, bo])
+    try stack.ui.insert(group)
+    try stack.ui.save()
+    let keys = Set(Conversation.Key.allCases)
+    stack.sync.recordInFlight(group, keys: keys)
+    try stack.ui.update(Conversation.self, id: group.id) { $0.name = "Second" }
+    try stack.ui.save()
+    stack.sync.recordInFlight(
+      stack.sync.object(Conversation.self, id: group.id) ?? group, keys: keys)
+    try stack.ui.update(Conversation.self, id: group.id) { $0.participantIDs.insert(cy.id) }
+    try stack.ui.save()
+    return (stack, group)
+  }
+
+  @Test(
+    "A change of a new object made after a creation went is noted on that version, measured against what the backend was taken to hold"
+  )
+  func editsAfterCreationWent() throws {
+    // given
+    let (stack, group) = try groupSentTwice()
+
+    // when
+    let versions = stack.sync.localChanges(of: Conversation.self).unconfirmed[group.id] ?? []
+
+    // then
+    #expect(
+      versions.map { $0.editedSince?.keys } == [[.name, .participantIDs], [.participantIDs]])
+    #expect(versions.map { $0.editedSince?.value.name } == ["First", "First"])
+    #expect(
+      versions.map { $0.editedSince?.value.participantIDs } == [
+        group.participantIDs, group.participantIDs,
+      ])
+  }
+
+  @Test(
+    "News of a creation leave every version with the changes made after the one the backend kept went",
+    arguments: zip(
+      ["First", "Second", "Other"],
+      [
+        [[.name, .participantIDs], [.name, .participantIDs]],
+        [[.participantIDs], [.participantIDs]],
+        [[.name, .participantIDs], [.participantIDs]],
+      ] as [[Set<Conversation.Key>]]))
+  func creationNewsKeepLaterEdits(keptName: String, expected: [Set<Conversation.Key>]) throws {
+    // given: news that the backend made the group with the name of the first version, of the
+    // second, or of neither
+    let (stack, group) = try groupSentTwice()
+    var made = group
+    made.name = keptName
+
+    // when
+    stack.sync.hearCreation(made) { $0.name == keptName }
+
+    // then
+    let changes = stack.sync.localChanges(of: Conversation.self)
+    let versions = changes.unconfirmed[group.id] ?? []
+    #expect(versions.map { $0.editedSince?.keys ?? [] } == expected)
+    #expect(versions.map(\.value) == [made, made])
+    #expect(changes.backendValue(of: group.id) == made)
+  }
+
+  @Test("The changes made after a creation went are kept in the store with its version")
+  func editsAfterCreationWentAreStored() throws {
+    // given
+    let me = make.selfUser()
+    let store = InMemoryStore(Tables([me]))
+    let before = try InlineModelStack(store: store)
+    let group = make.conversation(name: "First", creator: me)
+    try before.ui.insert(group)
+    try before.ui.save()
+    before.sync.recordInFlight(group, keys: [.name])
+    try before.ui.update(Conversation.self, id: group.id) { $0.name = "Second" }
+    try before.ui.save()
+    try before.sync.save()
+
+    // when
+    let after = try InlineModelStack(store: store)
+
+    // then
+    let versions = after.sync.localChanges(of: Conversation.self).unconfirmed[group.id]
+    #expect(versions?.map(\.editedSince) == [EditBase(keys: [.name], value: group)])
+  }
 }

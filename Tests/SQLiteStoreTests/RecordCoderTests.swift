@@ -28,6 +28,9 @@ struct RecordCoderTests {
       UnconfirmedValue(keys: [.participantIDs], value: group),
       UnconfirmedValue(
         keys: [.name, .participantIDs], value: group, mark: WriteAheadMark(serial: 7)),
+      UnconfirmedValue(
+        keys: [.name], value: group, mark: WriteAheadMark(serial: 8),
+        editedSince: EditBase(keys: [.participantIDs], value: group)),
     ]
     var based = PendingChange<Conversation>()
     based.keys = [.participantIDs]

@@ -127,11 +127,7 @@ extension SimulatorTests {
       let report = await SimulatorTests.replay(seed: 28889, schedule + [.releaseParked(3)])
 
       // then
-      withKnownIssue(
-        "a member change of a group whose creation is unanswered is measured against the versions the creation sent, not against the group the user changed, so news of another member adding the contact back move them in (README, A new group's members)"
-      ) {
-        #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
-      }
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
       #expect(report.figures.membersAddedByOthers == 1)
     }
   }

@@ -27,6 +27,27 @@ extension SimulatorTests {
     }
 
     @Test(
+      "A member whose removal the backend answers as already made, by a try the app was killed during, stays out while a pull reads older news (seed 704 of 300 steps in pages of two, shortened)"
+    )
+    func removalAnsweredAsAlreadyMade() async {
+      // given: the removal of contact 0 from a group is delayed and the app killed; the backend
+      // applies it, and the try after the restart is answered 204; the pull's first page tells
+      // of the group's making, with contact 0 in it, and the next page's answer is held
+      let schedule: [SimulationStep] = [
+        .createGroup(name: "g31", contacts: [2, 2]), .createGroup(name: "g39", contacts: [3, 3]),
+        .fault(.delay), .toggleMember(group: 2, contact: 0), .fault(.delay), .restart,
+        .renameSelf("n97"), .fault(.heldAnswer), .fault(.heldAnswer), .pull, .releaseParked(0),
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 704, schedule, pageSize: 2)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.restarts == 1)
+    }
+
+    @Test(
       "A message the user deleted stays deleted while a pull reads the news of its posting and stops before those of its deletion (seed 9 of 300 steps in pages of two, shortened)"
     )
     func deletedMessageStaysDeletedUntilItsNews() async {

@@ -43,14 +43,17 @@ extension SyncMetadata {
   }
 
   /// Records that the backend answered a change of this device that added `users` to group
-  /// `conversation` (or removed them), before its news were read.
+  /// `conversation` (or removed them), before its news were read; `fromAnyone` when it answered
+  /// that it held them so already, so that news of any user moving them are the ones awaited.
   public mutating func awaitNews(
-    ofMembers users: Set<UUID>, joining joined: Bool, conversation: UUID
+    ofMembers users: Set<UUID>, joining joined: Bool, conversation: UUID,
+    fromAnyone: Bool = false
   ) {
     guard !users.isEmpty else { return }
     memberChangesAwaitingNews.append(
       AnsweredMemberChange(
-        number: answersRecorded, conversation: conversation, joined: joined, users: users))
+        number: answersRecorded, conversation: conversation, joined: joined, users: users,
+        fromAnyone: fromAnyone))
     answersRecorded += 1
   }
 
@@ -61,19 +64,38 @@ extension SyncMetadata {
     }
   }
 
-  /// Takes the first answered change that news of `users` joining group `conversation` (or
-  /// leaving it), from the self user, are the news of; returns whether there was one.
+  /// Takes what news of `users` joining group `conversation` (or leaving it) are the news of;
+  /// returns whether there was any.
+  ///
+  /// News of the self user take the first answered change of exactly those users. Failing
+  /// that, news of anyone take those users out of the changes the backend answered as made
+  /// already (``AnsweredMemberChange/fromAnyone``), each of which goes once no user is left.
   @discardableResult
   public mutating func takeMemberChange(
-    of users: Set<UUID>, joining joined: Bool, conversation: UUID
+    of users: Set<UUID>, joining joined: Bool, conversation: UUID, fromSelfUser: Bool = true
   ) -> Bool {
-    guard
+    if fromSelfUser,
       let index = memberChangesAwaitingNews.firstIndex(where: {
-        $0.conversation == conversation && $0.joined == joined && $0.users == users
+        !$0.fromAnyone && $0.conversation == conversation && $0.joined == joined
+          && $0.users == users
       })
-    else { return false }
-    memberChangesAwaitingNews.remove(at: index)
-    return true
+    {
+      memberChangesAwaitingNews.remove(at: index)
+      return true
+    }
+    var took = false
+    for index in memberChangesAwaitingNews.indices.reversed() {
+      let change = memberChangesAwaitingNews[index]
+      guard change.fromAnyone, change.conversation == conversation, change.joined == joined,
+        !change.users.isDisjoint(with: users)
+      else { continue }
+      took = true
+      memberChangesAwaitingNews[index].users.subtract(users)
+      if memberChangesAwaitingNews[index].users.isEmpty {
+        memberChangesAwaitingNews.remove(at: index)
+      }
+    }
+    return took
   }
 
   /// Forgets the answered member changes and renames of group `conversation`, whose news will

@@ -184,10 +184,20 @@ public struct ConversationStrategy: UpstreamStrategy {
       context.applyRemote(PayloadMapping.conversation(payload))
     case (.renameConversation(_, let rename), _) where sent.kind == .update:
       awaitNews(of: sent, naming: rename.name, in: context)
-    case (.addMembers, .membersChanged(let changed)):
+    case (.addMembers(_, let list), .membersChanged(let changed)):
       awaitNews(of: sent, moving: Set(changed.userIDs), joined: true, in: context)
-    case (.removeMembers, .membersChanged(let changed)) where sent.kind == .update:
+      awaitNews(
+        of: sent, moving: Set(list.users).subtracting(changed.userIDs), joined: true,
+        fromAnyone: true, in: context)
+    case (.addMembers(_, let list), .noContent):
+      awaitNews(of: sent, moving: Set(list.users), joined: true, fromAnyone: true, in: context)
+    case (.removeMembers(_, let list), .membersChanged(let changed)) where sent.kind == .update:
       awaitNews(of: sent, moving: Set(changed.userIDs), joined: false, in: context)
+      awaitNews(
+        of: sent, moving: Set(list.users).subtracting(changed.userIDs), joined: false,
+        fromAnyone: true, in: context)
+    case (.removeMembers(_, let list), .noContent) where sent.kind == .update:
+      awaitNews(of: sent, moving: Set(list.users), joined: false, fromAnyone: true, in: context)
     case (.removeMembers, .membersChanged(let changed)) where sent.kind == .delete:
       // The backend took the self user out now, so news of that come; news of the leaving read
       // while the request was out would have settled it before this answer.
@@ -212,22 +222,25 @@ public struct ConversationStrategy: UpstreamStrategy {
   }
 
   /// Records that the backend moved `users` for this request, so that news of them older than
-  /// its answer, read before its own news, leave them where the answer put them.
+  /// its answer, read before its own news, leave them where the answer put them;
+  /// `fromAnyone` for users it answered were moved already (by an earlier try whose answer was
+  /// lost, or by another user), whose news may come from anyone.
   ///
-  /// Only when its news cannot have been read yet: news read while the request was out moved
+  /// Only when those news cannot have been read yet: news read while the request was out moved
   /// none of them, and the members last synchronised when it went did not already show them
-  /// moved (then its news would have changed nothing here). Otherwise nothing is recorded, and
+  /// moved (then the news would have changed nothing here). Otherwise nothing is recorded, and
   /// news of the members apply as they come.
   private func awaitNews(
     of sent: SentChange<Conversation>, moving users: Set<UUID>, joined: Bool,
-    in context: ModelContext
+    fromAnyone: Bool = false, in context: ModelContext
   ) {
-    guard let before = sent.lastKnown?.participantIDs,
+    guard !users.isEmpty, let before = sent.lastKnown?.participantIDs,
       users.allSatisfy({ before.contains($0) != joined })
     else { return }
     guard Self.moved(along: [before] + sent.heard.map(\.participantIDs)).isDisjoint(with: users)
     else { return }
-    context.syncMetadata.awaitNews(ofMembers: users, joining: joined, conversation: sent.id)
+    context.syncMetadata.awaitNews(
+      ofMembers: users, joining: joined, conversation: sent.id, fromAnyone: fromAnyone)
   }
 
   /// A group that is already gone, or already left, needs no leaving.

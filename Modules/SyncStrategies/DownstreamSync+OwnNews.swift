@@ -9,17 +9,17 @@ extension DownstreamSync {
   /// The members of a member event that changes of the self user, answered before their news
   /// were read, name: the event is older than those answers, and moves none of them.
   ///
-  /// The news of such a change end its wait, and are applied as news of another user's would
+  /// The news of such a change end its wait (for a change the backend answered as made already,
+  /// news of anyone moving those members), and are applied as news of another user's would
   /// be, except for members a later answered change names: the group here may not show the
   /// change yet (news dropped it with the group while the request was out).
   static func membersAwaitingNews(
     _ change: ConversationEvent<[UUID]>, joined: Bool, in context: ModelContext
   ) -> Set<UUID> {
     guard !context.syncMetadata.memberChangesAwaitingNews.isEmpty else { return [] }
-    if change.from == context.selfUser?.id {
-      context.syncMetadata.takeMemberChange(
-        of: Set(change.data), joining: joined, conversation: change.conversation)
-    }
+    context.syncMetadata.takeMemberChange(
+      of: Set(change.data), joining: joined, conversation: change.conversation,
+      fromSelfUser: change.from == context.selfUser?.id)
     return context.syncMetadata.membersAwaitingNews(in: change.conversation)
   }
 

@@ -94,6 +94,30 @@ struct SyncMetadataTests {
     #expect(metadata.memberChangesAwaitingNews.count == (taken ? 1 : 2))
   }
 
+  @Test(
+    "News of anyone take their users out of a record the backend answered as made already, and of the self user only out of their own",
+    arguments: zip(
+      [
+        (false, [Self.ann]), (false, [Self.ann, Self.bob]), (true, [Self.bob]),
+        (false, [UUID(13)]),
+      ],
+      [[Self.bob], [], [Self.ann], [Self.ann, Self.bob]] as [Set<UUID>]))
+  func newsOfAnyoneTakeTheirUsers(news: (Bool, [UUID]), left: Set<UUID>) {
+    // given: the removal of Ann and Bob from Lunch, answered as made already
+    var metadata = SyncMetadata()
+    metadata.awaitNews(
+      ofMembers: [Self.ann, Self.bob], joining: false, conversation: Self.lunch, fromAnyone: true)
+    let (fromSelfUser, users) = news
+
+    // when
+    metadata.takeMemberChange(
+      of: Set(users), joining: false, conversation: Self.lunch, fromSelfUser: fromSelfUser)
+
+    // then
+    #expect(metadata.membersAwaitingNews(in: Self.lunch) == left)
+    #expect(metadata.memberChangesAwaitingNews.count == (left.isEmpty ? 0 : 1))
+  }
+
   @Test("Forgetting a group's member changes leaves the other groups'")
   func forgetGroup() {
     // given

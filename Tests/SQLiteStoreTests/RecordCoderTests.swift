@@ -47,13 +47,15 @@ struct RecordCoderTests {
           AnsweredMemberChange(number: 4, conversation: UUID(7), joined: false, users: [UUID(6)]),
           AnsweredMemberChange(
             number: 5, conversation: UUID(7), joined: true, users: [UUID(9), UUID(8)]),
+          AnsweredMemberChange(
+            number: 10, conversation: UUID(7), joined: false, users: [UUID(2)], fromAnyone: true),
         ],
         valueChangesAwaitingNews: [
           AnsweredValueChange(number: 6, value: .selfName("Ada")),
           AnsweredValueChange(number: 7, value: .accent(-2)),
           AnsweredValueChange(number: 8, value: .handle("ada")),
           AnsweredValueChange(number: 9, value: .groupName(conversation: UUID(7), name: "")),
-        ], answersRecorded: 10, leftGroupsAwaitingNews: [UUID(3)]),
+        ], answersRecorded: 11, leftGroupsAwaitingNews: [UUID(3)]),
     ]
   }()
 

@@ -156,7 +156,9 @@ extension DownstreamSyncTests {
       #expect(awaited.1.isEmpty)
     }
 
-    @Test("An answer that changed no member waits for nothing, since no news come of it")
+    @Test(
+      "An answer that changed no member waits for the news of whoever moved them, which anyone may have done"
+    )
     func answerThatChangedNothing() async throws {
       // given
       let harness = try await Self.lunch()
@@ -170,7 +172,38 @@ extension DownstreamSyncTests {
 
       // then
       let (_, awaited) = await Self.state(of: harness)
-      #expect(awaited.isEmpty)
+      #expect(
+        awaited == [
+          AnsweredMemberChange(
+            number: 0, conversation: Self.group, joined: true, users: [Self.bob],
+            fromAnyone: true)
+        ])
+    }
+
+    @Test(
+      "Another member's news of the change an answer found made already end its wait, and older news pass over",
+      arguments: zip([false, true], [1, 0]))
+    func answerThatChangedNothingEndsWithAnyonesNews(ownNewsRead: Bool, stillAwaited: Int)
+      async throws
+    {
+      // given: Bob's addition answered 204; the news read then tell of an earlier removal of
+      // him, and, in the second case, of Ann's addition of him, which the answer found
+      let harness = try await Self.lunch()
+      try harness.save {
+        try $0.update(Conversation.self, id: Self.group) { $0.participantIDs.insert(Self.bob) }
+      }
+      let addition = try #require(await harness.next())
+      await harness.complete(addition, .success(.noContent))
+      let older = Self.event([Self.bob], from: Self.ann, joined: false)
+      let own = Self.event([Self.bob], from: Self.ann, joined: true)
+
+      // when
+      _ = try await DownstreamSyncTests().apply(ownNewsRead ? [older, own] : [older], to: harness)
+
+      // then
+      let (members, awaited) = await Self.state(of: harness)
+      #expect(members == [harness.me.id, Self.ann, Self.bob])
+      #expect(awaited.count == stillAwaited)
     }
 
     @Test(

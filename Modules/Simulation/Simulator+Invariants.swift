@@ -27,12 +27,10 @@ extension Simulator {
     memberBases = view.memberBases
     let cursor = await app.engine.lastNotificationID
     let news = fake.notifications
-    noteNewsReadPart(cursor: cursor, of: news)
     // Caught up for good only once the store holds it: a save it refused is kept in memory for
     // the next, and a kill before that loses it (seed 2861 of 300 steps).
     if !app.holdsUnsavedState, cursor == news.last?.id {
       remotelyTouched = []
-      midNews = []
       awaitingNews = awaitingNews.filter { hasRequestOut(for: $0, queue, view) }
     }
     if let problem = savedValueLost(view) {
@@ -201,24 +199,14 @@ extension Simulator {
       })
   }
 
-  /// Adds to ``midNews`` the objects the backend's `news` after `cursor` tell of, when the app
-  /// read news in the last step and stopped short of the end.
-  private func noteNewsReadPart(cursor: UUID?, of news: [NotificationPayload]) {
-    defer { lastCursor = cursor }
-    guard cursor != lastCursor, cursor != news.last?.id else { return }
-    // A cursor the backend no longer holds is older than every notification it kept.
-    let unread = news.firstIndex { $0.id == cursor }.map { news[($0 + 1)...] } ?? news[...]
-    midNews.formUnion(DownstreamSync().objects(toldOf: unread))
-  }
-
   /// A value the client holds that is neither on the backend nor pending.
   ///
   /// Objects other users changed since the app last caught up are left for later, and so are
   /// groups whose requests may have crossed the self user's removal or return
-  /// (``awaitingNews``), and the connections the news not read yet tell of after a pull stopped
-  /// between pages (``midNews``): those read may tell of an older status the user set, whose
-  /// answer came first. Names, the accent, members and messages are checked there too, since
-  /// the sync layer keeps the answers to the user's changes of them until their news come.
+  /// (``awaitingNews``). Objects the news not read yet tell of, after a pull stopped between
+  /// pages, are checked too: the sync layer keeps the answers to the user's changes of names,
+  /// the accent, members, connections and messages until their news come, so news read first,
+  /// which may tell of an older value the user set, leave those answers standing.
   private func savedValueLost(_ view: ClientView) -> String? {
     if let mine = view.me, let theirs = fake.user(me),
       !remotelyTouched.contains(ObjectReference(.user, me))
@@ -252,7 +240,7 @@ extension Simulator {
     }
     for connection in view.connections.values.sorted(by: { $0.id < $1.id }) {
       let reference = ObjectReference(.connection, connection.id)
-      guard !remotelyTouched.contains(reference), !midNews.contains(reference),
+      guard !remotelyTouched.contains(reference),
         !view.pendingInserts.contains(reference), !view.failed.contains(reference),
         let theirs = fake.connection(from: me, to: connection.id)
       else { continue }

@@ -55,15 +55,6 @@ public final class Simulator {
   var createdGroups: Set<UUID> = []
   /// Objects other users changed on the backend since the app last caught up.
   var remotelyTouched: Set<ObjectReference> = []
-  /// Objects the news not yet read tell of, after a step in which the app read part of the
-  /// news and stopped short of the end (a pull of many pages cut short), until it catches up.
-  ///
-  /// What it read may tell of an older value than the backend's, even one of the user's own
-  /// changes: news of a rename the backend acknowledged before a later one, or of a message
-  /// the user then deleted, whose later news are on a page not read yet.
-  var midNews: Set<ObjectReference> = []
-  /// The cursor the app had after the last step.
-  var lastCursor: UUID?
   /// What the user last saved for each key another user or device may change too.
   var lastEdits = LastEdits()
   /// For each group, the members a change of its members is measured from, as the sync

@@ -27,6 +27,26 @@ extension SimulatorTests {
     }
 
     @Test(
+      "A connection the user moved on stays as they left it while a pull reads older news of it (seed 704 of 300 steps in pages of two, shortened)"
+    )
+    func movedConnectionStaysWhileOlderNewsAreRead() async {
+      // given: the user asks contact 2 to connect, the app is killed and sends it again, and the
+      // user then cancels the request, answered; the pull's first page tells of the request,
+      // and the next page is answered 503
+      let schedule: [SimulationStep] = [
+        .fault(.park), .requestConnection(contact: 2), .restart, .changeConnection(contact: 2),
+        .fault(.heldAnswer), .fault(.serverError), .pull, .releaseParked(0),
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 704, schedule, pageSize: 2)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.connectionChanges == 1)
+    }
+
+    @Test(
       "A member whose removal the backend answers as already made, by a try the app was killed during, stays out while a pull reads older news (seed 704 of 300 steps in pages of two, shortened)"
     )
     func removalAnsweredAsAlreadyMade() async {

@@ -15,8 +15,8 @@ public struct AnsweredValueChange: Sendable, Hashable, Codable {
   }
 }
 
-/// A value the backend took for one key of the self user or of a group, as its news will tell
-/// it.
+/// A value the backend took for one key of the self user, of a group or of a connection, as its
+/// news will tell it.
 public enum AnsweredValue: Sendable, Hashable, Codable {
   /// The self user's name.
   case selfName(String)
@@ -26,6 +26,8 @@ public enum AnsweredValue: Sendable, Hashable, Codable {
   case handle(String)
   /// The name of group `conversation`.
   case groupName(conversation: UUID, name: String)
+  /// The status of the self user's connection `connection` (named by the other user's id).
+  case connectionStatus(connection: UUID, status: Connection.Status)
 
   /// Which key of which object it is a value of.
   public var key: AnsweredKey {
@@ -34,11 +36,13 @@ public enum AnsweredValue: Sendable, Hashable, Codable {
     case .accent: .accent
     case .handle: .handle
     case .groupName(let conversation, _): .groupName(conversation)
+    case .connectionStatus(let connection, _): .connectionStatus(connection)
     }
   }
 }
 
-/// One key of the self user or of a group whose answered value waits for its news.
+/// One key of the self user, of a group or of a connection whose answered value waits for its
+/// news.
 public enum AnsweredKey: Sendable, Hashable {
   /// The self user's name.
   case selfName
@@ -48,4 +52,6 @@ public enum AnsweredKey: Sendable, Hashable {
   case handle
   /// The name of a group.
   case groupName(UUID)
+  /// The status of a connection of the self user.
+  case connectionStatus(UUID)
 }

@@ -66,10 +66,34 @@ public struct ConnectionStrategy: UpstreamStrategy {
   }
 
   /// Takes the conversation and time the backend gave the connection.
+  ///
+  /// A new status the backend answered waits for its news (`SyncMetadata.valueChangesAwaitingNews`),
+  /// so that older news of the connection, read first, leave it as the answer set it; so does
+  /// one it answered it held already (`204`), which an earlier try or another device set.
   public func didSucceed(
     _ sent: SentChange<Connection>, response: EndpointResponse, in context: ModelContext
   ) {
-    guard case .connection(let payload) = response else { return }
-    context.applyRemote(PayloadMapping.connection(payload))
+    switch response {
+    case .connection(let payload):
+      let connection = PayloadMapping.connection(payload)
+      context.applyRemote(connection)
+      if sent.kind == .update { awaitNews(of: sent, status: connection.status, in: context) }
+    case .noContent where sent.kind == .update:
+      if let status = sent.sent?.status { awaitNews(of: sent, status: status, in: context) }
+    default:
+      break
+    }
+  }
+
+  /// Records the status the backend holds after this request, unless its news may have been
+  /// read already: news moved the status while the request was out, or the backend already had
+  /// that status when it went.
+  private func awaitNews(
+    of sent: SentChange<Connection>, status: Connection.Status, in context: ModelContext
+  ) {
+    guard let before = sent.lastKnown, before.status != status,
+      sent.heard.allSatisfy({ $0.status == before.status })
+    else { return }
+    context.syncMetadata.awaitNews(of: .connectionStatus(connection: sent.id, status: status))
   }
 }

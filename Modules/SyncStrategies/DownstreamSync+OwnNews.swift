@@ -74,4 +74,15 @@ extension DownstreamSync {
     }
     return context.syncMetadata.isAwaitingNews(of: .groupName(event.conversation))
   }
+
+  /// Whether news of a connection are older than an answered change of its status that awaits
+  /// its news.
+  ///
+  /// The news of that status end its wait, and are applied unless a later one waits too.
+  static func passesOver(_ connection: Connection, in context: ModelContext) -> Bool {
+    guard !context.syncMetadata.valueChangesAwaitingNews.isEmpty else { return false }
+    context.syncMetadata.takeValueChange(
+      .connectionStatus(connection: connection.id, status: connection.status))
+    return context.syncMetadata.isAwaitingNews(of: .connectionStatus(connection.id))
+  }
 }

@@ -272,6 +272,7 @@ public struct DownstreamSync: Sendable {
     case .connection(let payload):
       need([payload.to])
       let connection = PayloadMapping.connection(payload)
+      if Self.passesOver(connection, in: context) { return true }
       // As for a user: a status changed here and not yet answered keeps its local value, but
       // the server's is recorded, so the answer is not taken as the last word.
       context.updateLastSynchronised(Connection.self, id: connection.id) { $0 = connection }

@@ -1,3 +1,4 @@
+import ConnectionParsing
 import ConversationParsing
 import CourierAPI
 import EventParsing
@@ -455,6 +456,58 @@ extension DownstreamSyncTests {
       // then
       let awaited = await harness.stack.sync.perform { $0.syncMetadata.valueChangesAwaitingNews }
       #expect(awaited.isEmpty)
+    }
+
+
+    /// A harness whose sync context has the self user's accepted connection with Ann, as the
+    /// backend last said, and whose user blocked Ann, the backend answering that it did.
+    static func blockedAnn() async throws -> TrackerHarness {
+      let harness = TrackerHarness()
+      let conversation = harness.fake.connectRemotely(with: ann)
+      let connection = Connection(
+        from: harness.me.id, to: ann, status: .accepted, conversationID: conversation,
+        lastUpdate: time)
+      try await harness.seedRemote([User(id: ann, name: "Ann"), connection])
+      try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .blocked } }
+      let block = try #require(await harness.next())
+      await harness.complete(
+        block,
+        .success(
+          .connection(
+            ConnectionPayload(
+              from: harness.me.id, to: ann, status: .blocked, conversation: conversation ?? group,
+              lastUpdate: time))))
+      return harness
+    }
+
+    /// News of the self user's connection with Ann standing at `status`.
+    nonisolated static func connectionNews(_ status: ConnectionStatus, me: UUID) -> EventPayload {
+      .connection(
+        ConnectionPayload(
+          from: me, to: ann, status: status, conversation: group, lastUpdate: time))
+    }
+
+    @Test(
+      "Older news of a connection whose new status was answered leave it as the answer set it, and the status's own news end the wait",
+      arguments: zip([false, true], [1, 0]))
+    func olderConnectionNewsPassOver(ownNewsRead: Bool, stillAwaited: Int) async throws {
+      // given
+      let harness = try await Self.blockedAnn()
+      let older = Self.connectionNews(.accepted, me: harness.me.id)
+      let own = Self.connectionNews(.blocked, me: harness.me.id)
+
+      // when
+      _ = try await DownstreamSyncTests().apply(ownNewsRead ? [older, own] : [older], to: harness)
+
+      // then
+      let (status, awaited) = await harness.stack.sync.perform {
+        (
+          $0.object(Connection.self, id: Self.ann)?.status,
+          $0.syncMetadata.valueChangesAwaitingNews.count
+        )
+      }
+      #expect(status == .blocked)
+      #expect(awaited == stillAwaited)
     }
   }
 }

@@ -11,9 +11,10 @@ public struct AnsweredMemberChange: Sendable, Hashable, Codable {
   public var joined: Bool
   /// The users the backend said it added or removed, as the news of the change will name them.
   public var users: Set<UUID>
-  /// Whether news of any user moving ``users`` are the news awaited: the backend answered that
-  /// it held them so already, which an earlier try of this device, whose answer was lost, or
-  /// another user may have done. Otherwise only news of the self user are.
+  /// Whether news of any user moving ``users`` are the news awaited, not only the self user's.
+  ///
+  /// Set when the backend answered that it held them so already, which an earlier try of this
+  /// device (whose answer was lost) or another user may have done.
   public var fromAnyone: Bool
 
   /// Creates the record of an answered member change.

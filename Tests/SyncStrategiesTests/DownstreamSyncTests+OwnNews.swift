@@ -458,7 +458,6 @@ extension DownstreamSyncTests {
       #expect(awaited.isEmpty)
     }
 
-
     /// A harness whose sync context has the self user's accepted connection with Ann, as the
     /// backend last said, and whose user blocked Ann, the backend answering that it did.
     static func blockedAnn() async throws -> TrackerHarness {

@@ -117,6 +117,15 @@ extension SyncMetadata {
     valueChangesAwaitingNews.contains { $0.value.key == key }
   }
 
+  /// Whether news telling of `value` are older than an answered change of its key that awaits
+  /// its news: they end the wait of the first change of that very value, if any, and are older
+  /// only if another still waits.
+  public mutating func passesOver(_ value: AnsweredValue) -> Bool {
+    guard !valueChangesAwaitingNews.isEmpty else { return false }
+    takeValueChange(value)
+    return isAwaitingNews(of: value.key)
+  }
+
   /// Takes the first answered change that news telling of `value` are the news of; returns
   /// whether there was one.
   @discardableResult

@@ -51,14 +51,15 @@ extension DownstreamSync {
   static func passOverAnsweredValues(
     of update: inout UserUpdatePayload, in context: ModelContext
   ) {
-    guard !context.syncMetadata.valueChangesAwaitingNews.isEmpty else { return }
-    func passOver(_ value: AnsweredValue) -> Bool {
-      context.syncMetadata.takeValueChange(value)
-      return context.syncMetadata.isAwaitingNews(of: value.key)
+    if let name = update.name, context.syncMetadata.passesOver(.selfName(name)) {
+      update.name = nil
     }
-    if let name = update.name, passOver(.selfName(name)) { update.name = nil }
-    if let accent = update.accentID, passOver(.accent(accent)) { update.accentID = nil }
-    if let handle = update.handle, passOver(.handle(handle)) { update.handle = nil }
+    if let accent = update.accentID, context.syncMetadata.passesOver(.accent(accent)) {
+      update.accentID = nil
+    }
+    if let handle = update.handle, context.syncMetadata.passesOver(.handle(handle)) {
+      update.handle = nil
+    }
   }
 
   /// Whether a rename of a group is older than an answered rename of it that awaits its news.
@@ -80,9 +81,7 @@ extension DownstreamSync {
   ///
   /// The news of that status end its wait, and are applied unless a later one waits too.
   static func passesOver(_ connection: Connection, in context: ModelContext) -> Bool {
-    guard !context.syncMetadata.valueChangesAwaitingNews.isEmpty else { return false }
-    context.syncMetadata.takeValueChange(
+    context.syncMetadata.passesOver(
       .connectionStatus(connection: connection.id, status: connection.status))
-    return context.syncMetadata.isAwaitingNews(of: .connectionStatus(connection.id))
   }
 }

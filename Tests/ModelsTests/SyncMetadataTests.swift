@@ -118,6 +118,24 @@ struct SyncMetadataTests {
     #expect(metadata.memberChangesAwaitingNews.count == (left.isEmpty ? 0 : 1))
   }
 
+  @Test(
+    "News of a value pass over while an answered change of its key waits, and the change's own news end the wait and apply",
+    arguments: zip(
+      [AnsweredValue.selfName("Old"), .selfName("Ada"), .accent(2)],
+      [(true, 1), (false, 0), (false, 1)]))
+  func valueNewsPassOver(news: AnsweredValue, expected: (passesOver: Bool, left: Int)) {
+    // given: the self user's new name, Ada, answered
+    var metadata = SyncMetadata()
+    metadata.awaitNews(of: .selfName("Ada"))
+
+    // when
+    let passes = metadata.passesOver(news)
+
+    // then
+    #expect(passes == expected.passesOver)
+    #expect(metadata.valueChangesAwaitingNews.count == expected.left)
+  }
+
   @Test("Forgetting a group's member changes leaves the other groups'")
   func forgetGroup() {
     // given

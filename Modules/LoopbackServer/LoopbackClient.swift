@@ -40,16 +40,20 @@ public final class LoopbackClient {
   public init(port: UInt16, timeout: Duration = .seconds(5)) throws(ServerError) {
     let descriptor = Socket.makeStreamDescriptor()
     guard descriptor >= 0 else { throw .cannotCreateSocket(code: errno) }
-    self.socket = Socket(descriptor: descriptor)
-    self.socket.closeOnExec()
+    let socket = Socket(descriptor: descriptor)
+    socket.closeOnExec()
     let connected = socket.withLoopbackAddress(port: port) { connect($0, $1, $2) }
     guard connected == 0 else {
       let code = errno
-      self.socket.close()
+      socket.close()
       throw .cannotConnect(port: port, code: code)
     }
-    self.socket.disableNagle()
-    self.socket.setTimeouts(timeout)
+    // Set only once connected: a class whose init throws after its properties are set runs
+    // its deinit, which would close the descriptor a second time, and by then the number may
+    // be another thread's.
+    self.socket = socket
+    socket.disableNagle()
+    socket.setTimeouts(timeout)
   }
 
   deinit {

@@ -25,13 +25,10 @@ func withServer<Result: Sendable>(
   }
 }
 
-/// Opens a connection to `server`, with timeouts for tests (stretched by
+/// Opens a connection to `server`, with short timeouts for tests (stretched by
 /// `COURIER_TIMEOUT_SCALE`, as under a sanitizer).
-///
-/// A read that succeeds returns at once, so the timeout only bounds a failure; 3 s was once too
-/// short for a connection's new thread to be served while the whole suite ran on 2 cores.
 func connect(
-  to server: LoopbackServer, timeout: Duration = TimeoutScale.scaled(.seconds(10))
+  to server: LoopbackServer, timeout: Duration = TimeoutScale.scaled(.seconds(3))
 ) throws -> LoopbackClient {
   try LoopbackClient(port: server.port, timeout: timeout)
 }

@@ -1,7 +1,8 @@
 import Foundation
-import LoopbackServer
 import TestSupport
 import Testing
+
+@testable import LoopbackServer
 
 #if canImport(Glibc)
   import Glibc
@@ -30,10 +31,19 @@ struct LoopbackClientTests {
     "A connection refused closes its descriptor once, so no descriptor another thread opens since is closed under it"
   )
   func refusedConnectionClosesOnce() async throws {
-    // given: a port nothing listens on, and a thread that keeps opening and using pipes
-    let server = try LoopbackServer.start { _ in .closeWithoutAnswer }
-    let port = server.port
-    await server.stop()
+    // given: a port held by a socket that does not listen, so that nothing can listen on it
+    // meanwhile, and a thread that keeps opening and using pipes
+    let holder = Socket(descriptor: Socket.makeStreamDescriptor())
+    defer { holder.close() }
+    try #require(holder.withLoopbackAddress(port: 0) { bind($0, $1, $2) } == 0)
+    var address = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getsockname(holder.descriptor, $0, &length)
+      }
+    }
+    let port = UInt16(bigEndian: address.sin_port)
     let attempts = 3_000
 
     // when

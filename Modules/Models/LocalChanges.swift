@@ -135,9 +135,9 @@ extension LocalChanges: EntitySlot {}
 /// was lost.
 public struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
   /// The keys the request carried.
-  public let keys: Set<Object.Key>
+  public internal(set) var keys: Set<Object.Key>
   /// The object as the request sent it, changed since as the server's news said.
-  public let value: Object
+  public internal(set) var value: Object
   /// The record's mark when a request wrote it ahead, before it went; `nil` for a value recorded
   /// after its answer was lost.
   public let mark: WriteAheadMark?

@@ -74,10 +74,9 @@ extension ModelContext {
     change(&original)
     let versions = isInserted ? changes.unconfirmed[id] ?? [] : []
     let changedVersions = versions.map { version in
-      var value = version.value
-      change(&value)
-      return UnconfirmedValue(
-        keys: version.keys, value: value, mark: version.mark, editedSince: version.editedSince)
+      var changed = version
+      change(&changed.value)
+      return changed
     }
     let serverChanged = original != before
     guard serverChanged || changedVersions != versions else { return }
@@ -112,10 +111,8 @@ extension ModelContext {
     }
     modifyLog(touching: object.reference) { log in
       log.modify(Object.self) { changes in
-        changes.unconfirmed[object.id] = changes.unconfirmed[object.id]?.map { version in
-          UnconfirmedValue(
-            keys: version.keys, value: version.value, mark: version.mark,
-            editedSince: kept.editedSince)
+        for index in changes.unconfirmed[object.id]?.indices ?? 0..<0 {
+          changes.unconfirmed[object.id]?[index].editedSince = kept.editedSince
         }
       }
     }
@@ -293,11 +290,9 @@ extension ModelContext {
           }
         }
         let open = (changes.unconfirmed[object.id] ?? []).compactMap { entry in
-          let left = entry.keys.subtracting(keys)
-          return left.isEmpty
-            ? nil
-            : UnconfirmedValue(
-              keys: left, value: entry.value, mark: entry.mark, editedSince: entry.editedSince)
+          var left = entry
+          left.keys.subtract(keys)
+          return left.keys.isEmpty ? nil : left
         }
         changes.unconfirmed[object.id] = open.isEmpty ? nil : open
       }

@@ -25,11 +25,11 @@ extension Simulator {
     }
     let view = await app.stack.sync.perform { ClientView($0) }
     memberBases = view.memberBases
-    let cursor = await app.engine.lastNotificationID
-    let news = fake.notifications
     // Caught up for good only once the store holds it: a save it refused is kept in memory for
     // the next, and a kill before that loses it (seed 2861 of 300 steps).
-    if !app.holdsUnsavedState, cursor == news.last?.id {
+    if !app.holdsUnsavedState,
+      await app.engine.lastNotificationID == fake.notifications.last?.id
+    {
       remotelyTouched = []
       awaitingNews = awaitingNews.filter { hasRequestOut(for: $0, queue, view) }
     }
@@ -240,9 +240,8 @@ extension Simulator {
     }
     for connection in view.connections.values.sorted(by: { $0.id < $1.id }) {
       let reference = ObjectReference(.connection, connection.id)
-      guard !remotelyTouched.contains(reference),
-        !view.pendingInserts.contains(reference), !view.failed.contains(reference),
-        let theirs = fake.connection(from: me, to: connection.id)
+      guard !remotelyTouched.contains(reference), !view.pendingInserts.contains(reference),
+        !view.failed.contains(reference), let theirs = fake.connection(from: me, to: connection.id)
       else { continue }
       if Connection.Status(backendValue: theirs.status.rawValue) != connection.status
         && !view.isPending(reference, "status")

@@ -184,20 +184,10 @@ public struct ConversationStrategy: UpstreamStrategy {
       context.applyRemote(PayloadMapping.conversation(payload))
     case (.renameConversation(_, let rename), _) where sent.kind == .update:
       awaitNews(of: sent, naming: rename.name, in: context)
-    case (.addMembers(_, let list), .membersChanged(let changed)):
-      awaitNews(of: sent, moving: Set(changed.userIDs), joined: true, in: context)
-      awaitNews(
-        of: sent, moving: Set(list.users).subtracting(changed.userIDs), joined: true,
-        fromAnyone: true, in: context)
-    case (.addMembers(_, let list), .noContent):
-      awaitNews(of: sent, moving: Set(list.users), joined: true, fromAnyone: true, in: context)
-    case (.removeMembers(_, let list), .membersChanged(let changed)) where sent.kind == .update:
-      awaitNews(of: sent, moving: Set(changed.userIDs), joined: false, in: context)
-      awaitNews(
-        of: sent, moving: Set(list.users).subtracting(changed.userIDs), joined: false,
-        fromAnyone: true, in: context)
-    case (.removeMembers(_, let list), .noContent) where sent.kind == .update:
-      awaitNews(of: sent, moving: Set(list.users), joined: false, fromAnyone: true, in: context)
+    case (.addMembers(_, let list), _):
+      awaitNews(of: sent, listing: list, answered: response, joined: true, in: context)
+    case (.removeMembers(_, let list), _) where sent.kind == .update:
+      awaitNews(of: sent, listing: list, answered: response, joined: false, in: context)
     case (.removeMembers, .membersChanged(let changed)) where sent.kind == .delete:
       // The backend took the self user out now, so news of that come; news of the leaving read
       // while the request was out would have settled it before this answer.
@@ -219,6 +209,25 @@ public struct ConversationStrategy: UpstreamStrategy {
       sent.heard.allSatisfy({ $0.name == before.name })
     else { return }
     context.syncMetadata.awaitNews(of: .groupName(conversation: sent.id, name: name))
+  }
+
+  /// Records the members a member request listed as `answer` says the backend moved them: those
+  /// it names, and those it answered were moved already (all of them, for a `204`), whose news
+  /// may come from anyone.
+  private func awaitNews(
+    of sent: SentChange<Conversation>, listing list: MemberList, answered answer: EndpointResponse,
+    joined: Bool, in context: ModelContext
+  ) {
+    let changed: Set<UUID>
+    switch answer {
+    case .membersChanged(let members): changed = Set(members.userIDs)
+    case .noContent: changed = []
+    default: return
+    }
+    awaitNews(of: sent, moving: changed, joined: joined, in: context)
+    awaitNews(
+      of: sent, moving: Set(list.users).subtracting(changed), joined: joined, fromAnyone: true,
+      in: context)
   }
 
   /// Records that the backend moved `users` for this request, so that news of them older than

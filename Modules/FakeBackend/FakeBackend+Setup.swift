@@ -219,15 +219,11 @@ extension FakeBackend {
   }
 
   /// What the server holds, read at once under its lock: for checks that compare many objects.
+  ///
+  /// Taking one costs a copy of the state's collections, which share their storage with the
+  /// server until either side changes; what it holds is worked out when read.
   public var snapshot: ServerSnapshot {
-    state.withLock { state in
-      ServerSnapshot(
-        selfID: state.selfID, users: state.users,
-        conversations: state.conversations.mapValues {
-          ServerSnapshot.Conversation(name: $0.name, members: Set($0.members))
-        },
-        messages: state.messages.mapValues { $0.map(\.nonce) })
-    }
+    state.withLock { ServerSnapshot(state: $0) }
   }
 
   /// Every notification the fake still keeps, oldest first.
@@ -247,8 +243,11 @@ extension FakeBackend {
   }
 }
 
-/// What the fake server holds at one moment: users, conversations with their members, and the
-/// nonces of each conversation's messages in the order the server accepted them.
+/// What the fake server holds at one moment: users, connections, conversations with their
+/// members, and each conversation's messages in the order the server accepted them.
+///
+/// The lookups (``user(_:)``, ``conversation(_:)``, ``messages(in:)``) cost one dictionary
+/// lookup each; ``conversations`` and ``messages`` build a dictionary of everything.
 public struct ServerSnapshot: Sendable {
   /// A conversation as the server holds it.
   public struct Conversation: Sendable, Hashable {
@@ -258,12 +257,46 @@ public struct ServerSnapshot: Sendable {
     public let members: Set<UUID>
   }
 
+  private let state: ServerState
+
+  init(state: ServerState) {
+    self.state = state
+  }
+
   /// The self user's id, once set up.
-  public let selfID: UUID?
+  public var selfID: UUID? { state.selfID }
+
   /// Every user, by id.
-  public let users: [UUID: UserPayload]
+  public var users: [UUID: UserPayload] { state.users }
+
   /// Every conversation, by id.
-  public let conversations: [UUID: Conversation]
+  public var conversations: [UUID: Conversation] {
+    state.conversations.mapValues { Conversation(name: $0.name, members: Set($0.members)) }
+  }
+
   /// The nonces of each conversation's messages, in the order the server accepted them.
-  public let messages: [UUID: [UUID]]
+  public var messages: [UUID: [UUID]] { state.messages.mapValues { $0.map(\.nonce) } }
+
+  /// The user with `id`.
+  public func user(_ id: UUID) -> UserPayload? { state.users[id] }
+
+  /// The connection from `from` to `to`.
+  public func connection(from: UUID, to: UUID) -> ConnectionPayload? {
+    state.connections[.init(from: from, to: to)]
+  }
+
+  /// The name and members of the conversation `id`, or `nil` for an unknown one.
+  public func conversation(_ id: UUID) -> Conversation? {
+    state.conversations[id].map { Conversation(name: $0.name, members: Set($0.members)) }
+  }
+
+  /// The members of a conversation, in the order they joined; empty for an unknown one.
+  public func members(of conversation: UUID) -> [UUID] {
+    state.conversations[conversation]?.members ?? []
+  }
+
+  /// The messages of a conversation, in the order the server accepted them.
+  public func messages(in conversation: UUID) -> [MessagePayload] {
+    state.messages[conversation] ?? []
+  }
 }

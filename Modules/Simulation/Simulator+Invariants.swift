@@ -392,7 +392,7 @@ extension Simulator {
     let snapshot = fake.snapshot
     for (id, conversation) in snapshot.conversations where conversation.members.contains(me) {
       let history = postedBeforeRejoin[id] ?? []
-      messages[id] = (snapshot.messages[id] ?? []).filter { nonce in
+      messages[id] = snapshot.messages(in: id).map(\.nonce).filter { nonce in
         let dropped = textsByID[nonce].map(droppedTexts.contains) ?? false
         return !history.contains(nonce) && !dropped && !forgottenMessages.contains(nonce)
       }

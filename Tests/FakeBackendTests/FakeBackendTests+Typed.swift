@@ -1,3 +1,5 @@
+import ConnectionParsing
+import ConversationParsing
 import CourierAPI
 import FakeBackend
 import Foundation
@@ -56,6 +58,37 @@ extension FakeBackendTests {
       #expect(snapshot.conversations[group]?.name == "Lunch")
       #expect(snapshot.conversations[group]?.members == [me, ann])
       #expect(snapshot.messages[group] == [first, second])
+    }
+
+    @Test(
+      "A snapshot's lookups read one object each as the server held it when taken, whatever changes since"
+    )
+    func snapshotLookups() throws {
+      // given
+      let fake = FakeBackend()
+      let me = fake.insertSelfUser(name: "Me")
+      let ann = fake.insertUser(name: "Ann")
+      let chat = fake.connectRemotely(with: ann)
+      let group = fake.createGroupRemotely(name: "Lunch", by: me, members: [ann])
+      let posted = try #require(fake.postMessageRemotely(in: group, from: ann, text: "one"))
+
+      // when
+      let snapshot = fake.snapshot
+      fake.renameRemotely(group, to: "Dinner", by: ann)
+      fake.removeMembersRemotely([ann], from: group, by: me)
+      _ = fake.postMessageRemotely(in: group, from: me, text: "two")
+
+      // then
+      #expect(snapshot.user(ann)?.name == "Ann")
+      #expect(snapshot.user(UUID(404)) == nil)
+      #expect(snapshot.connection(from: me, to: ann)?.conversation == chat)
+      #expect(snapshot.conversation(group)?.name == "Lunch")
+      #expect(snapshot.conversation(group)?.members == [me, ann])
+      #expect(snapshot.conversation(UUID(404)) == nil)
+      #expect(snapshot.members(of: group) == [me, ann])
+      #expect(snapshot.messages(in: group).map(\.nonce) == [posted])
+      #expect(fake.snapshot.conversation(group)?.name == "Dinner")
+      #expect(fake.snapshot.messages(in: group).count == 2)
     }
 
     @Test("A conversation summary holds the name and members the server has now, nil if unknown")

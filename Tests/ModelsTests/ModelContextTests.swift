@@ -34,6 +34,27 @@ struct ModelContextTests {
       #expect(context.hasChanges)
     }
 
+    @Test("Objects by id see unsaved edits, and are the saved objects when there are none")
+    func objectsByIDSeeUnsavedEdits() throws {
+      // given
+      let kept = make.user(name: "Kept")
+      let gone = make.user(name: "Gone")
+      let context = ModelStack.forTesting([kept, gone]).ui.context
+      let saved = context.objectsByID(User.self)
+      let added = make.user(name: "Added")
+
+      // when
+      try context.insert(added)
+      try context.update(User.self, id: kept.id) { $0.name = "Renamed" }
+      try context.delete(User.self, id: gone.id)
+
+      // then
+      #expect(saved == [kept.id: kept, gone.id: gone])
+      #expect(
+        context.objectsByID(User.self).mapValues(\.name) == [kept.id: "Renamed", added.id: "Added"])
+      #expect(context.objectsByID(Message.self).isEmpty)
+    }
+
     @Test("Inserting an id that exists is refused with the object named")
     func insertTwice() throws {
       // given

@@ -22,6 +22,9 @@ public struct ChangeLogRecords: Sendable, Equatable {
     entities.modify(RecordSlot<Object>.self) { $0.records[id] = record }
   }
 
+  /// The entities that have records, ordered by name.
+  var objectTypes: [any ModelObject.Type] { entities.objectTypes }
+
   /// How many records there are, of every entity.
   public var count: Int {
     entities.slots.values.reduce(0) { $0 + (($1 as? any RecordCounting)?.recordCount ?? 0) }

@@ -65,4 +65,14 @@ struct EntityMap: Sendable {
 
   /// Whether there is no slot at all.
   var isEmpty: Bool { slots.isEmpty }
+
+  /// The entity of every slot, ordered by name: for a container to visit only the entities it
+  /// holds, rather than ask every entity of a registry for a slot it may not have.
+  var objectTypes: [any ModelObject.Type] {
+    func objectType<Slot: EntitySlot>(of slot: Slot) -> any ModelObject.Type { Slot.Object.self }
+    var types: [any ModelObject.Type] = []
+    for slot in slots.values { types.append(objectType(of: slot)) }
+    if types.count > 1 { types.sort { $0.entityName < $1.entityName } }
+    return types
+  }
 }

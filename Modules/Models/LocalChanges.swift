@@ -203,7 +203,7 @@ struct LocalChangeLog: Sendable {
         for (id, record) in typed { changes.setPendingChange(record, of: id) }
       }
     }
-    for type in entities.types { overlayOne(type) }
+    for type in records.objectTypes where entities.contains(type) { overlayOne(type) }
   }
 
   /// The largest serial of a write-ahead mark in the log, or 0 when it holds none.
@@ -226,14 +226,17 @@ struct LocalChangeLog: Sendable {
     var records = ChangeLogRecords()
     guard !references.isEmpty else { return records }
     let byEntity = Dictionary(grouping: references, by: \.entity)
-    func collect<Object: ModelObject>(_ type: Object.Type) {
-      guard let wanted = byEntity[Object.entityName] else { return }
+    func collect<Object: ModelObject>(_ type: Object.Type, _ wanted: [ObjectReference]) {
       let changes = self[type]
-      for reference in wanted {
-        records.set(changes.pendingChange(of: reference.id), for: reference.id, of: type)
+      records.modifyRecords(of: type) { records in
+        for reference in wanted { records[reference.id] = changes.pendingChange(of: reference.id) }
       }
     }
-    for type in entities.types { collect(type) }
+    // Only the entities the references name, each found in the registry once.
+    for (entity, wanted) in byEntity {
+      guard let type = entities.type(named: entity) else { continue }
+      collect(type, wanted)
+    }
     return records
   }
 }

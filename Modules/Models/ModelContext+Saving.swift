@@ -98,7 +98,9 @@ extension ModelContext {
       func collectOne<Object: ModelObject>(_ type: Object.Type) {
         collect(type, into: &changes, failures: &failures)
       }
-      for type in entities.types { collectOne(type) }
+      // Only the entities with edits: asking every entity for edits it has none of costs a
+      // slot lookup each, at every save.
+      for type in edits.editedTypes where entities.contains(type) { collectOne(type) }
       let referrers = referrerFailures(of: changes)
       let failing = Set(referrers.map(\.object))
       // Each round drops objects still here, so the rounds end; one that stayed though it was

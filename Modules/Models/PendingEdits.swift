@@ -59,6 +59,9 @@ struct PendingEdits: Sendable {
     entities.slots.values.allSatisfy { ($0 as? any HoldsEdits)?.hasNoEdits ?? true }
   }
 
+  /// The entities that have a slot of edits (perhaps empty), ordered by name.
+  var editedTypes: [any ModelObject.Type] { entities.objectTypes }
+
   /// Whether there is no unsaved edit of `type`.
   func isEmpty<Object: ModelObject>(_ type: Object.Type) -> Bool {
     guard !entities.isEmpty else { return true }

@@ -65,6 +65,8 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// Every key of the entity, and those the strategy pushes, worked out once.
   private let allKeys: Set<Object.Key>
   let pushableKeys: Set<Object.Key>
+  /// The keys of an insert or a deletion in the queue: none, typed by the entity.
+  private let noKeys: KeySet
   var flights: [RequestToken: Flight] = [:]
   /// For each object, which request carries each of its keys in flight.
   var keyHolders: [UUID: [Object.Key: RequestToken]] = [:]
@@ -76,6 +78,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     self.position = position
     self.allKeys = Set(Object.Key.allCases)
     self.pushableKeys = strategy.pushableKeys
+    self.noKeys = KeySet([], of: Object.self)
   }
 
   func reference(_ id: UUID) -> ObjectReference { ObjectReference(Object.entityName, id) }
@@ -83,49 +86,63 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   // MARK: - Surveying the change log
 
   /// Goes through the entity's local changes: takes off the log what is local only, notes each
-  /// object's state for the objects that depend on it, and lists the work that could go now.
+  /// object's state for the objects that depend on it, and lists the work that could go now, in
+  /// line (by the strategy's order, then id).
+  ///
+  /// The entity's objects and changes are read once for the whole survey, not once per object.
   func survey(in context: ModelContext, into survey: inout Survey) {
     let changes = context.localChanges(of: Object.self)
-    let ids = changes.objectIDs.union(keyHolders.keys).union(wholeHolders.keys)
+    let objects = context.objectsByID(Object.self)
+    var ids = changes.objectIDs
+    ids.formUnion(keyHolders.keys)
+    ids.formUnion(wholeHolders.keys)
+    var work: [Work] = []
     for id in ids {
       let reference = reference(id)
-      let whole = wholeHolders[id].flatMap { flights[$0] }
-      let failure = changes.failure(of: id)
+      let wholeKind = wholeHolders[id].flatMap { flights[$0]?.kind }
+      let failure = changes.failures[id]
+      let isDeleted = changes.deleted.contains(id)
       // A refused deletion the strategy would no longer send (a message in a group left since)
       // waits for nobody: it is only done here now.
-      if failure != nil, whole == nil, changes.deleted.contains(id),
+      if failure != nil, wholeKind == nil, isDeleted,
         needsNoRequest(deletionOf: id, changes, in: context)
       {
         context.clearLocalDeletion(Object.self, id: id)
         continue
       }
       survey.states[reference] = ObjectState(
-        pendingInsert: changes.inserted.contains(id) || whole?.kind == .insert, hasWork: true,
+        pendingInsert: changes.inserted.contains(id) || wholeKind == .insert, hasWork: true,
         failure: failure)
       if let failure {
         survey.failed.append(
           .init(object: reference, reason: failure.reason, status: failure.status))
         continue
       }
-      guard let (kind, keys, object) = pendingWork(id, changes, in: context) else { continue }
-      let order = object.map(strategy.order(of:)) ?? 0
-      survey.work.append(
+      let isBusy = wholeKind != nil || keyHolders[id] != nil
+      guard
+        let (kind, keys, object) = pendingWork(
+          id, changes, object: objects[id], isDeleted: isDeleted, isBusy: isBusy,
+          in: context)
+      else { continue }
+      work.append(
         Work(
-          object: reference, kind: kind, keys: KeySet(kind == .update ? keys : [], of: Object.self),
-          track: position, order: order))
+          object: reference, kind: kind,
+          keys: kind == .update ? KeySet(keys, of: Object.self) : noKeys,
+          track: position, order: object.map(strategy.order(of:)) ?? 0))
     }
+    work.sort { $0.order != $1.order ? $0.order < $1.order : $0.object.id < $1.object.id }
+    survey.work += work
   }
 
   /// What of the object's local change could be sent now, if anything, with the object.
   ///
-  /// The object is as it is now, or as it was last known for a deletion. Changes the backend
-  /// does not keep are taken off the log on the way.
+  /// The object is as it is now (`current`), or as it was last known for a deletion. Changes the
+  /// backend does not keep are taken off the log on the way.
   private func pendingWork(
-    _ id: UUID, _ changes: LocalChanges<Object>, in context: ModelContext
+    _ id: UUID, _ changes: LocalChanges<Object>, object current: Object?, isDeleted: Bool,
+    isBusy busy: Bool, in context: ModelContext
   ) -> (UpstreamChangeKind, Set<Object.Key>, Object?)? {
-    let busyKeys = keyHolders[id].map { Set($0.keys) } ?? []
-    let busy = wholeHolders[id] != nil || !busyKeys.isEmpty
-    if changes.deleted.contains(id) {
+    if isDeleted {
       guard let lastKnown = changes.originals[id], strategy.isSynchronised(lastKnown, in: context)
       else {
         context.clearLocalDeletion(Object.self, id: id)
@@ -133,7 +150,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       }
       return busy ? nil : (.delete, [], lastKnown)
     }
-    guard let object = context.object(Object.self, id: id) else { return nil }
+    guard let object = current else { return nil }
     guard strategy.isSynchronised(object, in: context) else {
       context.clearLocalInsertion(Object.self, id: id)
       context.clearLocalChanges(Object.self, id: id, keys: changes.keys(of: id))
@@ -142,11 +159,13 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     if changes.inserted.contains(id) {
       return busy ? nil : (.insert, allKeys, object)
     }
-    let dirty = changes.keys(of: id)
+    guard let dirty = changes.updatedKeys[id] else { return nil }
     let local = dirty.subtracting(pushableKeys)
     if !local.isEmpty { context.clearLocalChanges(Object.self, id: id, keys: local) }
-    let free = dirty.intersection(pushableKeys).subtracting(busyKeys)
-    guard wholeHolders[id] == nil, !free.isEmpty else { return nil }
+    guard wholeHolders[id] == nil else { return nil }
+    var free = dirty.intersection(pushableKeys)
+    if let busyKeys = keyHolders[id] { free.subtract(busyKeys.keys) }
+    guard !free.isEmpty else { return nil }
     return (.update, free, object)
   }
 
@@ -165,22 +184,34 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     _ kind: UpstreamChangeKind, _ id: UUID, keys: Set<Object.Key>,
     _ changes: LocalChanges<Object>, in context: ModelContext
   ) -> UpstreamChange<Object> {
-    let object = kind == .delete ? nil : context.object(Object.self, id: id)
-    let unconfirmed =
-      changes.unconfirmed[id].map { values in
-        values.filter { !$0.keys.isDisjoint(with: keys) }.map(\.value)
-      } ?? []
+    change(
+      kind, id, keys: keys, changes,
+      object: kind == .delete ? nil : context.object(Object.self, id: id))
+  }
+
+  /// The change of the object `id`, now `object` here, with `keys`.
+  private func change(
+    _ kind: UpstreamChangeKind, _ id: UUID, keys: Set<Object.Key>,
+    _ changes: LocalChanges<Object>, object: Object?
+  ) -> UpstreamChange<Object> {
+    var unconfirmed: [Object] = []
+    if let values = changes.unconfirmed[id] {
+      for value in values where !value.keys.isDisjoint(with: keys) {
+        unconfirmed.append(value.value)
+      }
+    }
     return UpstreamChange(
-      kind: kind, id: id, object: object, lastKnown: changes.originals[id], keys: keys,
-      unconfirmed: unconfirmed)
+      kind: kind, id: id, object: kind == .delete ? nil : object, lastKnown: changes.originals[id],
+      keys: keys, unconfirmed: unconfirmed)
   }
 
   /// What must happen on the backend before each of `works` may go, asked of the strategy at
   /// once.
   func dependencies(of works: [Work], in context: ModelContext) -> [[SyncDependency]] {
     let log = context.localChanges(of: Object.self)
+    let objects = context.objectsByID(Object.self)
     let changes = works.map { work in
-      change(work.kind, work.object.id, keys: keys(of: work), log, in: context)
+      change(work.kind, work.object.id, keys: keys(of: work), log, object: objects[work.object.id])
     }
     return strategy.dependencies(of: changes, in: context)
   }

@@ -43,17 +43,20 @@ public struct MessageStrategy: UpstreamStrategy {
     -> [[SyncDependency]]
   {
     let unsent = context.localChanges(of: Message.self)
+    let messages = context.objectsByID(Message.self)
     var byConversation: [UUID: [Message]] = [:]
-    for id in unsent.inserted where unsent.failure(of: id) == nil {
-      if let message = context.object(Message.self, id: id) {
+    for id in unsent.inserted where unsent.failures[id] == nil {
+      if let message = messages[id] {
         byConversation[message.conversationID, default: []].append(message)
       }
     }
     var predecessor: [UUID: UUID] = [:]
-    for messages in byConversation.values {
-      let ordered = messages.sorted { ($0.localTime, $0.nonce) < ($1.localTime, $1.nonce) }
-      for (earlier, later) in zip(ordered, ordered.dropFirst()) {
-        predecessor[later.id] = earlier.id
+    for messages in byConversation.values where messages.count > 1 {
+      let ordered = messages.sorted { lhs, rhs in
+        lhs.localTime != rhs.localTime ? lhs.localTime < rhs.localTime : lhs.nonce < rhs.nonce
+      }
+      for index in ordered.indices.dropFirst() {
+        predecessor[ordered[index].id] = ordered[index - 1].id
       }
     }
     return changes.map { change in

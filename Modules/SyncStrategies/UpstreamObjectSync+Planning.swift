@@ -51,8 +51,9 @@ extension UpstreamObjectSync {
   /// out a backoff.
   func lineUp(_ state: State, in context: ModelContext, now: Duration) -> Lineup {
     var lineup = Lineup(waiting: Array(repeating: [], count: tracks.count))
+    // Each track lists its work in line, and tracks go in order: the survey's list is in line.
     for track in tracks { track.survey(in: context, into: &lineup.survey) }
-    for work in lineup.survey.work.sorted(by: Self.inLine) {
+    for work in lineup.survey.work {
       if let backoff = state.retry[work.object], backoff.at > now {
         lineup.retrying.append(
           .init(item: work.item, failedAttempts: backoff.attempts, retryIn: backoff.at - now))
@@ -117,13 +118,6 @@ extension UpstreamObjectSync {
     var seen: Set<ObjectReference> = []
     let distinct = blockers.filter { seen.insert($0).inserted }
     return distinct.isEmpty ? .none : .blocked(distinct)
-  }
-
-  /// Whether `lhs` goes before `rhs`: by strategy, then the strategy's order, then id.
-  static func inLine(_ lhs: Work, _ rhs: Work) -> Bool {
-    if lhs.track != rhs.track { return lhs.track < rhs.track }
-    if lhs.order != rhs.order { return lhs.order < rhs.order }
-    return lhs.object.id < rhs.object.id
   }
 
   /// The objects that wait, directly or through others, for themselves: the members of

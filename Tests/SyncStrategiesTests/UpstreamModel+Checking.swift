@@ -14,15 +14,34 @@ import UserParsing
 extension UpstreamModel {
   /// Checks the rules that hold after every step; the in-flight rule only after `step` handed
   /// out a request, since nothing else adds one; and what the step itself found broken.
+  ///
+  /// The server is read once, in one snapshot, for all the rules.
   func checkStep(_ index: Int, after step: ModelStep) throws {
     if case .handOut = step { try checkInFlight(index) }
     if let brokenRule { throw ModelViolation(step: index, rule: brokenRule) }
-    try learnServerMessages(index)
-    if let problem = unacknowledged().first {
+    let server = fake.snapshot
+    let client = ClientView(stack.sync)
+    try learnServerMessages(index, from: server)
+    if let problem = unacknowledged(client, on: server).first {
       throw ModelViolation(step: index, rule: problem)
     }
-    if let problem = lostEdit() {
+    if let problem = lostEdit(client, on: server) {
       throw ModelViolation(step: index, rule: problem)
+    }
+  }
+
+  /// The sync context's objects, each entity read once for all the rules of a check.
+  struct ClientView {
+    let users: [UUID: User]
+    let connections: [UUID: Connection]
+    let conversations: [UUID: Conversation]
+    let messages: [UUID: Message]
+
+    init(_ context: ModelContext) {
+      users = context.objectsByID(User.self)
+      connections = context.objectsByID(Connection.self)
+      conversations = context.objectsByID(Conversation.self)
+      messages = context.objectsByID(Message.self)
     }
   }
 
@@ -33,43 +52,49 @@ extension UpstreamModel {
   ///
   /// `unacknowledged()` cannot see this when the value here went back to the server's and the
   /// key stopped being pending, as a wrong revert or discard would leave it.
-  func lostEdit() -> String? {
+  func lostEdit() -> String? { lostEdit(ClientView(stack.sync), on: fake.snapshot) }
+
+  /// ``lostEdit()`` of what `client` holds against what `server` holds.
+  func lostEdit(_ client: ClientView, on server: ServerSnapshot) -> String? {
     var lost: [String] = []
     for (key, saved) in lastSaved {
-      if serverValue(of: key) == saved {
+      if serverValue(of: key, on: server) == saved {
         lastSaved[key] = nil
         continue
       }
-      guard let here = localValue(of: key), here != saved else { continue }
+      guard let here = localValue(of: key, in: client), here != saved else { continue }
       lost.append("the user's last \(key), \(saved), is neither here (\(here)) nor on the server")
     }
     // The same report whatever order the dictionary keeps, so that a seed replays alike.
     return lost.min()
   }
 
-  private func localValue(of key: SavedKey) -> String? {
-    let context = stack.sync
+  private func localValue(of key: SavedKey, in client: ClientView) -> SavedValue? {
     switch key {
-    case .selfName: return context.object(User.self, id: me)?.name
-    case .accent: return context.object(User.self, id: me).map { "\($0.accentID)" }
-    case .groupName(let id):
-      return context.object(Conversation.self, id: id).map { "\($0.name ?? "")" }
-    case .connection(let user): return context.object(Connection.self, id: user)?.status.rawValue
+    case .selfName: return client.users[me].map { .name($0.name) }
+    case .accent: return client.users[me].map { .accent($0.accentID) }
+    case .groupName(let id): return client.conversations[id].map { .name($0.name ?? "") }
+    case .connection(let user): return client.connections[user].map { .connection($0.status) }
     case .member(let user, let group):
-      return context.object(Conversation.self, id: group).map {
-        $0.participantIDs.contains(user) ? "in" : "out"
-      }
+      return client.conversations[group].map { .member($0.participantIDs.contains(user)) }
     }
   }
 
-  private func serverValue(of key: SavedKey) -> String? {
+  private func serverValue(of key: SavedKey, on server: ServerSnapshot) -> SavedValue? {
     switch key {
-    case .selfName: return fake.user(me)?.name
-    case .accent: return fake.user(me).map { "\($0.accentID)" }
-    case .groupName(let id): return fake.conversationSummary(id).map { "\($0.name ?? "")" }
-    case .connection(let user): return fake.connection(from: me, to: user)?.status.rawValue
+    case .selfName: return server.user(me).map { .name($0.name) }
+    case .accent: return server.user(me).map { .accent($0.accentID) }
+    case .groupName(let id):
+      return server.conversation(id).map { .name($0.name ?? "") }
+    case .connection(let user):
+      return server.connection(from: me, to: user).map {
+        .connection(Connection.Status(backendValue: $0.status.rawValue))
+      }
     case .member(let user, let group):
-      return fake.conversationSummary(group).map { $0.members.contains(user) ? "in" : "out" }
+      let members = server.members(of: group)
+      // An unknown group has no members: tell it from one the user is out of.
+      guard !members.isEmpty || server.conversation(group) != nil else { return nil }
+      return .member(members.contains(user))
     }
   }
 
@@ -100,8 +125,13 @@ extension UpstreamModel {
   /// an earlier attempt may have posted, which is then deleted there: a list that no longer
   /// holds the last message read where it was is read again from the start.
   func learnServerMessages(_ step: Int) throws {
+    try learnServerMessages(step, from: fake.snapshot)
+  }
+
+  /// ``learnServerMessages(_:)`` from what `server` holds.
+  func learnServerMessages(_ step: Int, from server: ServerSnapshot) throws {
     for conversation in conversations {
-      let messages = fake.messages(in: conversation)
+      let messages = server.messages(in: conversation)
       var known = serverMessages[conversation] ?? ServerMessages()
       if known.count > messages.count
         || (known.count > 0 && messages[known.count - 1].nonce != known.last)
@@ -131,12 +161,15 @@ extension UpstreamModel {
   /// Every key the backend keeps either holds, on the backend, the value the sync context has,
   /// or is still pending in the change log: checked for the self user, every group and every
   /// message the model wrote that the server does not hold.
-  func unacknowledged() -> [String] {
+  func unacknowledged() -> [String] { unacknowledged(ClientView(stack.sync), on: fake.snapshot) }
+
+  /// ``unacknowledged()`` of what `client` holds against what `server` holds.
+  func unacknowledged(_ client: ClientView, on server: ServerSnapshot) -> [String] {
     let context = stack.sync
     var problems: [String] = []
-    func name(_ id: UUID) -> String { context.object(User.self, id: id)?.name ?? "\(id)" }
+    func name(_ id: UUID) -> String { client.users[id]?.name ?? "\(id)" }
     let userChanges = context.localChanges(of: User.self)
-    if let mine = context.object(User.self, id: me), let theirs = fake.user(me) {
+    if let mine = client.users[me], let theirs = server.user(me) {
       let pending = userChanges.keys(of: me).union(
         userChanges.failure(of: me) != nil ? [.name, .accentID] : [])
       if theirs.name != mine.name && !pending.contains(.name) {
@@ -150,8 +183,8 @@ extension UpstreamModel {
     }
     let connections = context.localChanges(of: Connection.self)
     for user in users {
-      guard let mine = context.object(Connection.self, id: user),
-        let theirs = fake.connection(from: me, to: user), connections.failure(of: user) == nil
+      guard let mine = client.connections[user],
+        let theirs = server.connection(from: me, to: user), connections.failure(of: user) == nil
       else { continue }
       if theirs.status.rawValue != mine.status.rawValue
         && !connections.keys(of: user).contains(.status)
@@ -163,9 +196,9 @@ extension UpstreamModel {
     }
     let changes = context.localChanges(of: Conversation.self)
     for id in groups {
-      guard let conversation = context.object(Conversation.self, id: id) else {
+      guard let conversation = client.conversations[id] else {
         // Only a group the app gave up goes; one the backend may hold is left there.
-        if !changes.deleted.contains(id), fake.members(of: id).contains(me) {
+        if !changes.deleted.contains(id), server.members(of: id).contains(me) {
           problems.append(
             "group \(id) is gone here, the server has the self user in it, and no leaving is pending"
           )
@@ -178,7 +211,7 @@ extension UpstreamModel {
       guard !changes.inserted.contains(id), changes.failure(of: id) == nil,
         !awaitingNews.contains(id)
       else { continue }
-      guard let theirs = fake.conversationSummary(id) else {
+      guard let theirs = server.conversation(id) else {
         problems.append("group \(id) exists here but not on the server, and is not pending")
         continue
       }
@@ -202,7 +235,7 @@ extension UpstreamModel {
         guard !messages.inserted.contains(nonce), messages.failure(of: nonce) == nil else {
           continue
         }
-        guard let message = context.object(Message.self, id: nonce) else {
+        guard let message = client.messages[nonce] else {
           if !givenUp.contains(nonce) {
             problems.append("message \(nonce) is gone here, not on the server, and not given up")
           }

@@ -48,7 +48,7 @@ final class UpstreamModel {
   private(set) var givenUp: Set<UUID> = []
   /// The last value the user saved for each key the promise covers one by one, until the
   /// server is seen holding it or the app gives the object's refused change up.
-  var lastSaved: [SavedKey: String] = [:]
+  var lastSaved: [SavedKey: SavedValue] = [:]
   private var lastNotification: UUID?
   /// Requests out while news dropped their group here and another member then added the self
   /// user back: the backend may apply one after the re-add, which only its news tell the client.
@@ -81,6 +81,25 @@ final class UpstreamModel {
       case .groupName(let id): "name of group \(id)"
       case .connection(let user): "status of the connection with \(user)"
       case .member(let user, let group): "membership of \(user) in group \(group)"
+      }
+    }
+  }
+
+  /// The value of a ``SavedKey``, as the client or the server holds it.
+  enum SavedValue: Hashable, CustomStringConvertible {
+    /// A name; a group without one reads as empty.
+    case name(String)
+    case accent(Int)
+    /// Whether the user is in the group.
+    case member(Bool)
+    case connection(Connection.Status)
+
+    var description: String {
+      switch self {
+      case .name(let name): name
+      case .accent(let accent): "\(accent)"
+      case .member(let isIn): isIn ? "in" : "out"
+      case .connection(let status): status.rawValue
       }
     }
   }
@@ -206,16 +225,16 @@ final class UpstreamModel {
     switch step {
     case .renameSelf(let name):
       if try saveUI({ try $0.update(User.self, id: self.me) { $0.name = name } }) {
-        lastSaved[.selfName] = name
+        lastSaved[.selfName] = .name(name)
       }
     case .changeAccent(let accent):
       if try saveUI({ try $0.update(User.self, id: self.me) { $0.accentID = accent } }) {
-        lastSaved[.accent] = "\(accent)"
+        lastSaved[.accent] = .accent(accent)
       }
     case .renameGroup(let index, let name):
       let group = groups[index % groups.count]
       if try saveUI({ try $0.update(Conversation.self, id: group) { $0.name = name } }) {
-        lastSaved[.groupName(group)] = name
+        lastSaved[.groupName(group)] = .name(name)
       }
     case .toggleMember(let index, let user):
       let group = groups[index % groups.count]
@@ -228,7 +247,7 @@ final class UpstreamModel {
         }
       }
       if saved, let members = ui.object(Conversation.self, id: group)?.participantIDs {
-        lastSaved[.member(member, group: group)] = members.contains(member) ? "in" : "out"
+        lastSaved[.member(member, group: group)] = .member(members.contains(member))
       }
     case .write(let index, let text):
       let conversation = conversations[index % conversations.count]
@@ -353,7 +372,7 @@ final class UpstreamModel {
         }
       }
       if saved, let status = ui.object(Connection.self, id: user)?.status {
-        lastSaved[.connection(user)] = status.rawValue
+        lastSaved[.connection(user)] = .connection(status)
       }
     case .remoteToggleBlock(let index):
       let user = users[index]

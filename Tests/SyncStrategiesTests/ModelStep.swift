@@ -1,6 +1,9 @@
 import Foundation
 
 /// One step of a generated sequence run against the upstream tracker.
+///
+/// The user's edits are made in the UI context and saved by a ``save`` step, so one save may
+/// carry several edits, of several keys and objects.
 enum ModelStep: Sendable, CustomStringConvertible {
   case renameSelf(String)
   case changeAccent(Int)
@@ -12,6 +15,8 @@ enum ModelStep: Sendable, CustomStringConvertible {
   case leaveGroup(Int)
   /// The user deletes their latest message in a conversation that is still here.
   case deleteMessage(conversation: Int)
+  /// The UI context saves the user's edits made since its last save.
+  case save
   case handOut
   case answer(Int, AnswerKind)
   case deliver(Int)
@@ -47,6 +52,7 @@ enum ModelStep: Sendable, CustomStringConvertible {
     case .leaveGroup(let group): "leave group \(group)"
     case .deleteMessage(let conversation):
       "delete the latest own message in conversation \(conversation)"
+    case .save: "save the UI's edits"
     case .handOut: "hand out the next request"
     case .answer(let index, let kind): "answer in-flight request \(index): \(kind)"
     case .deliver(let index):

@@ -57,6 +57,8 @@ final class UpstreamModel {
   /// them waits for the next news.
   private(set) var awaitingNews: Set<UUID> = []
   private(set) var now: Duration = .zero
+  /// What the UI's edits not saved yet mean once saved, in the order they were made.
+  private var unsaved: [UnsavedEffect] = []
   private var counter = 0
   private let downstream = DownstreamSync()
   /// Each request handed out and how it was answered, in order, for failure reports.
@@ -102,6 +104,20 @@ final class UpstreamModel {
       case .connection(let status): status.rawValue
       }
     }
+  }
+
+  /// What an edit the UI has not saved yet means for the model once a save takes it.
+  enum UnsavedEffect {
+    /// The user changed this key.
+    case key(SavedKey)
+    /// The user wrote this message.
+    case wrote(UUID, conversation: UUID)
+    /// The user left the group, deleting it and these messages here.
+    case left(UUID, messages: [UUID])
+    /// The user deleted their message.
+    case deleted(UUID)
+    /// Nothing the model follows (a new group, which the model lists at once).
+    case none
   }
 
   /// What the checks have read of one conversation's messages on the server.
@@ -179,17 +195,20 @@ final class UpstreamModel {
     counter += 1
     let roll = Int.random(in: 0..<100, using: &random)
     switch roll {
-    case 0..<14: return .renameSelf("n\(counter)")
-    case 14..<20: return .changeAccent(Int.random(in: 0..<8, using: &random))
-    case 20..<28: return .renameGroup(Int.random(in: 0..<8, using: &random), "g\(counter)")
-    case 28..<36:
+    case 0..<10: return .renameSelf("n\(counter)")
+    case 10..<14: return .changeAccent(Int.random(in: 0..<8, using: &random))
+    case 14..<20: return .renameGroup(Int.random(in: 0..<8, using: &random), "g\(counter)")
+    case 20..<26:
       return .toggleMember(
         group: Int.random(in: 0..<8, using: &random), user: Int.random(in: 0..<3, using: &random))
-    case 36..<47:
+    case 26..<35:
       return .write(conversation: Int.random(in: 0..<8, using: &random), text: "m\(counter)")
-    case 47..<48: return .deleteMessage(conversation: Int.random(in: 0..<8, using: &random))
-    case 48..<50: return .createGroup(members: [Int.random(in: 0..<3, using: &random)])
-    case 50..<51: return .leaveGroup(Int.random(in: 0..<8, using: &random))
+    case 35..<36: return .deleteMessage(conversation: Int.random(in: 0..<8, using: &random))
+    case 36..<38: return .createGroup(members: [Int.random(in: 0..<3, using: &random)])
+    case 38..<39: return .leaveGroup(Int.random(in: 0..<8, using: &random))
+    // About three edits to a save: saves of several keys and objects, and edits the UI keeps
+    // unsaved while the sync context's saves merge in.
+    case 39..<51: return .save
     case 51..<64: return .handOut
     case 64..<68: return .deliver(Int.random(in: 0..<8, using: &random))
     case 68..<88:
@@ -218,82 +237,75 @@ final class UpstreamModel {
 
   // MARK: - Running
 
-  /// Carries out `step`; returns `false` when it changed nothing (no request to hand out or
-  /// answer, no author for a remote change, only the clock moved), so the rules need no check.
+  /// Carries out `step`; returns `false` when it changed nothing the rules read (an edit the UI
+  /// has not saved, no request to hand out or answer, no author for a remote change, only the
+  /// clock moved), so the rules need no check.
   @discardableResult
   func run(_ step: ModelStep) throws -> Bool {
     switch step {
     case .renameSelf(let name):
-      if try saveUI({ try $0.update(User.self, id: self.me) { $0.name = name } }) {
-        lastSaved[.selfName] = .name(name)
-      }
+      editUI(.key(.selfName)) { try $0.update(User.self, id: self.me) { $0.name = name } }
+      return false
     case .changeAccent(let accent):
-      if try saveUI({ try $0.update(User.self, id: self.me) { $0.accentID = accent } }) {
-        lastSaved[.accent] = .accent(accent)
-      }
+      editUI(.key(.accent)) { try $0.update(User.self, id: self.me) { $0.accentID = accent } }
+      return false
     case .renameGroup(let index, let name):
       let group = groups[index % groups.count]
-      if try saveUI({ try $0.update(Conversation.self, id: group) { $0.name = name } }) {
-        lastSaved[.groupName(group)] = .name(name)
+      editUI(.key(.groupName(group))) {
+        try $0.update(Conversation.self, id: group) { $0.name = name }
       }
+      return false
     case .toggleMember(let index, let user):
       let group = groups[index % groups.count]
       let member = users[user]
-      let saved = try saveUI { context in
+      editUI(.key(.member(member, group: group))) { context in
         try context.update(Conversation.self, id: group) { conversation in
           if conversation.participantIDs.remove(member) == nil {
             conversation.participantIDs.insert(member)
           }
         }
       }
-      if saved, let members = ui.object(Conversation.self, id: group)?.participantIDs {
-        lastSaved[.member(member, group: group)] = .member(members.contains(member))
-      }
+      return false
     case .write(let index, let text):
       let conversation = conversations[index % conversations.count]
       let nonce = ui.makeID()
       counter += 1
-      let saved = try saveUI { context in
+      editUI(.wrote(nonce, conversation: conversation)) { context in
         try context.insert(
           Message(
             nonce: nonce, conversationID: conversation, senderID: self.me, text: text,
             localTime: Date(timeIntervalSince1970: 1_800_000_000 + Double(self.counter))))
       }
-      // A group given up here takes no more messages.
-      guard saved else { return false }
-      written[conversation, default: []].append(nonce)
+      return false
     case .createGroup(let members):
       let id = ui.makeID()
       let participants = Set(members.map { users[$0] } + [me])
-      try saveUI { context in
+      editUI(.none) { context in
         try context.insert(
           Conversation(
             id: id, kind: .group, name: "new", creatorID: self.me, participantIDs: participants,
             lastEventTime: Date(timeIntervalSince1970: 1_800_000_000)))
       }
+      // Listed at once, so that later edits may find it; until saved it is only in the UI.
       groups.append(id)
       conversations.append(id)
+      return false
     case .leaveGroup(let index):
       let group = groups[index % groups.count]
-      let messages = ui.messages(inConversationWithID: group)
-      let left = try saveUI { context in
-        for message in messages { try context.delete(Message.self, id: message.id) }
+      let messages = ui.messages(inConversationWithID: group).map(\.id)
+      editUI(.left(group, messages: messages)) { context in
+        for message in messages { try context.delete(Message.self, id: message) }
         try context.delete(Conversation.self, id: group)
       }
-      guard left else { return false }
-      givenUp.formUnion(messages.map(\.id))
-      // Leaving gives up a rename or member change not sent yet: should another member add the
-      // self user back, the group returns as the server has it.
-      for key in savedKeys(of: ObjectReference(Conversation.entityName, group)) {
-        lastSaved[key] = nil
-      }
+      return false
     case .deleteMessage(let index):
       let conversation = conversations[index % conversations.count]
       let mine = (written[conversation] ?? []).filter { ui.object(Message.self, id: $0) != nil }
-      guard let latest = mine.last,
-        try saveUI({ try $0.delete(Message.self, id: latest) })
-      else { return false }
-      givenUp.insert(latest)
+      guard let latest = mine.last else { return false }
+      editUI(.deleted(latest)) { try $0.delete(Message.self, id: latest) }
+      return false
+    case .save:
+      return saveUI()
     case .handOut:
       let uncertain = stack.sync.localChanges(of: Conversation.self).unconfirmed
       guard let request = upstream.nextRequest(in: stack.sync, now: now) else { return false }
@@ -366,14 +378,12 @@ final class UpstreamModel {
       try pull()
     case .toggleBlock(let index):
       let user = users[index]
-      let saved = try saveUI { context in
+      editUI(.key(.connection(user))) { context in
         try context.update(Connection.self, id: user) { connection in
           connection.status = connection.status == .blocked ? .accepted : .blocked
         }
       }
-      if saved, let status = ui.object(Connection.self, id: user)?.status {
-        lastSaved[.connection(user)] = .connection(status)
-      }
+      return false
     case .remoteToggleBlock(let index):
       let user = users[index]
       guard let current = fake.connection(from: me, to: user)?.status else { return false }
@@ -391,17 +401,82 @@ final class UpstreamModel {
     return true
   }
 
-  /// Makes `edit` in the UI context and saves; an edit or save the context refuses is rolled
-  /// back, and `false` is returned.
-  @discardableResult
-  private func saveUI(_ edit: (ModelContext) throws -> Void) throws -> Bool {
+  /// Makes `edit` in the UI context without saving it.
+  ///
+  /// The next save gives it `effect`; an edit the context refuses (of an object that is not
+  /// there) changes nothing.
+  private func editUI(_ effect: UnsavedEffect, _ edit: (ModelContext) throws -> Void) {
     do {
       try edit(ui)
-      try ui.save()
-      return true
+      unsaved.append(effect)
+    } catch {
+      // The context refuses an edit before making it: nothing to undo.
+    }
+  }
+
+  /// Saves the UI context's edits and applies their effects to what the model remembers.
+  ///
+  /// Returns whether the save changed anything. A save the context refuses (a message whose
+  /// conversation news dropped meanwhile) rolls every unsaved edit back, and they have no effect.
+  private func saveUI() -> Bool {
+    defer { unsaved = [] }
+    let changes: ChangeSet
+    do {
+      changes = try ui.save()
     } catch {
       ui.rollback()
       return false
+    }
+    guard !changes.isEmpty else { return false }
+    let users = changes[User.self]
+    let connections = changes[Connection.self]
+    let groups = changes[Conversation.self]
+    let messages = changes[Message.self]
+    // What the save made or changed of an object; a deletion in the same save wins.
+    func saved<Object>(_ id: UUID, in entity: EntityChanges<Object>) -> Bool {
+      entity.updated[id] != nil || entity.inserted[id] != nil
+    }
+    for effect in unsaved {
+      switch effect {
+      case .key(let key):
+        let touched =
+          switch key {
+          case .selfName, .accent: saved(me, in: users)
+          case .groupName(let group), .member(_, let group): saved(group, in: groups)
+          case .connection(let user): saved(user, in: connections)
+          }
+        if touched, let value = value(of: key, in: ui) { lastSaved[key] = value }
+      case .wrote(let nonce, let conversation):
+        if messages.inserted[nonce] != nil { written[conversation, default: []].append(nonce) }
+      case .left(let group, let gone):
+        guard groups.deleted.contains(group) else { continue }
+        givenUp.formUnion(gone)
+        // Leaving gives up a rename or member change not sent yet: should another member add
+        // the self user back, the group returns as the server has it.
+        for key in savedKeys(of: ObjectReference(Conversation.entityName, group)) {
+          lastSaved[key] = nil
+        }
+      case .deleted(let nonce):
+        if messages.deleted.contains(nonce) { givenUp.insert(nonce) }
+      case .none:
+        continue
+      }
+    }
+    return true
+  }
+
+  /// The value of `key` in `context`, if the object is there.
+  func value(of key: SavedKey, in context: ModelContext) -> SavedValue? {
+    switch key {
+    case .selfName: context.object(User.self, id: me).map { .name($0.name) }
+    case .accent: context.object(User.self, id: me).map { .accent($0.accentID) }
+    case .groupName(let id): context.object(Conversation.self, id: id).map { .name($0.name ?? "") }
+    case .connection(let user):
+      context.object(Connection.self, id: user).map { .connection($0.status) }
+    case .member(let user, let group):
+      context.object(Conversation.self, id: group).map {
+        .member($0.participantIDs.contains(user))
+      }
     }
   }
 
@@ -562,6 +637,8 @@ final class UpstreamModel {
   /// Answers every request with success until nothing is left to send: faults stopped, the
   /// network up, refused changes retried.
   func drain() throws {
+    // The user's edits are saved before the network comes back for good.
+    _ = saveUI()
     try retryFailed()
     for _ in 0..<10_000 {
       // One save for all the answers, as the engine applies the answers that arrived together.

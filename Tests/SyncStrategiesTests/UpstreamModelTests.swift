@@ -217,7 +217,8 @@ extension UpstreamModelTests {
       "The in-flight check fails when a request is held twice",
       arguments: zip(
         [
-          [ModelStep.renameSelf("Ada"), .handOut], [.write(conversation: 0, text: "hi"), .handOut],
+          [ModelStep.renameSelf("Ada"), .save, .handOut],
+          [.write(conversation: 0, text: "hi"), .save, .handOut],
         ],
         ["one key in two requests at once", "one of them not an update"]))
     func inFlightTwice(steps: [ModelStep], rule: String) throws {
@@ -249,7 +250,7 @@ extension UpstreamModelTests {
     @Test("The step check fails on a record an unapplied group creation left behind")
     func creationLeftRecord() throws {
       // given: a record the creation did not write joins its own
-      let model = try model(after: [.createGroup(members: [0]), .handOut])
+      let model = try model(after: [.createGroup(members: [0]), .save, .handOut])
       let id = try #require(model.inFlight.first?.item.object.id)
       let group = try #require(model.stack.sync.object(Conversation.self, id: id))
       model.stack.sync.recordInFlight(group, keys: [.name])
@@ -267,7 +268,7 @@ extension UpstreamModelTests {
     @Test("The step check fails on a request sent before its object's Retry-After ended")
     func sentBeforeRetryAfter() throws {
       // given: the rename was told to wait, and the tracker was made to forget it
-      let model = try model(after: [.renameSelf("Ada"), .handOut, .answer(0, .tooMany)])
+      let model = try model(after: [.renameSelf("Ada"), .save, .handOut, .answer(0, .tooMany)])
       let me = ObjectReference(User.entityName, model.me)
       model.upstream.retryFailedChange(of: me, in: model.stack.sync)
       try model.run(.handOut)
@@ -284,7 +285,7 @@ extension UpstreamModelTests {
     @Test("The drained check fails on a value still uncertain after every request was answered")
     func uncertainAfterDraining() throws {
       // given
-      let model = try model(after: [.renameGroup(0, "Lunch!"), .handOut])
+      let model = try model(after: [.renameGroup(0, "Lunch!"), .save, .handOut])
       try model.drain()
       let group = try #require(model.stack.sync.object(Conversation.self, id: model.groups[0]))
       model.stack.sync.recordInFlight(group, keys: [.name])
@@ -299,7 +300,7 @@ extension UpstreamModelTests {
     @Test("The pending check fails on a refusal left as a failure on a message gone here")
     func failureOnGoneMessage() throws {
       // given: an unsent message the user deleted, which only drops it here
-      let model = try model(after: [.write(conversation: 0, text: "hi")])
+      let model = try model(after: [.write(conversation: 0, text: "hi"), .save])
       let nonce = try #require(model.written[model.conversations[0]]?.last)
       try model.stack.sync.delete(Message.self, id: nonce)
       try model.stack.sync.save()
@@ -314,7 +315,7 @@ extension UpstreamModelTests {
     @Test("The pending check fails on a message marked sent that the server does not hold")
     func messageSentNowhere() throws {
       // given
-      let model = try model(after: [.write(conversation: 0, text: "hi")])
+      let model = try model(after: [.write(conversation: 0, text: "hi"), .save])
       let nonce = try #require(model.written[model.conversations[0]]?.last)
 
       // when
@@ -327,7 +328,7 @@ extension UpstreamModelTests {
     @Test("The pending check fails on an unsent message that is gone here though nobody gave it up")
     func messageGoneUnasked() throws {
       // given
-      let model = try model(after: [.write(conversation: 0, text: "hi")])
+      let model = try model(after: [.write(conversation: 0, text: "hi"), .save])
       let nonce = try #require(model.written[model.conversations[0]]?.last)
 
       // when
@@ -360,7 +361,7 @@ extension UpstreamModelTests {
     )
     func editLostUnasked() throws {
       // given: the user renames themselves, and the sync context quietly undoes it
-      let model = try model(after: [.renameSelf("Ada")])
+      let model = try model(after: [.renameSelf("Ada"), .save])
       let context = model.stack.sync
       let server = try #require(model.fake.user(model.me)?.name)
       try context.update(User.self, id: model.me) { $0.name = server }
@@ -380,7 +381,7 @@ extension UpstreamModelTests {
     )
     func memberLostUnasked() throws {
       // given: the user adds a member, and the sync context undoes it without a word
-      let model = try model(after: [.toggleMember(group: 0, user: 2)])
+      let model = try model(after: [.toggleMember(group: 0, user: 2), .save])
       let group = model.groups[0]
       let member = model.users[2]
       let context = model.stack.sync
@@ -395,14 +396,39 @@ extension UpstreamModelTests {
       #expect(problem?.contains("the user's last membership of \(member)") == true)
     }
 
+    @Test(
+      "An edit the UI has not saved changes nothing the rules read, and the save records both edits of it",
+      arguments: zip(
+        [ModelStep.renameSelf("Ada"), .renameGroup(0, "Brunch")],
+        [UpstreamModel.SavedValue.name("Ada"), .name("Brunch")]))
+    func editsWaitForTheSave(edit: ModelStep, saved: UpstreamModel.SavedValue) throws {
+      // given: two edits, of two objects, not saved yet
+      let model = try model(after: [])
+      let key: UpstreamModel.SavedKey =
+        if case .renameGroup = edit { .groupName(model.groups[0]) } else { .selfName }
+      #expect(try model.run(edit) == false)
+      #expect(try model.run(.changeAccent(5)) == false)
+      #expect(model.stack.sync.localChanges(of: User.self).isEmpty)
+      #expect(model.lastSaved.isEmpty)
+
+      // when
+      let changed = try model.run(.save)
+
+      // then
+      #expect(changed)
+      #expect(model.lastSaved == [key: saved, .accent: .accent(5)])
+      #expect(model.stack.sync.localChanges(of: User.self).keys(of: model.me).contains(.accentID))
+    }
+
     @Test("Giving up a refused group creation takes its unsent messages with it, as given up")
     func discardedGroupTakesMessages() throws {
       // given: a new group with a message waiting on it, its creation refused
       let model = try model(after: [
-        .createGroup(members: [0]), .handOut, .answer(0, .permanent),
+        .createGroup(members: [0]), .save, .handOut, .answer(0, .permanent),
       ])
       let group = try #require(model.groups.last)
       try model.run(.write(conversation: model.conversations.count - 1, text: "hi"))
+      try model.run(.save)
       let nonce = try #require(model.written[group]?.last)
 
       // when
@@ -412,8 +438,9 @@ extension UpstreamModelTests {
       #expect(model.stack.sync.object(Conversation.self, id: group) == nil)
       #expect(model.givenUp == [nonce])
       #expect(model.unacknowledged().isEmpty)
-      #expect(
-        try model.run(.write(conversation: model.conversations.count - 1, text: "late")) == false)
+      try model.run(.write(conversation: model.conversations.count - 1, text: "late"))
+      #expect(try model.run(.save) == false)
+      #expect(model.written[group] == [nonce])
     }
   }
 }

@@ -508,5 +508,49 @@ extension DownstreamSyncTests {
       #expect(status == .blocked)
       #expect(awaited == stillAwaited)
     }
+
+    @Test(
+      "A status the backend held already, whose news were read before the request went, waits for no news, and newer news of the connection apply"
+    )
+    func statusHeldAlreadyLetsNewerNewsApply() async throws {
+      // given: while the user's block of Ann is out, its news and an unblock on another device
+      // are read, so the backend may hold either; the user then unblocks Ann, which the
+      // backend held already (204)
+      let harness = TrackerHarness()
+      let conversation = harness.fake.connectRemotely(with: Self.ann) ?? Self.group
+      try await harness.seedRemote([
+        User(id: Self.ann, name: "Ann"),
+        Connection(
+          from: harness.me.id, to: Self.ann, status: .accepted, conversationID: conversation,
+          lastUpdate: Self.time),
+      ])
+      try harness.save { try $0.update(Connection.self, id: Self.ann) { $0.status = .blocked } }
+      let block = try #require(await harness.next())
+      _ = try await DownstreamSyncTests().apply(
+        [
+          Self.connectionNews(.blocked, me: harness.me.id),
+          Self.connectionNews(.accepted, me: harness.me.id),
+        ], to: harness)
+      await harness.complete(
+        block,
+        .success(
+          .connection(
+            ConnectionPayload(
+              from: harness.me.id, to: Self.ann, status: .blocked, conversation: conversation,
+              lastUpdate: Self.time))))
+      try harness.save { try $0.update(Connection.self, id: Self.ann) { $0.status = .accepted } }
+      let unblock = try #require(await harness.next())
+      await harness.complete(unblock, .success(.noContent))
+
+      // when: another device blocks Ann
+      _ = try await DownstreamSyncTests().apply(
+        [Self.connectionNews(.blocked, me: harness.me.id)], to: harness)
+
+      // then
+      let status = await harness.stack.sync.perform {
+        $0.object(Connection.self, id: Self.ann)?.status
+      }
+      #expect(status == .blocked)
+    }
   }
 }

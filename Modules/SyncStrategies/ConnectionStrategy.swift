@@ -86,12 +86,18 @@ public struct ConnectionStrategy: UpstreamStrategy {
   }
 
   /// Records the status the backend holds after this request, unless its news may have been
-  /// read already: news moved the status while the request was out, or the backend already had
-  /// that status when it went.
+  /// read already: news moved the status while the request was out, or the backend had, or may
+  /// have had, that status when it went (its last known status, or one that news read while
+  /// an earlier request was out, or a lost answer, left possible).
+  ///
+  /// Waiting for news already read would pass over the newer news of the connection that come
+  /// next, for good (model seed 1206, where the user unblocked a contact whose unblock on another
+  /// device was read while the user's block was out, and a later block there was lost).
   private func awaitNews(
     of sent: SentChange<Connection>, status: Connection.Status, in context: ModelContext
   ) {
     guard let before = sent.lastKnown, before.status != status,
+      sent.unconfirmed.allSatisfy({ $0.status != status }),
       sent.heard.allSatisfy({ $0.status == before.status })
     else { return }
     context.syncMetadata.awaitNews(of: .connectionStatus(connection: sent.id, status: status))

@@ -15,7 +15,8 @@ extension EntityTrack {
     let reference = reference(flight.id)
     let sent = SentChange(
       kind: flight.kind, id: flight.id, keys: flight.keys, sent: flight.sent,
-      lastKnown: flight.lastKnown, endpoint: flight.endpoint, heard: heard)
+      lastKnown: flight.lastKnown, endpoint: flight.endpoint, heard: heard,
+      unconfirmed: flight.unconfirmed)
     // News dropped the object here while the request was out (another member removed the self
     // user from its group): an answer settles the request and leaves nothing behind, neither
     // the object nor values the backend may hold; a temporary failure still backs the object

@@ -29,6 +29,8 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     let alsoPossible: [Object]
     /// The object as the backend last had it when the request was made.
     let lastKnown: Object?
+    /// Other values the backend may have held for the keys when the request was made.
+    let unconfirmed: [Object]
     let endpoint: Endpoint
     /// How many catch-ups the context had applied when the request went
     /// (``ModelContext/catchUpsApplied``): one applied since may have moved the cursor past the
@@ -265,7 +267,8 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       var flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object, local: change.object,
         endedDeletions: kind == .delete ? context.endedDeletions(of: work.object) : 0,
-        alsoPossible: alsoPossible, lastKnown: change.lastKnown, endpoint: endpoint,
+        alsoPossible: alsoPossible, lastKnown: change.lastKnown,
+        unconfirmed: change.unconfirmed, endpoint: endpoint,
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
       flight.catchUpsAtSend = context.catchUpsApplied
       // Written ahead: if the app dies before the answer, the next one knows the backend may

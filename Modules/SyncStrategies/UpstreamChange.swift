@@ -81,6 +81,13 @@ public struct SentChange<Object: ModelObject>: Sendable {
   /// The last synchronised value says where the backend ended; this says how it got there, so
   /// a key changed and changed back (a member added and removed again) is seen as changed.
   public let heard: [Object]
+  /// Other values the backend may have held for the keys when the request went, besides
+  /// ``lastKnown``: left by requests whose answers were lost, or by news read while another
+  /// request was out (``UpstreamChange/unconfirmed``).
+  ///
+  /// A value among them, or ``lastKnown``, is one the client had heard of: news of it may have
+  /// been read already.
+  public let unconfirmed: [Object]
 }
 
 /// What the backend holds for a request's keys once it succeeded, when that is not simply what

@@ -130,7 +130,7 @@ public final class ModelContext: ModelLookup {
     _ type: Object.Type, referringTo target: UUID, via relationship: Relationship<Object>
   ) -> [Object] {
     var ids = committed.sources(type, referringTo: target, via: relationship.name)
-    ids.formUnion(edits[type].references.sources(of: target, via: relationship.name))
+    if !edits.isEmpty(type) { ids.formUnion(edits[type].referrers(of: target, via: relationship)) }
     return ids.compactMap { object(type, id: $0) }
       .filter { relationship.targets($0).contains(target) }
       .sorted { $0.id < $1.id }

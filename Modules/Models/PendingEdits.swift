@@ -1,20 +1,26 @@
 import Foundation
 
 /// One entity's unsaved edits in a context: an object for an insert or an update, `nil` for a
-/// deletion, plus the relationships the edited objects refer to.
+/// deletion.
+///
+/// Unlike a table, it keeps no index of what the edited objects refer to: edits are many and
+/// short-lived (a save or a rollback ends them), and the few reads that ask which objects refer
+/// to one go through the entity's edits instead (``referrers(of:via:)``).
 struct EditSlot<Object: ModelObject>: EntitySlot {
   private(set) var edits: [UUID: Object?] = [:]
-  /// What the edited objects refer to; only ever grows until the next save or rollback, and is
-  /// checked against the objects when read.
-  private(set) var references = InverseIndex()
-  private let relationships = Object.relationships
 
   /// Records `edit` for the object `id`.
   mutating func set(_ edit: Object?, for id: UUID) {
     edits[id] = .some(edit)
-    if let edit, !relationships.isEmpty {
-      references.reindex(id, relationships, removing: nil, adding: edit)
+  }
+
+  /// The ids of the edited objects that refer to `target` through `relationship`.
+  func referrers(of target: UUID, via relationship: Relationship<Object>) -> [UUID] {
+    var ids: [UUID] = []
+    for (id, edit) in edits {
+      if let edit, relationship.targets(edit).contains(target) { ids.append(id) }
     }
+    return ids
   }
 
   /// Forgets any edit of the object `id`.

@@ -39,8 +39,10 @@ struct InverseIndex: Sendable, Equatable {
     _ id: UUID, _ relationships: [Relationship<Object>], removing old: Object?, adding new: Object?
   ) {
     for relationship in relationships {
-      let before = old.map(relationship.targets) ?? []
-      let after = new.map(relationship.targets) ?? []
+      var before: [UUID] = []
+      if let old { before = relationship.targets(old) }
+      var after: [UUID] = []
+      if let new { after = relationship.targets(new) }
       guard before != after else { continue }
       let (removed, added) = Self.difference(from: before, to: after)
       for target in removed { entries[relationship.name]?[target]?.remove(id) }
@@ -55,8 +57,13 @@ struct InverseIndex: Sendable, Equatable {
   static func difference(from before: [UUID], to after: [UUID]) -> (
     removed: [UUID], added: [UUID]
   ) {
+    if before.isEmpty || after.isEmpty { return (before, after) }
     guard before.count + after.count > 16 else {
-      return (before.filter { !after.contains($0) }, after.filter { !before.contains($0) })
+      var removed: [UUID] = []
+      for id in before where !after.contains(id) { removed.append(id) }
+      var added: [UUID] = []
+      for id in after where !before.contains(id) { added.append(id) }
+      return (removed, added)
     }
     let (old, new) = (Set(before), Set(after))
     return (before.filter { !new.contains($0) }, after.filter { !old.contains($0) })

@@ -203,7 +203,7 @@ extension FakeBackend {
   public func conversationSummary(_ id: UUID) -> ServerSnapshot.Conversation? {
     state.withLock { state in
       state.conversations[id].map {
-        ServerSnapshot.Conversation(name: $0.name, members: Set($0.members))
+        ServerSnapshot.Conversation(name: $0.name, memberIDs: $0.members)
       }
     }
   }
@@ -250,11 +250,33 @@ extension FakeBackend {
 /// lookup each; ``conversations`` and ``messages`` build a dictionary of everything.
 public struct ServerSnapshot: Sendable {
   /// A conversation as the server holds it.
+  ///
+  /// Two are equal when they have the same name and the same members, in whatever order those
+  /// joined.
   public struct Conversation: Sendable, Hashable {
     /// Its name, if it has one.
     public let name: String?
+    /// Everyone taking part, the self user included, each once, in the order they joined.
+    public let memberIDs: [UUID]
+
     /// Everyone taking part, the self user included.
-    public let members: Set<UUID>
+    public var members: Set<UUID> { Set(memberIDs) }
+
+    /// Whether exactly `users` take part: no one else, and every one of them.
+    public func hasMembers(_ users: Set<UUID>) -> Bool {
+      memberIDs.count == users.count && memberIDs.allSatisfy(users.contains)
+    }
+
+    /// Whether the two have the same name and the same members.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+      lhs.name == rhs.name && lhs.hasMembers(rhs.members)
+    }
+
+    /// Hashes the name and the members, not the order they joined.
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(name)
+      hasher.combine(members)
+    }
   }
 
   private let state: ServerState
@@ -271,7 +293,7 @@ public struct ServerSnapshot: Sendable {
 
   /// Every conversation, by id.
   public var conversations: [UUID: Conversation] {
-    state.conversations.mapValues { Conversation(name: $0.name, members: Set($0.members)) }
+    state.conversations.mapValues { Conversation(name: $0.name, memberIDs: $0.members) }
   }
 
   /// The nonces of each conversation's messages, in the order the server accepted them.
@@ -287,7 +309,7 @@ public struct ServerSnapshot: Sendable {
 
   /// The name and members of the conversation `id`, or `nil` for an unknown one.
   public func conversation(_ id: UUID) -> Conversation? {
-    state.conversations[id].map { Conversation(name: $0.name, members: Set($0.members)) }
+    state.conversations[id].map { Conversation(name: $0.name, memberIDs: $0.members) }
   }
 
   /// The members of a conversation, in the order they joined; empty for an unknown one.

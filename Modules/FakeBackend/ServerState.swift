@@ -134,10 +134,14 @@ struct ServerState {
     ])
   }
 
-  /// Adds `users` who are not members yet; returns those added.
+  /// Adds `users` who are not members yet, each once however often the list names them;
+  /// returns those added.
   mutating func addMembers(_ users: [UUID], to id: UUID, by user: UUID) -> [UUID] {
     guard let conversation = conversations[id] else { return [] }
-    let added = users.filter { !conversation.members.contains($0) }
+    var added: [UUID] = []
+    for user in users where !conversation.members.contains(user) && !added.contains(user) {
+      added.append(user)
+    }
     guard !added.isEmpty else { return [] }
     let time = tick()
     conversations[id]?.members += added

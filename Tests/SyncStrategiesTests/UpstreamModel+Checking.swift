@@ -30,18 +30,27 @@ extension UpstreamModel {
     }
   }
 
-  /// The sync context's objects, each entity read once for all the rules of a check.
+  /// The sync context's objects and local changes, each entity read once for all the rules of
+  /// a check.
   struct ClientView {
     let users: [UUID: User]
     let connections: [UUID: Connection]
     let conversations: [UUID: Conversation]
     let messages: [UUID: Message]
+    let userChanges: LocalChanges<User>
+    let connectionChanges: LocalChanges<Connection>
+    let conversationChanges: LocalChanges<Conversation>
+    let messageChanges: LocalChanges<Message>
 
     init(_ context: ModelContext) {
       users = context.objectsByID(User.self)
       connections = context.objectsByID(Connection.self)
       conversations = context.objectsByID(Conversation.self)
       messages = context.objectsByID(Message.self)
+      userChanges = context.localChanges(of: User.self)
+      connectionChanges = context.localChanges(of: Connection.self)
+      conversationChanges = context.localChanges(of: Conversation.self)
+      messageChanges = context.localChanges(of: Message.self)
     }
   }
 
@@ -91,10 +100,7 @@ extension UpstreamModel {
         .connection(Connection.Status(backendValue: $0.status.rawValue))
       }
     case .member(let user, let group):
-      let members = server.members(of: group)
-      // An unknown group has no members: tell it from one the user is out of.
-      guard !members.isEmpty || server.conversation(group) != nil else { return nil }
-      return .member(members.contains(user))
+      return server.conversation(group).map { .member($0.memberIDs.contains(user)) }
     }
   }
 
@@ -133,12 +139,15 @@ extension UpstreamModel {
     for conversation in conversations {
       let messages = server.messages(in: conversation)
       var known = serverMessages[conversation] ?? ServerMessages()
+      // Read again from the start: every message written there may be unseen now.
+      var wasRead = false
       if known.count > messages.count
         || (known.count > 0 && messages[known.count - 1].nonce != known.last)
       {
         known = ServerMessages()
+        wasRead = true
       }
-      guard messages.count > known.count else { continue }
+      guard messages.count > known.count || wasRead else { continue }
       for message in messages[known.count...] {
         guard known.nonces.insert(message.nonce).inserted else {
           throw ModelViolation(
@@ -155,6 +164,11 @@ extension UpstreamModel {
       known.count = messages.count
       known.last = messages.last?.nonce
       serverMessages[conversation] = known
+      if let unseen = unseenWritten[conversation] {
+        unseenWritten[conversation] = (wasRead ? written[conversation] ?? [] : unseen).filter {
+          !known.nonces.contains($0)
+        }
+      }
     }
   }
 
@@ -165,10 +179,9 @@ extension UpstreamModel {
 
   /// ``unacknowledged()`` of what `client` holds against what `server` holds.
   func unacknowledged(_ client: ClientView, on server: ServerSnapshot) -> [String] {
-    let context = stack.sync
     var problems: [String] = []
     func name(_ id: UUID) -> String { client.users[id]?.name ?? "\(id)" }
-    let userChanges = context.localChanges(of: User.self)
+    let userChanges = client.userChanges
     if let mine = client.users[me], let theirs = server.user(me) {
       let pending = userChanges.keys(of: me).union(
         userChanges.failure(of: me) != nil ? [.name, .accentID] : [])
@@ -181,7 +194,7 @@ extension UpstreamModel {
           "accent is \(mine.accentID) here, \(theirs.accentID) on the server, and not pending")
       }
     }
-    let connections = context.localChanges(of: Connection.self)
+    let connections = client.connectionChanges
     for user in users {
       guard let mine = client.connections[user],
         let theirs = server.connection(from: me, to: user), connections.failure(of: user) == nil
@@ -194,7 +207,7 @@ extension UpstreamModel {
         )
       }
     }
-    let changes = context.localChanges(of: Conversation.self)
+    let changes = client.conversationChanges
     for id in groups {
       guard let conversation = client.conversations[id] else {
         // Only a group the app gave up goes; one the backend may hold is left there.
@@ -221,17 +234,17 @@ extension UpstreamModel {
           "group \(id) is named \(conversation.name ?? "nil") here, \(theirs.name ?? "nil") on the server, and not pending"
         )
       }
-      if theirs.members != conversation.participantIDs && !keys.contains(.participantIDs) {
+      if !theirs.hasMembers(conversation.participantIDs) && !keys.contains(.participantIDs) {
         let here = conversation.participantIDs.map(name).sorted()
         let there = theirs.members.map(name).sorted()
         problems.append(
           "group \(id) has members \(here) here, \(there) on the server, and not pending")
       }
     }
-    let messages = context.localChanges(of: Message.self)
-    for (conversation, nonces) in written {
-      let onServer = serverMessages[conversation]?.nonces ?? []
-      for nonce in nonces where !onServer.contains(nonce) {
+    let messages = client.messageChanges
+    // Only the messages not seen on the server yet: those it holds need nothing pending.
+    for nonces in unseenWritten.values {
+      for nonce in nonces {
         guard !messages.inserted.contains(nonce), messages.failure(of: nonce) == nil else {
           continue
         }
@@ -244,7 +257,8 @@ extension UpstreamModel {
         problems.append("message \(message.text) (\(nonce)) is sent here but not on the server")
       }
     }
-    return problems + failedThoughDeleted(Conversation.self) + failedThoughDeleted(Message.self)
+    return problems + failedThoughDeleted(changes, in: client)
+      + failedThoughDeleted(messages, in: client)
   }
 
   /// Refusals the app is shown though nothing is left to decide: on an object gone here, or a
@@ -253,9 +267,12 @@ extension UpstreamModel {
   ///
   /// The tracker drops a moot refusal when it next looks at the log, so a suspect in the log
   /// counts only if the queue, which an app reads, still lists it.
-  func failedThoughDeleted<Object: ModelObject>(_ type: Object.Type) -> [String] {
+  func failedThoughDeleted<Object: ModelObject>(
+    _ changes: LocalChanges<Object>, in client: ClientView
+  ) -> [String] {
+    guard !changes.failures.isEmpty else { return [] }
     let context = stack.sync
-    let changes = context.localChanges(of: type)
+    let type = Object.self
     let suspects = changes.failures.keys.filter { id in
       changes.deleted.contains(id) || context.object(type, id: id) == nil
     }

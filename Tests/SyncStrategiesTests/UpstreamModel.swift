@@ -41,6 +41,9 @@ final class UpstreamModel {
   /// nonces; the server only appends messages, except when the app gives up one it refused that
   /// an earlier attempt may have posted, so one seen there needs no further checking.
   var serverMessages: [UUID: ServerMessages] = [:]
+  /// The messages of each conversation that the user wrote and saved and that the checks have
+  /// not seen on the server yet, in the order written: those the pending rule looks at.
+  var unseenWritten: [UUID: [UUID]] = [:]
   private(set) var everRefused: Set<UUID> = []
   /// Messages the user deleted (alone or with a group they left) or the app gave up (refused
   /// ones, and those dropped with a group whose refused creation it gave up): they are gone
@@ -450,7 +453,10 @@ final class UpstreamModel {
           }
         if touched, let value = value(of: key, in: ui) { lastSaved[key] = value }
       case .wrote(let nonce, let conversation):
-        if messages.inserted[nonce] != nil { written[conversation, default: []].append(nonce) }
+        if messages.inserted[nonce] != nil {
+          written[conversation, default: []].append(nonce)
+          unseenWritten[conversation, default: []].append(nonce)
+        }
       case .left(let group, let gone):
         guard groups.deleted.contains(group) else { continue }
         givenUp.formUnion(gone)

@@ -94,12 +94,13 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// The entity's objects and changes are read once for the whole survey, not once per object.
   func survey(in context: ModelContext, into survey: inout Survey) {
     let changes = context.localChanges(of: Object.self)
+    guard !changes.isEmpty || !changes.failures.isEmpty || !flights.isEmpty else { return }
     let objects = context.objectsByID(Object.self)
-    var ids = changes.objectIDs
-    ids.formUnion(keyHolders.keys)
-    ids.formUnion(wholeHolders.keys)
     var work: [Work] = []
-    for id in ids {
+    survey.states.reserveCapacity(
+      survey.states.count + changes.inserted.count
+        + changes.updatedKeys.count + changes.deleted.count + flights.count)
+    for id in surveyedIDs(changes) {
       let reference = reference(id)
       let wholeKind = wholeHolders[id].flatMap { flights[$0]?.kind }
       let failure = changes.failures[id]
@@ -132,8 +133,25 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
           keys: kind == .update ? KeySet(keys, of: Object.self) : noKeys,
           track: position, order: object.map(strategy.order(of:)) ?? 0))
     }
-    work.sort { $0.order != $1.order ? $0.order < $1.order : $0.object.id < $1.object.id }
+    if work.count > 1 {
+      work.sort { $0.order != $1.order ? $0.order < $1.order : $0.object.id < $1.object.id }
+    }
     survey.work += work
+  }
+
+  /// Every object with a local change or a request in flight, each once.
+  private func surveyedIDs(_ changes: LocalChanges<Object>) -> [UUID] {
+    var ids = Array(changes.inserted)
+    for id in changes.updatedKeys.keys where !changes.inserted.contains(id) { ids.append(id) }
+    for id in changes.deleted where !changes.inserted.contains(id) && changes.updatedKeys[id] == nil
+    {
+      ids.append(id)
+    }
+    for id in keyHolders.keys where !changes.hasChange(of: id) { ids.append(id) }
+    for id in wholeHolders.keys where !changes.hasChange(of: id) && keyHolders[id] == nil {
+      ids.append(id)
+    }
+    return ids
   }
 
   /// What of the object's local change could be sent now, if anything, with the object.

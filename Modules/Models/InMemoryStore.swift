@@ -2,8 +2,28 @@ import Seams
 
 /// A store that keeps everything in memory: fresh and isolated for each test, gone with the
 /// process.
+///
+/// A commit is kept as it is and applied when the state is next read (``load()``), or once
+/// ``pendingLimit`` commits wait: most stores of tests are written far more often than read
+/// back, and each save then costs the store an append, not a second copy of the work every
+/// context already did. What ``load()`` returns is the same either way.
 public final class InMemoryStore: ModelStore {
-  private let state: Locked<StoredState>
+  /// How many commits may wait before they are applied, so that a store written for long
+  /// without being read keeps no more than that many saves besides its state.
+  public static let pendingLimit = 256
+
+  private struct State {
+    var applied: StoredState
+    var pending: [StoreSave] = []
+
+    /// Applies the commits that wait, in the order they came.
+    mutating func applyPending() {
+      for save in pending { applied.apply(save) }
+      pending = []
+    }
+  }
+
+  private let state: Locked<State>
 
   /// Creates a store holding `tables`, with nothing pending; empty by default.
   public convenience init(_ tables: Tables = Tables()) {
@@ -12,16 +32,22 @@ public final class InMemoryStore: ModelStore {
 
   /// Creates a store holding `state`.
   public init(state: StoredState) {
-    self.state = Locked(state)
+    self.state = Locked(State(applied: state))
   }
 
-  /// A copy of everything the store holds.
+  /// A copy of everything the store holds, every commit applied.
   public func load() -> StoredState {
-    state.withLock { $0 }
+    state.withLock { state in
+      state.applyPending()
+      return state.applied
+    }
   }
 
-  /// Applies `save` in memory.
+  /// Keeps `save`, to apply when the state is read or when ``pendingLimit`` commits wait.
   public func commit(_ save: StoreSave) {
-    state.withLock { $0.apply(save) }
+    state.withLock { state in
+      state.pending.append(save)
+      if state.pending.count >= Self.pendingLimit { state.applyPending() }
+    }
   }
 }

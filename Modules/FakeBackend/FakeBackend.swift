@@ -65,6 +65,36 @@ public final class FakeBackend: Sendable {
     self.onUnmatched = onUnmatched
   }
 
+  /// A new fake holding what this one holds now: users, connections, conversations, messages
+  /// and notifications, with the same server clock; its journal is empty, it has no faults and
+  /// is online.
+  ///
+  /// For tests that start from one prepared world many times: preparing it once and copying it
+  /// costs a copy of the state's collections, which share their storage until either fake
+  /// changes them. Neither fake sees the other's later changes.
+  ///
+  /// - Parameters:
+  ///   - uuids: Where the ids of objects the copy makes from now on come from.
+  ///   - time: The copy's clock for delays and offline expiry.
+  ///   - onUnmatched: Called for every request the copy matches to no endpoint; strict by
+  ///     default, as for a new fake.
+  public func copy(
+    uuids: UUIDSource = .current, time: any TimeSource = SystemTimeSource(),
+    onUnmatched: (@Sendable (JournalEntry) -> Void)? = FakeBackend.logUnmatched()
+  ) -> FakeBackend {
+    var copied = state.withLock { $0 }
+    copied.uuids = uuids
+    return FakeBackend(state: copied, time: time, onUnmatched: onUnmatched)
+  }
+
+  private init(
+    state: ServerState, time: any TimeSource, onUnmatched: (@Sendable (JournalEntry) -> Void)?
+  ) {
+    self.state = Locked(state)
+    self.time = time
+    self.onUnmatched = onUnmatched
+  }
+
   /// The fake's default strict mode: logs each unmatched request as an error to `sink`.
   ///
   /// The sink is the one in force where this is called (a test's recorder when the fake is made

@@ -24,7 +24,8 @@ struct ServerState {
     var lastEventTime: Date
   }
 
-  let uuids: UUIDSource
+  /// Where the ids of objects the server makes come from.
+  var uuids: UUIDSource
   private let epoch: Date
   private var ticks = 0
   var selfID: UUID?

@@ -1,8 +1,10 @@
 import ConnectionParsing
 import ConversationParsing
 import CourierAPI
+import EventParsing
 import FakeBackend
 import Foundation
+import HTTPRequest
 import TestSupport
 import Testing
 import UserParsing
@@ -89,6 +91,36 @@ extension FakeBackendTests {
       #expect(snapshot.messages(in: group).map(\.nonce) == [posted])
       #expect(fake.snapshot.conversation(group)?.name == "Dinner")
       #expect(fake.snapshot.messages(in: group).count == 2)
+    }
+
+    @Test(
+      "A copy holds the same state with an empty journal, makes ids from its own source, and changes apart from the original"
+    )
+    func copy() async throws {
+      // given
+      let fake = FakeBackend(uuids: .seeded(1))
+      let me = fake.insertSelfUser(name: "Me")
+      let ann = fake.insertUser(name: "Ann")
+      let group = fake.createGroupRemotely(name: "Lunch", by: me, members: [ann])
+      _ = try await fake.call(.get, "/self")
+
+      // when
+      let copied = fake.copy(uuids: .seeded(2))
+      copied.renameRemotely(group, to: "Dinner", by: ann)
+      fake.renameRemotely(group, to: "Brunch", by: ann)
+
+      // then
+      #expect(copied.selfUserID == me)
+      #expect(copied.user(ann)?.name == "Ann")
+      #expect(copied.conversationSummary(group)?.name == "Dinner")
+      #expect(fake.conversationSummary(group)?.name == "Brunch")
+      #expect(copied.journal.isEmpty)
+      #expect(!fake.journal.isEmpty)
+      let copiedNews = try #require(copied.notifications.last?.id)
+      let originalNews = try #require(fake.notifications.last?.id)
+      #expect(copiedNews == UUIDSource.seeded(2).next())
+      #expect(copiedNews != originalNews)
+      #expect(copied.notifications.count == fake.notifications.count)
     }
 
     @Test("A conversation summary holds the name and members the server has now, nil if unknown")

@@ -21,9 +21,9 @@ final class UpstreamModel {
   let upstream: UpstreamObjectSync
   let fake: FakeBackend
   let me: UUID
-  private(set) var users: [UUID] = []
-  private(set) var groups: [UUID] = []
-  private(set) var conversations: [UUID] = []
+  private(set) var users: [UUID]
+  private(set) var groups: [UUID]
+  private(set) var conversations: [UUID]
   var inFlight: [UpstreamRequest] = []
   /// What the server answered to requests it applied before their answers reached the client.
   private var delivered: [RequestToken: Result<EndpointResponse, APIError>] = [:]
@@ -161,13 +161,53 @@ final class UpstreamModel {
   ]
 
   /// A world with the self user, three connected contacts and two groups, all synchronised,
-  /// pushed by `strategies`.
+  /// pushed by `strategies`, whose new ids come from `uuids`.
+  ///
+  /// Every model starts from the same world, prepared once and copied: the backend with
+  /// ``FakeBackend/copy(uuids:time:onUnmatched:)``, the stack opened on a store holding what the
+  /// prepared one saved.
   init(uuids: UUIDSource, strategies: [any UpstreamStrategy] = standardStrategies) throws {
-    fake = FakeBackend(uuids: uuids)
-    me = fake.insertSelfUser(name: "Me")
-    stack = InlineModelStack(uuids: uuids)
+    let world = try Self.world.withLock { world in
+      if let world { return world }
+      let prepared = try Self.prepareWorld()
+      world = prepared
+      return prepared
+    }
+    fake = world.fake.copy(uuids: uuids)
+    me = world.me
+    stack = try InlineModelStack(store: InMemoryStore(state: world.stored), uuids: uuids)
     upstream = UpstreamObjectSync(
       strategies: strategies, retryPolicy: RetryPolicy(baseDelay: .seconds(1), jitter: 0))
+    users = world.users
+    groups = world.groups
+    conversations = world.conversations
+    lastNotification = world.lastNotification
+  }
+
+  /// What every model starts from.
+  struct World: Sendable {
+    let fake: FakeBackend
+    let stored: StoredState
+    let me: UUID
+    let users: [UUID]
+    let groups: [UUID]
+    let conversations: [UUID]
+    let lastNotification: UUID?
+  }
+
+  /// The world, once prepared.
+  private static let world = Locked<World?>(nil)
+
+  /// Prepares the world on a backend and a stack of its own, with ids of its own.
+  private static func prepareWorld() throws -> World {
+    let uuids = UUIDSource.seeded(0)
+    let fake = FakeBackend(uuids: uuids)
+    let me = fake.insertSelfUser(name: "Me")
+    let store = InMemoryStore()
+    let stack = try InlineModelStack(store: store, uuids: uuids)
+    var users: [UUID] = []
+    var groups: [UUID] = []
+    var conversations: [UUID] = []
     for name in ["Ann", "Bob", "Cat"] {
       let user = fake.insertUser(name: name)
       users.append(user)
@@ -182,11 +222,20 @@ final class UpstreamModel {
       stack.sync.applyRemote(PayloadMapping.user(selfUser, isSelf: true))
       try stack.sync.save()
     }
-    try pull()
+    var lastNotification: UUID?
+    if case .success(.notifications(let page)) = fake.answer(
+      .getNotifications(since: nil, size: 500))
+    {
+      lastNotification = DownstreamSync().apply(page, since: nil, in: stack.sync).lastID
+      try stack.sync.save()
+    }
     if case .success(.users(let found)) = fake.answer(.getUsers(ids: users)) {
       for user in found { stack.sync.applyRemote(PayloadMapping.user(user, isSelf: false)) }
       try stack.sync.save()
     }
+    return World(
+      fake: fake, stored: store.load(), me: me, users: users, groups: groups,
+      conversations: conversations, lastNotification: lastNotification)
   }
 
   var ui: ModelContext { stack.ui }

@@ -84,9 +84,20 @@ extension RequestPath: ExpressibleByStringInterpolation {
         startsWithSlash = literal.hasPrefix("/")
       }
       source += literal
-      let parts = literal.split(separator: "/", omittingEmptySubsequences: false)
-      segments[segments.count - 1] += parts[0]
-      segments += parts.dropFirst().map(String.init)
+      // A `/` is one byte in UTF-8 and never part of another character, so the literal splits
+      // on its bytes: each `/` ends the current segment and starts an empty one.
+      let bytes = literal.utf8
+      var start = bytes.startIndex
+      var index = start
+      while index != bytes.endIndex {
+        if bytes[index] == UInt8(ascii: "/") {
+          segments[segments.count - 1] += literal[start..<index]
+          segments.append("")
+          start = bytes.index(after: index)
+        }
+        index = bytes.index(after: index)
+      }
+      segments[segments.count - 1] += literal[start..<bytes.endIndex]
     }
 
     /// Appends a string value inside the current segment, escaping any `/` it holds.

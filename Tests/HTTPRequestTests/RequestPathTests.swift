@@ -66,6 +66,26 @@ struct RequestPathTests {
     #expect(fromTemplate == fromSegments)
   }
 
+  @Test(
+    "It splits literal text at every '/', keeping empty segments and text of any script",
+    arguments: zip(
+      ["/a/b", "/a//b/", "//", "/ü/é/🙂", "/a b/c", "/conversations/"],
+      [
+        ["a", "b"], ["a", "", "b", ""], ["", ""], ["ü", "é", "🙂"], ["a b", "c"],
+        ["conversations", ""],
+      ]
+    ))
+  func literalSegments(literal: String, segments: [String]) {
+    // given
+    let text = literal
+
+    // when
+    let path = RequestPath(stringLiteral: text)
+
+    // then
+    #expect(path.segments == segments)
+  }
+
   @Test("It treats '/' as the root path with no segments")
   func rootPathHasNoSegments() throws {
     // given

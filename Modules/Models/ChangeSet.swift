@@ -56,6 +56,12 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
   /// The changes of every entity that has some, in entity-name order, kept current by
   /// ``modify(_:_:)``: a save and its merges go through them many times.
   private(set) var entityChanges: [any AnyEntityChanges] = []
+  /// The entity of each of ``entityChanges``, in the same order, to find an entity's place
+  /// without opening the changes.
+  private var entityNames: [EntityName] = []
+  /// Every object the save touched, kept current by ``modify(_:_:)``: the store's records, the
+  /// change log and each merge ask for it.
+  public private(set) var references: Set<ObjectReference> = []
 
   /// Creates an empty change set from `origin`.
   public init(origin: ContextRole) {
@@ -74,22 +80,20 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
     let result = entities.modify(EntityChanges<Object>.self, body)
     let changes = entities[EntityChanges<Object>.self]
     let name = Object.entityName
-    entityChanges.removeAll { Self.name(of: $0) == name }
+    if let index = entityNames.firstIndex(of: name) {
+      entityChanges.remove(at: index)
+      entityNames.remove(at: index)
+      references = references.filter { $0.entity != name }
+    }
     if !changes.isEmpty {
-      let place = entityChanges.firstIndex { Self.name(of: $0) > name } ?? entityChanges.endIndex
+      let place = entityNames.firstIndex { $0 > name } ?? entityNames.endIndex
       entityChanges.insert(changes, at: place)
+      entityNames.insert(name, at: place)
+      for id in changes.inserted.keys { references.insert(ObjectReference(name, id)) }
+      for id in changes.updated.keys { references.insert(ObjectReference(name, id)) }
+      for id in changes.deleted { references.insert(ObjectReference(name, id)) }
     }
     return result
-  }
-
-  /// Every object the save touched, as references.
-  public var references: Set<ObjectReference> {
-    func add<Changes: AnyEntityChanges>(_ changes: Changes, to set: inout Set<ObjectReference>) {
-      for id in changes.typed.ids { set.insert(ObjectReference(Changes.Object.entityName, id)) }
-    }
-    var references: Set<ObjectReference> = []
-    for changes in entityChanges { add(changes, to: &references) }
-    return references
   }
 
   /// Whether the save changed nothing.
@@ -125,9 +129,6 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
     changes.typed.count
   }
 
-  private static func name<Changes: AnyEntityChanges>(of changes: Changes) -> EntityName {
-    Changes.Object.entityName
-  }
 }
 
 /// Which of a stack's two contexts something happened in.

@@ -115,9 +115,9 @@ extension UpstreamObjectSync {
         if other.failure == nil && other.hasWork { blockers.append(dependency.object) }
       }
     }
+    guard blockers.count > 1 else { return blockers.isEmpty ? .none : .blocked(blockers) }
     var seen: Set<ObjectReference> = []
-    let distinct = blockers.filter { seen.insert($0).inserted }
-    return distinct.isEmpty ? .none : .blocked(distinct)
+    return .blocked(blockers.filter { seen.insert($0).inserted })
   }
 
   /// The objects that wait, directly or through others, for themselves: the members of

@@ -59,7 +59,7 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
   /// The entity of each of ``entityChanges``, in the same order, to find an entity's place
   /// without opening the changes.
   private var entityNames: [EntityName] = []
-  /// Every object the save touched, kept current by ``modify(_:_:)``: the store's records, the
+  /// Every object the save touched, kept current as the save is built: the store's records, the
   /// change log and each merge ask for it.
   public private(set) var references: Set<ObjectReference> = []
 

@@ -94,7 +94,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// The entity's objects and changes are read once for the whole survey, not once per object.
   func survey(in context: ModelContext, into survey: inout Survey) {
     let changes = context.localChanges(of: Object.self)
-    guard !changes.isEmpty || !changes.failures.isEmpty || !flights.isEmpty else { return }
+    guard !changes.isEmpty || !flights.isEmpty else { return }
     let objects = context.objectsByID(Object.self)
     var work: [Work] = []
     survey.states.reserveCapacity(

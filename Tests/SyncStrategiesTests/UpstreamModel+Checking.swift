@@ -79,14 +79,9 @@ extension UpstreamModel {
   }
 
   private func localValue(of key: SavedKey, in client: ClientView) -> SavedValue? {
-    switch key {
-    case .selfName: return client.users[me].map { .name($0.name) }
-    case .accent: return client.users[me].map { .accent($0.accentID) }
-    case .groupName(let id): return client.conversations[id].map { .name($0.name ?? "") }
-    case .connection(let user): return client.connections[user].map { .connection($0.status) }
-    case .member(let user, let group):
-      return client.conversations[group].map { .member($0.participantIDs.contains(user)) }
-    }
+    key.value(
+      selfUser: client.users[me], conversation: { client.conversations[$0] },
+      connection: { client.connections[$0] })
   }
 
   private func serverValue(of key: SavedKey, on server: ServerSnapshot) -> SavedValue? {

@@ -88,9 +88,27 @@ final class UpstreamModel {
       case .member(let user, let group): "membership of \(user) in group \(group)"
       }
     }
+
+    /// The key's value given the self user and the groups and connections that `conversation`
+    /// and `connection` look up by id, or `nil` if its object is not there: the one reading of
+    /// a key, for the UI at a save and for the sync context at a check.
+    func value(
+      selfUser: User?, conversation: (UUID) -> Conversation?, connection: (UUID) -> Connection?
+    ) -> SavedValue? {
+      switch self {
+      case .selfName: selfUser.map { .name($0.name) }
+      case .accent: selfUser.map { .accent($0.accentID) }
+      case .groupName(let id): conversation(id).map { .name($0.name ?? "") }
+      case .connection(let contact): connection(contact).map { .connection($0.status) }
+      case .member(let member, let group):
+        conversation(group).map { .member($0.participantIDs.contains(member)) }
+      }
+    }
   }
 
   /// The value of a ``SavedKey``, as the client or the server holds it.
+  ///
+  /// (The key reads it from objects with ``SavedKey/value(selfUser:conversation:connection:)``.)
   enum SavedValue: Hashable, CustomStringConvertible {
     /// A name; a group without one reads as empty.
     case name(String)
@@ -525,17 +543,10 @@ final class UpstreamModel {
 
   /// The value of `key` in `context`, if the object is there.
   func value(of key: SavedKey, in context: ModelContext) -> SavedValue? {
-    switch key {
-    case .selfName: context.object(User.self, id: me).map { .name($0.name) }
-    case .accent: context.object(User.self, id: me).map { .accent($0.accentID) }
-    case .groupName(let id): context.object(Conversation.self, id: id).map { .name($0.name ?? "") }
-    case .connection(let user):
-      context.object(Connection.self, id: user).map { .connection($0.status) }
-    case .member(let user, let group):
-      context.object(Conversation.self, id: group).map {
-        .member($0.participantIDs.contains(user))
-      }
-    }
+    key.value(
+      selfUser: context.object(User.self, id: me),
+      conversation: { context.object(Conversation.self, id: $0) },
+      connection: { context.object(Connection.self, id: $0) })
   }
 
   /// Completes `request` as `kind` says in the sync context; save it after.

@@ -187,7 +187,7 @@ extension FakeBackend {
 
   /// The connection from `from` to `to`, as the server holds it.
   public func connection(from: UUID, to: UUID) -> ConnectionPayload? {
-    state.withLock { $0.connections[.init(from: from, to: to)] }
+    state.withLock { $0.connection(from: from, to: to) }
   }
 
   /// The conversation with `id`, as the self user sees it.
@@ -201,21 +201,17 @@ extension FakeBackend {
   /// The name and members of a conversation as the server holds them, or `nil` for an unknown
   /// one: cheaper than ``conversation(_:)`` for a check that reads them after every step.
   public func conversationSummary(_ id: UUID) -> ServerSnapshot.Conversation? {
-    state.withLock { state in
-      state.conversations[id].map {
-        ServerSnapshot.Conversation(name: $0.name, memberIDs: $0.members)
-      }
-    }
+    state.withLock { $0.summary(of: id) }
   }
 
   /// The members of a conversation, in the order they joined; empty for an unknown one.
   public func members(of conversation: UUID) -> [UUID] {
-    state.withLock { $0.conversations[conversation]?.members ?? [] }
+    state.withLock { $0.members(of: conversation) }
   }
 
   /// The messages of a conversation, in the order the server accepted them.
   public func messages(in conversation: UUID) -> [MessagePayload] {
-    state.withLock { $0.messages[conversation] ?? [] }
+    state.withLock { $0.messages(in: conversation) }
   }
 
   /// What the server holds, read at once under its lock: for checks that compare many objects.
@@ -259,6 +255,12 @@ public struct ServerSnapshot: Sendable {
     /// Everyone taking part, the self user included, each once, in the order they joined.
     public let memberIDs: [UUID]
 
+    /// The name and members of `conversation` as the server keeps it.
+    init(_ conversation: ServerState.Conversation) {
+      name = conversation.name
+      memberIDs = conversation.members
+    }
+
     /// Everyone taking part, the self user included.
     public var members: Set<UUID> { Set(memberIDs) }
 
@@ -293,7 +295,7 @@ public struct ServerSnapshot: Sendable {
 
   /// Every conversation, by id.
   public var conversations: [UUID: Conversation] {
-    state.conversations.mapValues { Conversation(name: $0.name, memberIDs: $0.members) }
+    state.conversations.mapValues(Conversation.init)
   }
 
   /// The nonces of each conversation's messages, in the order the server accepted them.
@@ -304,21 +306,17 @@ public struct ServerSnapshot: Sendable {
 
   /// The connection from `from` to `to`.
   public func connection(from: UUID, to: UUID) -> ConnectionPayload? {
-    state.connections[.init(from: from, to: to)]
+    state.connection(from: from, to: to)
   }
 
   /// The name and members of the conversation `id`, or `nil` for an unknown one.
-  public func conversation(_ id: UUID) -> Conversation? {
-    state.conversations[id].map { Conversation(name: $0.name, memberIDs: $0.members) }
-  }
+  public func conversation(_ id: UUID) -> Conversation? { state.summary(of: id) }
 
   /// The members of a conversation, in the order they joined; empty for an unknown one.
-  public func members(of conversation: UUID) -> [UUID] {
-    state.conversations[conversation]?.members ?? []
-  }
+  public func members(of conversation: UUID) -> [UUID] { state.members(of: conversation) }
 
   /// The messages of a conversation, in the order the server accepted them.
   public func messages(in conversation: UUID) -> [MessagePayload] {
-    state.messages[conversation] ?? []
+    state.messages(in: conversation)
   }
 }

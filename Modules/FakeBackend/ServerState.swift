@@ -48,6 +48,24 @@ struct ServerState {
     self.epoch = epoch
   }
 
+  // MARK: - Reading, for the fake's public reads and its snapshots alike
+
+  /// The connection from `from` to `to`.
+  func connection(from: UUID, to: UUID) -> ConnectionPayload? {
+    connections[ConnectionKey(from: from, to: to)]
+  }
+
+  /// The name and members of the conversation `id`, or `nil` for an unknown one.
+  func summary(of id: UUID) -> ServerSnapshot.Conversation? {
+    conversations[id].map(ServerSnapshot.Conversation.init)
+  }
+
+  /// The members of a conversation, in the order they joined; empty for an unknown one.
+  func members(of conversation: UUID) -> [UUID] { conversations[conversation]?.members ?? [] }
+
+  /// The messages of a conversation, in the order the server accepted them.
+  func messages(in conversation: UUID) -> [MessagePayload] { messages[conversation] ?? [] }
+
   /// The server's clock: one second later at every change, so runs are reproducible.
   mutating func tick() -> Date {
     ticks += 1

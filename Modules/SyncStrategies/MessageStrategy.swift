@@ -43,10 +43,10 @@ public struct MessageStrategy: UpstreamStrategy {
     -> [[SyncDependency]]
   {
     let unsent = context.localChanges(of: Message.self)
-    let messages = context.objectsByID(Message.self)
+    let objects = context.objectsByID(Message.self)
     var byConversation: [UUID: [Message]] = [:]
     for id in unsent.inserted where unsent.failures[id] == nil {
-      if let message = messages[id] {
+      if let message = objects[id] {
         byConversation[message.conversationID, default: []].append(message)
       }
     }

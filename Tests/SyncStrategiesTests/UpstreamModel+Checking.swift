@@ -252,8 +252,7 @@ extension UpstreamModel {
         problems.append("message \(message.text) (\(nonce)) is sent here but not on the server")
       }
     }
-    return problems + failedThoughDeleted(changes, in: client)
-      + failedThoughDeleted(messages, in: client)
+    return problems + failedThoughDeleted(changes) + failedThoughDeleted(messages)
   }
 
   /// Refusals the app is shown though nothing is left to decide: on an object gone here, or a
@@ -262,20 +261,17 @@ extension UpstreamModel {
   ///
   /// The tracker drops a moot refusal when it next looks at the log, so a suspect in the log
   /// counts only if the queue, which an app reads, still lists it.
-  func failedThoughDeleted<Object: ModelObject>(
-    _ changes: LocalChanges<Object>, in client: ClientView
-  ) -> [String] {
+  func failedThoughDeleted<Object: ModelObject>(_ changes: LocalChanges<Object>) -> [String] {
     guard !changes.failures.isEmpty else { return [] }
     let context = stack.sync
-    let type = Object.self
     let suspects = changes.failures.keys.filter { id in
-      changes.deleted.contains(id) || context.object(type, id: id) == nil
+      changes.deleted.contains(id) || context.object(Object.self, id: id) == nil
     }
     guard !suspects.isEmpty else { return [] }
     let shown = Set(upstream.queue(in: context, now: now).failed.map(\.object.id))
     return suspects.filter(shown.contains).sorted().compactMap { id in
       if !changes.deleted.contains(id) {
-        guard context.object(type, id: id) == nil else { return nil }
+        guard context.object(Object.self, id: id) == nil else { return nil }
         return "the refusal of \(Object.entityName) \(id) waits as a failure though it is gone here"
       }
       guard let message = changes.originals[id] as? Message,

@@ -137,8 +137,6 @@ final class UpstreamModel {
     case left(UUID, messages: [UUID])
     /// The user deleted their message.
     case deleted(UUID)
-    /// Nothing the model follows (a new group, which the model lists at once).
-    case none
   }
 
   /// What the checks have read of one conversation's messages on the server.
@@ -350,7 +348,8 @@ final class UpstreamModel {
     case .createGroup(let members):
       let id = ui.makeID()
       let participants = Set(members.map { users[$0] } + [me])
-      editUI(.none) { context in
+      // Nothing to remember at the save: the model lists a new group at once.
+      editUI(nil) { context in
         try context.insert(
           Conversation(
             id: id, kind: .group, name: "new", creatorID: self.me, participantIDs: participants,
@@ -476,12 +475,12 @@ final class UpstreamModel {
 
   /// Makes `edit` in the UI context without saving it.
   ///
-  /// The next save gives it `effect`; an edit the context refuses (of an object that is not
-  /// there) changes nothing.
-  private func editUI(_ effect: UnsavedEffect, _ edit: (ModelContext) throws -> Void) {
+  /// The next save gives it `effect`, if any; an edit the context refuses (of an object that is
+  /// not there) changes nothing.
+  private func editUI(_ effect: UnsavedEffect?, _ edit: (ModelContext) throws -> Void) {
     do {
       try edit(ui)
-      unsaved.append(effect)
+      if let effect { unsaved.append(effect) }
     } catch {
       // The context refuses an edit before making it: nothing to undo.
     }
@@ -534,15 +533,13 @@ final class UpstreamModel {
         }
       case .deleted(let nonce):
         if messages.deleted.contains(nonce) { givenUp.insert(nonce) }
-      case .none:
-        continue
       }
     }
     return true
   }
 
   /// The value of `key` in `context`, if the object is there.
-  func value(of key: SavedKey, in context: ModelContext) -> SavedValue? {
+  private func value(of key: SavedKey, in context: ModelContext) -> SavedValue? {
     key.value(
       selfUser: context.object(User.self, id: me),
       conversation: { context.object(Conversation.self, id: $0) },

@@ -27,8 +27,11 @@ struct UpstreamModelTests {
   /// for.
   static let steps =
     ProcessInfo.processInfo.environment["COURIER_MODEL_STEPS"].flatMap(Int.init) ?? defaultSteps
-  /// The seeds go in this many groups, each on a dedicated thread: one per core of CI.
+  /// The seeds go in this many groups, one test case each: one per core of CI.
   static let groups: UInt64 = 2
+  /// How many dedicated threads share one group's seeds: the machine's cores split between the
+  /// groups, so that a machine with more cores than CI runs the same seeds sooner.
+  static let threadsPerGroup = max(1, ProcessInfo.processInfo.activeProcessorCount / Int(groups))
 
   /// One run of a seed: the first broken rule, if any, and the steps that ran up to it.
   struct Outcome {
@@ -105,6 +108,15 @@ struct UpstreamModelTests {
     return Array(stride(from: firstSeed + group, to: firstSeed + seeds, by: Int(groups)))
   }
 
+  /// `seeds` dealt in turn to `threads` parts, each run by a thread of its own; a thread's seeds
+  /// are spread over the range like the whole group's, so the parts take about as long.
+  static func parts(of seeds: [UInt64], threads: Int) -> [[UInt64]] {
+    let count = max(1, min(threads, seeds.count))
+    return (0..<count).map { part in
+      stride(from: part, to: seeds.count, by: count).map { seeds[$0] }
+    }
+  }
+
   /// The command that replays `seed`, with the sequence length when it is not the default.
   static func replayCommand(seed: UInt64, steps: Int = steps) -> String {
     let length = steps == defaultSteps ? "" : "COURIER_MODEL_STEPS=\(steps) "
@@ -124,16 +136,8 @@ struct UpstreamModelTests {
     let seeds = Self.seeds(ofGroup: group)
 
     // when
-    // A plain loop: a lazy prefix re-reads its condition, which cancellation can change between
-    // two reads, and traps.
-    let failure = await DedicatedThread.run { check -> (UInt64, ModelViolation)? in
-      for seed in seeds where !check.isCancelled {
-        if let violation = Self.run(seed: seed, steps: Self.steps).violation {
-          return (seed, violation)
-        }
-      }
-      return nil
-    }
+    let failure = await Self.firstFailure(
+      among: Self.parts(of: seeds, threads: Self.threadsPerGroup))
 
     // then
     if let (seed, violation) = failure {
@@ -151,6 +155,72 @@ struct UpstreamModelTests {
         """)
     }
     #expect(seeds.isEmpty == Self.isEmpty(group: group))
+  }
+
+  /// Runs each part on a dedicated thread and returns the first failure any of them finds; the
+  /// other threads then stop at their next seed.
+  static func firstFailure(
+    among parts: [[UInt64]],
+    checking check: @escaping @Sendable (UInt64) -> ModelViolation? = {
+      run(seed: $0, steps: steps).violation
+    }
+  ) async -> (UInt64, ModelViolation)? {
+    await withTaskGroup(of: (UInt64, ModelViolation)?.self) { threads in
+      for part in parts {
+        threads.addTask {
+          // A plain loop: a lazy prefix re-reads its condition, which cancellation can change
+          // between two reads, and traps.
+          await DedicatedThread.run { thread -> (UInt64, ModelViolation)? in
+            for seed in part where !thread.isCancelled {
+              if let violation = check(seed) {
+                return (seed, violation)
+              }
+            }
+            return nil
+          }
+        }
+      }
+      for await case let failure? in threads {
+        threads.cancelAll()
+        return failure
+      }
+      return nil
+    }
+  }
+
+  @Test(
+    "A group's seeds are dealt to its threads, each seed once and each thread's spread over the range",
+    arguments: zip(
+      [1, 2, 3, 8],
+      [
+        [[1, 3, 5, 7, 9]], [[1, 5, 9], [3, 7]], [[1, 7], [3, 9], [5]], [[1], [3], [5], [7], [9]],
+      ]))
+  func seedsAreDealtToThreads(threads: Int, expected: [[UInt64]]) {
+    // given
+    let seeds: [UInt64] = [1, 3, 5, 7, 9]
+
+    // when
+    let parts = Self.parts(of: seeds, threads: threads)
+
+    // then
+    #expect(parts == expected)
+  }
+
+  @Test(
+    "The threads report the seed that broke a rule, whichever thread ran it, and nothing when none did",
+    arguments: zip([nil, 1, 8] as [UInt64?], [nil, 1, 8] as [UInt64?]))
+  func threadsReportTheFailingSeed(failing: UInt64?, expected: UInt64?) async {
+    // given
+    let parts: [[UInt64]] = [[1, 3, 5, 7], [2, 4, 6, 8]]
+
+    // when
+    let failure = await Self.firstFailure(among: parts) { seed in
+      seed == failing ? ModelViolation(step: 0, rule: "seed \(seed) fails") : nil
+    }
+
+    // then
+    #expect(failure?.0 == expected)
+    #expect(failure.map { "\($0.1)" } == expected.map { "after step 1: seed \($0) fails" })
   }
 
   @Test(

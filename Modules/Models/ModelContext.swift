@@ -109,8 +109,11 @@ public final class ModelContext: ModelLookup {
   /// the entity is looked up once, and with no unsaved edits of it the dictionary shares its
   /// storage with the context, so reading it costs no copy of the objects.
   public func objectsByID<Object: ModelObject>(_ type: Object.Type) -> [UUID: Object] {
+    let pending = edits.edits(of: type)
+    // Without edits, no loop: even an empty one costs an iterator and its metadata.
+    guard !pending.isEmpty else { return committed.rows(of: type) }
     var rows = committed.rows(of: type)
-    for (id, edit) in edits.edits(of: type) { rows[id] = edit }
+    for (id, edit) in pending { rows[id] = edit }
     return rows
   }
 

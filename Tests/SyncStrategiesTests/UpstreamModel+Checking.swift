@@ -66,22 +66,22 @@ extension UpstreamModel {
   /// ``lostEdit()`` of what `client` holds against what `server` holds.
   func lostEdit(_ client: ClientView, on server: ServerSnapshot) -> String? {
     var lost: [String] = []
+    // Read once for every key, and captured alone: a closure over the whole view copies it.
+    let selfUser = client.users[me]
+    let conversations = client.conversations
+    let connections = client.connections
     for (key, saved) in lastSaved {
       if serverValue(of: key, on: server) == saved {
         lastSaved[key] = nil
         continue
       }
-      guard let here = localValue(of: key, in: client), here != saved else { continue }
+      let here = key.value(
+        selfUser: selfUser, conversation: { conversations[$0] }, connection: { connections[$0] })
+      guard let here, here != saved else { continue }
       lost.append("the user's last \(key), \(saved), is neither here (\(here)) nor on the server")
     }
     // The same report whatever order the dictionary keeps, so that a seed replays alike.
     return lost.min()
-  }
-
-  private func localValue(of key: SavedKey, in client: ClientView) -> SavedValue? {
-    key.value(
-      selfUser: client.users[me], conversation: { client.conversations[$0] },
-      connection: { client.connections[$0] })
   }
 
   private func serverValue(of key: SavedKey, on server: ServerSnapshot) -> SavedValue? {

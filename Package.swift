@@ -121,6 +121,12 @@ let modules: [Module] = [
       "HTTPRequest", "JSON", "Seams", "ConnectionParsing", "ConversationParsing", "UserParsing",
       "LoopbackServer", "SQLiteStore",
     ], published: false),
+  Module(
+    "UpstreamModelCheck",
+    dependsOn: [
+      "SyncStrategies", "FakeBackend", "Models", "CourierAPI", "Seams", "Transport", "ParsingCore",
+      "ConnectionParsing", "ConversationParsing", "UserParsing",
+    ], published: false),
 ]
 
 /// Test helpers every suite builds on; an ordinary library so app developers can test with it too.
@@ -261,6 +267,18 @@ if selected.contains(where: { $0.name == "Simulation" }) {
       name: "courier-simulate",
       dependencies: ["Simulation"],
       path: "Tools/courier-simulate",
+      swiftSettings: swiftSettings
+    )
+  )
+}
+
+/// `Tools/model-check`: the model test's seeded sequences, built in release by the script.
+if selected.contains(where: { $0.name == "UpstreamModelCheck" }) {
+  targets.append(
+    .executableTarget(
+      name: "courier-model-check",
+      dependencies: ["UpstreamModelCheck"],
+      path: "Tools/courier-model-check",
       swiftSettings: swiftSettings
     )
   )

@@ -27,6 +27,9 @@ extension Tag {
   /// Seeded simulations of whole clients under faults, and the simulator itself.
   @Tag public static var simulation: Self
 
+  /// The model-based check of the upstream tracker: seeded sequences against a reference model.
+  @Tag public static var upstreamModelCheck: Self
+
   // MARK: - Cross-cutting
 
   /// Several real modules working together through their public API, usually with the fake backend.

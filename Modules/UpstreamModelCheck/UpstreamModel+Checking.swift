@@ -7,7 +7,6 @@ import Models
 import ParsingCore
 import Seams
 import SyncStrategies
-import SyncTestSupport
 import Transport
 import UserParsing
 

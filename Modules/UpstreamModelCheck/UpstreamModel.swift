@@ -7,7 +7,6 @@ import Models
 import ParsingCore
 import Seams
 import SyncStrategies
-import SyncTestSupport
 import Transport
 import UserParsing
 
@@ -15,8 +14,9 @@ import UserParsing
 /// checks the promise after every step against a small reference model.
 ///
 /// The reference model is what the test itself remembers: the requests it holds in flight, the
-/// messages it wrote in order, and which were ever refused.
-final class UpstreamModel {
+/// messages it wrote in order, and which were ever refused. ``ModelRun`` runs one seed's
+/// sequence through it.
+public final class UpstreamModel {
   let stack: InlineModelStack
   let upstream: UpstreamObjectSync
   let fake: FakeBackend
@@ -171,8 +171,8 @@ final class UpstreamModel {
   /// How long a 429 answer asks the client to wait.
   static let retryAfter: Duration = .seconds(5)
 
-  /// The strategies of a real client.
-  static let standardStrategies: [any UpstreamStrategy] = [
+  /// The strategies of a real client, which a run uses unless it is given others.
+  public static let standardStrategies: [any UpstreamStrategy] = [
     SelfUserStrategy(), ConnectionStrategy(), ConversationStrategy(), MessageStrategy(),
   ]
 

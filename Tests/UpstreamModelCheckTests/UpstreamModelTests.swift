@@ -7,8 +7,10 @@ import TestSupport
 import Testing
 import UserParsing
 
+@testable import UpstreamModelCheck
+
 @Suite(
-  "UpstreamObjectSync, against a reference model", .tags(.sync, .generated),
+  "UpstreamObjectSync, against a reference model", .tags(.sync, .generated, .upstreamModelCheck),
   .timeBudget(.seconds(120), forWork: ModelRunSize.workAskedFor), .failsOnLoggedErrors)
 struct UpstreamModelTests {
   /// How many sequences the normal suite runs.
@@ -33,72 +35,6 @@ struct UpstreamModelTests {
   /// groups, so that a machine with more cores than CI runs the same seeds sooner.
   static let threadsPerGroup = max(1, ProcessInfo.processInfo.activeProcessorCount / Int(groups))
 
-  /// One run of a seed: the first broken rule, if any, and the steps that ran up to it.
-  struct Outcome {
-    let violation: ModelViolation?
-    let steps: [ModelStep]
-    /// The requests and answers of the run that concern the objects the violation names.
-    var trace: [String] = []
-  }
-
-  /// Runs `steps` steps of `seed`'s sequence, then drains and checks the end state.
-  static func run(
-    seed: UInt64, steps: Int,
-    strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies
-  ) -> Outcome {
-    UUIDSource.$current.withValue(.seeded(seed)) {
-      var random = SeededRandomNumberGenerator(seed: seed)
-      var ran: [ModelStep] = []
-      let model: UpstreamModel
-      do {
-        model = try UpstreamModel(uuids: .seeded(seed), strategies: strategies)
-      } catch {
-        return Outcome(
-          violation: ModelViolation(step: -1, rule: "the world could not be set up: \(error)"),
-          steps: [])
-      }
-      do {
-        for index in 0..<steps {
-          let step = model.nextStep(&random)
-          ran.append(step)
-          if try model.run(step) { try model.checkStep(index, after: step) }
-        }
-        try model.drain()
-        try model.checkDrained(steps)
-        return Outcome(violation: nil, steps: ran)
-      } catch let violation as ModelViolation {
-        let named = model.trace.map(\.description).filter { line in
-          // Ids may sit in parentheses or before a colon: words are runs of hex digits and dashes.
-          violation.rule.split { !$0.isHexDigit && $0 != "-" }.contains { word in
-            word.count == 36 && line.localizedCaseInsensitiveContains(word)
-          }
-        }
-        return Outcome(violation: violation, steps: ran, trace: named)
-      } catch {
-        return Outcome(
-          violation: ModelViolation(step: -1, rule: "the run threw \(error)"), steps: ran)
-      }
-    }
-  }
-
-  /// The shortest prefix of `seed`'s sequence that still breaks a rule, draining included.
-  static func shortestFailingPrefix(seed: UInt64, failingAfter steps: Int) -> Outcome {
-    var low = 0
-    var high = steps
-    var shortest = run(seed: seed, steps: steps)
-    while low < high {
-      let middle = (low + high) / 2
-      let outcome = run(seed: seed, steps: middle)
-      if outcome.violation != nil {
-        high = middle
-        shortest = outcome
-      } else {
-        low = middle + 1
-      }
-    }
-    return shortest
-  }
-
   /// The one seed to replay, from `COURIER_SEED`, if set.
   static let replay = ProcessInfo.processInfo.environment["COURIER_SEED"].flatMap(UInt64.init)
 
@@ -120,7 +56,7 @@ struct UpstreamModelTests {
   /// The command that replays `seed`, with the sequence length when it is not the default.
   static func replayCommand(seed: UInt64, steps: Int = steps) -> String {
     let length = steps == defaultSteps ? "" : "COURIER_MODEL_STEPS=\(steps) "
-    return "COURIER_SEED=\(seed) \(length)Tools/test SyncStrategies --filter seededSequences"
+    return "COURIER_SEED=\(seed) \(length)Tools/test UpstreamModelCheck --filter seededSequences"
   }
 
   /// Whether group `group` has no seed to check: every group but the first when replaying.
@@ -142,7 +78,7 @@ struct UpstreamModelTests {
     // then
     if let (seed, violation) = failure {
       let shortest = await DedicatedThread.run { _ in
-        Self.shortestFailingPrefix(seed: seed, failingAfter: Self.steps)
+        ModelRun.shortestFailingPrefix(seed: seed, failingAfter: Self.steps)
       }
       Issue.record(
         """
@@ -162,7 +98,7 @@ struct UpstreamModelTests {
   static func firstFailure(
     among parts: [[UInt64]],
     checking check: @escaping @Sendable (UInt64) -> ModelViolation? = {
-      run(seed: $0, steps: steps).violation
+      ModelRun(seed: $0, steps: steps).violation
     }
   ) async -> (UInt64, ModelViolation)? {
     await withTaskGroup(of: (UInt64, ModelViolation)?.self) { threads in
@@ -228,8 +164,8 @@ struct UpstreamModelTests {
     arguments: zip(
       [defaultSteps, 1_000],
       [
-        "COURIER_SEED=7 Tools/test SyncStrategies --filter seededSequences",
-        "COURIER_SEED=7 COURIER_MODEL_STEPS=1000 Tools/test SyncStrategies --filter seededSequences",
+        "COURIER_SEED=7 Tools/test UpstreamModelCheck --filter seededSequences",
+        "COURIER_SEED=7 COURIER_MODEL_STEPS=1000 Tools/test UpstreamModelCheck --filter seededSequences",
       ]))
   func replayCommand(steps: Int, expected: String) {
     // given
@@ -250,7 +186,7 @@ struct UpstreamModelTests {
     // when
     let violations = await DedicatedThread.run { _ in
       seeds.compactMap { seed in
-        Self.run(seed: seed, steps: Self.steps, strategies: client.strategies).violation
+        ModelRun(seed: seed, steps: Self.steps, strategies: client.strategies).violation
       }
     }
 

@@ -80,14 +80,13 @@ struct UpstreamModelTests {
       let shortest = await DedicatedThread.run { _ in
         ModelRun.shortestFailingPrefix(seed: seed, failingAfter: Self.steps)
       }
+      let release = try ModelCheckCommandLine(arguments: ["--steps", "\(Self.steps)"])
       Issue.record(
         """
         seed \(seed) broke the promise \(violation)
         replay: \(Self.replayCommand(seed: seed))
-        shortest failing prefix (\(shortest.steps.count) steps), which breaks it \(shortest.violation.map(\.description) ?? "?"):
-        \(shortest.steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
-        its requests for the objects named:
-        \(shortest.trace.map { "  \($0)" }.joined(separator: "\n"))
+        or, built for release: \(release.replayCommand(seed: seed))
+        its shortest failing prefix: \(shortest.report)
         """)
     }
     #expect(seeds.isEmpty == Self.isEmpty(group: group))

@@ -222,7 +222,9 @@ public final class ModelContext: ModelLookup {
     touching reference: ObjectReference, changesPlan: Bool = true,
     _ body: (inout LocalChangeLog) -> Result
   ) -> Result {
-    modifyLog(touching: [reference], changesPlan: changesPlan, body)
+    if changesPlan { localChangeVersion &+= 1 }
+    unsavedLogRecords.insert(reference)
+    return body(&log)
   }
 
   /// A write-ahead mark no record of this context has had.

@@ -9,12 +9,13 @@ public enum ModelSearch {
   /// threads of their own, and returns the failing runs by seed.
   ///
   /// It blocks the calling thread until every seed has run: call it from a command's main code
-  /// or a thread of its own, not from a task of the cooperative pool. `progress` is called
-  /// with the number of seeds run so far after each seed, from whichever thread ran it.
+  /// or a thread of its own, not from a task of the cooperative pool. `afterEach` gets every
+  /// run as it ends, with the number of seeds run so far, from whichever thread ran it: to show
+  /// a failure at once, and progress, during a long search.
   public static func run(
     first: UInt64, count: Int, steps: Int, threads: Int,
     strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies,
-    progress: @escaping @Sendable (Int) -> Void = { _ in }
+    afterEach: @escaping @Sendable (_ run: ModelRun, _ finished: Int) -> Void = { _, _ in }
   ) -> [ModelRun] {
     let failing = Locked<[ModelRun]>([])
     let finished = Locked(0)
@@ -26,7 +27,8 @@ public enum ModelSearch {
         for offset in stride(from: part, to: count, by: parts) {
           let run = ModelRun(seed: first &+ UInt64(offset), steps: steps, strategies: strategies)
           if run.violation != nil { failing.withLock { $0.append(run) } }
-          progress(
+          afterEach(
+            run,
             finished.withLock { count in
               count += 1
               return count

@@ -35,15 +35,16 @@ if let seed = arguments.seed {
   exit(1)
 }
 
+// Each failure is shown as it is found; a long search goes on to the end of its range.
 let failing = ModelSearch.run(
   first: arguments.first, count: arguments.seeds, steps: arguments.steps,
   threads: arguments.threads
-) { finished in
+) { run, finished in
+  if let violation = run.violation {
+    say("seed \(run.seed) broke the promise \(violation)")
+    say("replay: \(arguments.replayCommand(seed: run.seed))")
+  }
   if finished % 1_000 == 0 { say("… \(finished) seeds") }
-}
-for run in failing {
-  say("seed \(run.seed) broke the promise \(run.violation.map(\.description) ?? "")")
-  say("replay: \(arguments.replayCommand(seed: run.seed))")
 }
 let seconds = (clock.now - start) / .seconds(1)
 let last = arguments.first + UInt64(arguments.seeds) - 1

@@ -134,7 +134,13 @@ public struct ConversationStrategy: UpstreamStrategy {
     removing removed: Set<UUID> = [], in context: ModelContext
   ) -> Acknowledgement<Conversation>? {
     let changes = context.localChanges(of: Conversation.self)
-    guard let now = changes.originals[sent.id] ?? sent.lastKnown else { return nil }
+    // The group as last synchronised: its original while changes of it are pending here, else
+    // the group here, which news may have replaced since the request went (dropped and brought
+    // back, model seed 181454); what it was when the request went only once it is gone here.
+    guard
+      let now = changes.originals[sent.id] ?? context.object(Conversation.self, id: sent.id)
+        ?? sent.lastKnown
+    else { return nil }
     let possible =
       [now]
       + (changes.unconfirmed[sent.id] ?? []).filter { $0.keys.contains(.participantIDs) }

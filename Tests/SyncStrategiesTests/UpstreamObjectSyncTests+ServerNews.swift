@@ -220,6 +220,40 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A member change out while another member removed the self user and added them back leaves nothing the backend may hold once answered"
+    )
+    func updateAnsweredAfterSelfRemovedAndAddedBack() async throws {
+      // given: the self user adds Bob; the backend applies it, then Ann removes the self user
+      // and adds them back, and the client hears of both (dropping the group here and bringing
+      // it back, with nothing pending) before the answer comes (model seed 181454)
+      let harness = TrackerHarness()
+      let users = try await knownUsers(["Ann", "Bob"], in: harness)
+      let (ann, bob) = (users[0], users[1])
+      let (group, post, answer) = try await createdGroup(with: [ann], in: harness)
+      await harness.complete(post, answer)
+      try harness.save {
+        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
+      }
+      let addition = try #require(await harness.next())
+      let added = await harness.respond(to: addition)
+      harness.fake.removeMembersRemotely([harness.me.id], from: group.id, by: ann)
+      try await pullNotifications(into: harness)
+      harness.fake.addMembersRemotely([harness.me.id], to: group.id, by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await harness.complete(addition, added)
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(
+        harness.ui.object(Conversation.self, id: group.id)?.participantIDs
+          == [ann, bob, harness.me.id])
+      #expect(await harness.localChanges(Conversation.self).unconfirmed[group.id] == nil)
+      #expect(await harness.queue().isEmpty)
+    }
+
+    @Test(
       "A Retry-After answered for a group news dropped still holds the group back once the self user is added again"
     )
     func retryAfterForDroppedGroup() async throws {

@@ -10,8 +10,17 @@ extension EntityTrack {
   {
     guard let flight = flights.removeValue(forKey: token) else { return .unknownToken(token) }
     release(token, of: flight)
-    let heard =
+    var heard =
       flight.trail.map { context.endServerTrail(of: Object.self, id: flight.id, from: $0) } ?? []
+    // The trail hears news of an object only while a change of it is pending here. With none
+    // left (news dropped the group and brought it back), news apply to the object itself, so
+    // the object here is what the server was last heard to hold (model seed 326880).
+    if flight.kind == .update, context.localChanges(of: Object.self).originals[flight.id] == nil,
+      let here = context.object(Object.self, id: flight.id),
+      (heard.last ?? flight.lastKnown) != here
+    {
+      heard.append(here)
+    }
     let reference = reference(flight.id)
     let sent = SentChange(
       kind: flight.kind, id: flight.id, keys: flight.keys, sent: flight.sent,

@@ -254,6 +254,40 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A rename whose news were read after another member removed the self user and added them back lets a later rename by others apply"
+    )
+    func renameNewsReadAfterSelfRemovedAndAddedBack() async throws {
+      // given: a rename is out when Ann removes the self user and adds them back; the client
+      // hears of both (dropping the group here and bringing it back, with nothing pending),
+      // then the backend applies the rename and the client reads its news before the answer
+      // comes (model seed 326880)
+      let harness = TrackerHarness()
+      let ann = try await knownUsers(["Ann"], in: harness)[0]
+      let (group, post, answer) = try await createdGroup(with: [ann], in: harness)
+      await harness.complete(post, answer)
+      try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "Ours" } }
+      var cursor = try await pullNews(after: nil, into: harness)
+      let rename = try #require(await harness.next())
+      harness.fake.removeMembersRemotely([harness.me.id], from: group.id, by: ann)
+      cursor = try await pullNews(after: cursor, into: harness)
+      harness.fake.addMembersRemotely([harness.me.id], to: group.id, by: ann)
+      cursor = try await pullNews(after: cursor, into: harness)
+      let renamed = await harness.respond(to: rename)
+      cursor = try await pullNews(after: cursor, into: harness)
+      await harness.complete(rename, renamed)
+      harness.fake.renameRemotely(group.id, to: "Theirs", by: ann)
+
+      // when
+      _ = try await pullNews(after: cursor, into: harness)
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(harness.ui.object(Conversation.self, id: group.id)?.name == "Theirs")
+      #expect(harness.fake.conversation(group.id)?.name == "Theirs")
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A Retry-After answered for a group news dropped still holds the group back once the self user is added again"
     )
     func retryAfterForDroppedGroup() async throws {

@@ -288,6 +288,38 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A leave whose news were read with the self user's addition back, before its answer, lets a later addition bring the group back"
+    )
+    func leaveAnsweredAfterAddedBack() async throws {
+      // given: the user leaves the group; the backend applies it and Ann adds the self user
+      // back, and the client reads both news (the group back here) before the leave's answer
+      // (model seed 26663 of 1,000 steps)
+      let harness = TrackerHarness()
+      let ann = try await knownUsers(["Ann"], in: harness)[0]
+      let (group, post, answer) = try await createdGroup(with: [ann], in: harness)
+      await harness.complete(post, answer)
+      var cursor = try await pullNews(after: nil, into: harness)
+      try harness.save { try $0.delete(Conversation.self, id: group.id) }
+      let leave = try #require(await harness.next())
+      let left = await harness.respond(to: leave)
+      harness.fake.addMembersRemotely([harness.me.id], to: group.id, by: ann)
+      cursor = try await pullNews(after: cursor, into: harness)
+      await harness.complete(leave, left)
+      harness.fake.removeMembersRemotely([harness.me.id], from: group.id, by: ann)
+      cursor = try await pullNews(after: cursor, into: harness)
+      harness.fake.addMembersRemotely([harness.me.id], to: group.id, by: ann)
+
+      // when
+      _ = try await pullNews(after: cursor, into: harness)
+      await Quiescence.expectIdle(harness.stack.tracker)
+
+      // then
+      #expect(harness.ui.object(Conversation.self, id: group.id) != nil)
+      #expect(harness.fake.members(of: group.id).contains(harness.me.id))
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A Retry-After answered for a group news dropped still holds the group back once the self user is added again"
     )
     func retryAfterForDroppedGroup() async throws {

@@ -22,8 +22,9 @@ struct UpstreamModelTests {
   /// seeds one run has time for.
   static let firstSeed: UInt64 =
     ProcessInfo.processInfo.environment["COURIER_MODEL_FIRST_SEED"].flatMap(UInt64.init) ?? 1
-  /// How many steps a sequence of the normal suite takes before draining.
-  static let defaultSteps = 200
+  /// How many steps a sequence of the normal suite takes before draining: as many as
+  /// `Tools/model-check` takes by default, so that a seed replays alike in both.
+  static let defaultSteps = ModelCheckCommandLine.defaultSteps
   /// How many steps each sequence takes before draining: `COURIER_MODEL_STEPS`, or
   /// ``defaultSteps``, so that a search can try longer sequences than the normal suite has time
   /// for.

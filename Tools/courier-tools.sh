@@ -28,15 +28,33 @@ narrow_to_modules() {
   export COURIER_MODULES
 }
 
-# The folder of the products built with these build options: only --scratch-path among them
-# moves it.
+# The suite's build configuration for these build options, as options one per line: nothing
+# when they name one (-c, --configuration) or a sanitizer (--sanitize=…, whose builds stay debug);
+# otherwise an optimised build with testing enabled, so that `@testable import` still works. The
+# suite runs about twice as fast so (the model test's 2,000 sequences in 5 s instead of 13 s on
+# two cores), for a longer rebuild after an edit; `-c debug` gives a build for a debugger.
+# Every script that reuses the suite's build adds these to its options, so that it finds it.
+courier_suite_config() {
+  local option
+  for option in "$@"; do
+    case "$option" in
+      -c|--configuration|--configuration=*|--sanitize=*) return 0 ;;
+    esac
+  done
+  printf '%s\n' -c release -Xswiftc -enable-testing
+}
+
+# The folder of the products built with these build options: only --scratch-path and the
+# configuration among them move it.
 courier_bin_path() {
-  local scratch=()
+  local moving=()
   while [ $# -gt 0 ]; do
-    [ "$1" != --scratch-path ] || scratch=(--scratch-path "$2")
+    case "$1" in
+      --scratch-path|-c|--configuration) moving+=("$1" "${2:-}"); shift ;;
+    esac
     shift
   done
-  swift build ${scratch[@]+"${scratch[@]}"} --show-bin-path
+  swift build ${moving[@]+"${moving[@]}"} --show-bin-path
 }
 
 # Runs `$1 ITEM` for each further argument, as many at once as courier_jobs says, oldest first;

@@ -197,25 +197,15 @@ extension UpstreamObjectSyncTests {
       // given: the self user adds Bob; the backend applies it, Ann then removes the self user,
       // and the client hears of it before the answer comes
       let harness = TrackerHarness()
-      let users = try await knownUsers(["Ann", "Bob"], in: harness)
-      let (ann, bob) = (users[0], users[1])
-      let (group, post, answer) = try await createdGroup(with: [ann], in: harness)
-      await harness.complete(post, answer)
-      try harness.save {
-        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
-      }
-      let addition = try #require(await harness.next())
-      let added = await harness.respond(to: addition)
-      harness.fake.removeMembersRemotely([harness.me.id], from: group.id, by: ann)
-      try await pullNotifications(into: harness)
+      let (group, _, _, addition, added) = try await additionOutWhenSelfRemoved(in: harness)
 
       // when
       await harness.complete(addition, added)
       await Quiescence.expectIdle(harness.stack.tracker)
 
       // then
-      #expect(harness.ui.object(Conversation.self, id: group.id) == nil)
-      #expect(await harness.localChanges(Conversation.self).unconfirmed[group.id] == nil)
+      #expect(harness.ui.object(Conversation.self, id: group) == nil)
+      #expect(await harness.localChanges(Conversation.self).unconfirmed[group] == nil)
       #expect(await harness.queue().isEmpty)
     }
 
@@ -227,18 +217,8 @@ extension UpstreamObjectSyncTests {
       // and adds them back, and the client hears of both (dropping the group here and bringing
       // it back, with nothing pending) before the answer comes (model seed 181454)
       let harness = TrackerHarness()
-      let users = try await knownUsers(["Ann", "Bob"], in: harness)
-      let (ann, bob) = (users[0], users[1])
-      let (group, post, answer) = try await createdGroup(with: [ann], in: harness)
-      await harness.complete(post, answer)
-      try harness.save {
-        try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
-      }
-      let addition = try #require(await harness.next())
-      let added = await harness.respond(to: addition)
-      harness.fake.removeMembersRemotely([harness.me.id], from: group.id, by: ann)
-      try await pullNotifications(into: harness)
-      harness.fake.addMembersRemotely([harness.me.id], to: group.id, by: ann)
+      let (group, ann, bob, addition, added) = try await additionOutWhenSelfRemoved(in: harness)
+      harness.fake.addMembersRemotely([harness.me.id], to: group, by: ann)
       try await pullNotifications(into: harness)
 
       // when
@@ -247,9 +227,9 @@ extension UpstreamObjectSyncTests {
 
       // then
       #expect(
-        harness.ui.object(Conversation.self, id: group.id)?.participantIDs
+        harness.ui.object(Conversation.self, id: group)?.participantIDs
           == [ann, bob, harness.me.id])
-      #expect(await harness.localChanges(Conversation.self).unconfirmed[group.id] == nil)
+      #expect(await harness.localChanges(Conversation.self).unconfirmed[group] == nil)
       #expect(await harness.queue().isEmpty)
     }
 
@@ -604,6 +584,27 @@ private func createdGroup(with members: Set<UUID>, in harness: TrackerHarness) a
   try harness.insert([group])
   let post = try #require(await harness.next())
   return (group, post, await harness.respond(to: post))
+}
+
+/// A group the self user made with Ann, whose addition of Bob the backend applied and has not
+/// answered yet, when Ann removes the self user and the client reads that news: the answer to
+/// hand back (`added`) comes after the group is gone here.
+@MainActor
+private func additionOutWhenSelfRemoved(in harness: TrackerHarness) async throws
+  -> (group: UUID, ann: UUID, bob: UUID, addition: UpstreamRequest, added: UpstreamOutcome)
+{
+  let users = try await knownUsers(["Ann", "Bob"], in: harness)
+  let (ann, bob) = (users[0], users[1])
+  let (group, post, answer) = try await createdGroup(with: [ann], in: harness)
+  await harness.complete(post, answer)
+  try harness.save {
+    try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
+  }
+  let addition = try #require(await harness.next())
+  let added = await harness.respond(to: addition)
+  harness.fake.removeMembersRemotely([harness.me.id], from: group.id, by: ann)
+  try await pullNotifications(into: harness)
+  return (group.id, ann, bob, addition, added)
 }
 
 /// A new group "Mine" of the self user and `member`, made here: its first creation was answered

@@ -318,30 +318,36 @@ extension UpstreamModelTests {
       #expect(model.unacknowledged().contains { $0.contains("waits as a failure") })
     }
 
-    @Test("The pending check fails on a message marked sent that the server does not hold")
-    func messageSentNowhere() throws {
-      // given
-      let model = try model(after: [.write(conversation: 0, text: "hi"), .save])
-      let nonce = try #require(model.written[model.conversations[0]]?.last)
+    /// How a broken client can lose an unsent message without the server or the user having
+    /// a say.
+    enum MessageLoss: String, CaseIterable, Sendable {
+      /// Its creation is marked sent, though no request carried it.
+      case markedSent
+      /// It is dropped here, though nobody gave it up.
+      case droppedHere
 
-      // when
-      model.stack.sync.clearLocalInsertion(Message.self, id: nonce)
-
-      // then
-      #expect(model.unacknowledged().contains { $0.contains("sent here but not on the server") })
+      func apply(to context: ModelContext, id: UUID) {
+        switch self {
+        case .markedSent: context.clearLocalInsertion(Message.self, id: id)
+        case .droppedHere: context.discardLocally(Message.self, id: id)
+        }
+      }
     }
 
-    @Test("The pending check fails on an unsent message that is gone here though nobody gave it up")
-    func messageGoneUnasked() throws {
+    @Test(
+      "The pending check fails on an unsent message marked sent, or gone here though nobody gave it up",
+      arguments: zip(
+        MessageLoss.allCases, ["sent here but not on the server", "is gone here"]))
+    func messageLost(loss: MessageLoss, report: String) throws {
       // given
       let model = try model(after: [.write(conversation: 0, text: "hi"), .save])
       let nonce = try #require(model.written[model.conversations[0]]?.last)
 
       // when
-      model.stack.sync.discardLocally(Message.self, id: nonce)
+      loss.apply(to: model.stack.sync, id: nonce)
 
       // then
-      #expect(model.unacknowledged().contains { $0.contains("is gone here") })
+      #expect(model.unacknowledged().contains { $0.contains(report) })
     }
 
     @Test(

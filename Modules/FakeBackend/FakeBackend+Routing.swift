@@ -84,8 +84,31 @@ extension FakeBackend {
       guard let me = state.selfID else {
         return Answer.error(403, .noSelf, "no self user is set up").response
       }
-      return handle(endpoint, for: me, in: &state).response
+      guard endpoint.changesState else { return handle(endpoint, for: me, in: &state).response }
+      let key = request.headers[Endpoint.idempotencyKeyHeader.lowercased()]
+      if let key, let first = state.answersByIdempotencyKey[key] {
+        guard first.endpoint == endpoint else {
+          return Answer.error(
+            422, .idempotencyKeyReused,
+            "idempotency key \(key) was used for \(first.endpoint.route) before"
+          ).response
+        }
+        return first.response
+      }
+      let response = versioned(handle(endpoint, for: me, in: &state).response, state.version)
+      if let key { state.answersByIdempotencyKey[key] = (endpoint, response) }
+      return response
     }
+  }
+
+  /// `response` with the version the server reached once it answered: the version of the
+  /// change the request made, or of the last change before it if it made none.
+  static func versioned(_ response: TransportResponse, _ version: ServerVersion)
+    -> TransportResponse
+  {
+    var headers = response.headers
+    headers[ServerVersion.header] = String(version.rawValue)
+    return TransportResponse(status: response.status, headers: headers, body: response.body)
   }
 
   static func handle(_ endpoint: Endpoint, for me: UUID, in state: inout ServerState)

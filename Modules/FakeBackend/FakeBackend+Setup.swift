@@ -3,6 +3,7 @@ import ConversationParsing
 import CourierAPI
 import EventParsing
 import Foundation
+import ParsingCore
 import Seams
 import UserParsing
 
@@ -184,6 +185,10 @@ extension FakeBackend {
 
   /// The user with `id`, as the server holds it.
   public func user(_ id: UUID) -> UserPayload? { state.withLock { $0.users[id] } }
+
+  /// The server's version now: that of the last change it applied (`ServerVersion`), which
+  /// its answers and notifications carry.
+  public var version: ServerVersion { state.withLock { $0.version } }
 
   /// The connection from `from` to `to`, as the server holds it.
   public func connection(from: UUID, to: UUID) -> ConnectionPayload? {

@@ -4,7 +4,9 @@ import CourierAPI
 import EventParsing
 import Foundation
 import JSON
+import ParsingCore
 import Seams
+import Transport
 import UserParsing
 
 /// Everything the fake server knows, and the changes it can make; each change records the events
@@ -42,6 +44,11 @@ struct ServerState {
   /// with the first message and never creates another.
   var messagesByNonce: [UUID: MessagePayload] = [:]
   var notifications: [NotificationPayload] = []
+  /// The version of the last change the server applied; each notification takes the next one.
+  var version = ServerVersion.zero
+  /// The answers to requests that named an idempotency key, by key, with the call they answered:
+  /// a repeat of the key is answered from here and changes nothing.
+  var answersByIdempotencyKey: [String: (endpoint: Endpoint, response: TransportResponse)] = [:]
 
   init(uuids: UUIDSource, epoch: Date) {
     self.uuids = uuids
@@ -74,7 +81,8 @@ struct ServerState {
 
   mutating func notify(_ events: [EventPayload]) {
     guard !events.isEmpty else { return }
-    notifications.append(NotificationPayload(id: uuids.next(), events: events))
+    version = version.next
+    notifications.append(NotificationPayload(id: uuids.next(), version: version, events: events))
   }
 
   // MARK: - Users

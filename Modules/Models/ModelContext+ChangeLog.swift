@@ -81,7 +81,9 @@ extension ModelContext {
     let serverChanged = original != before
     guard serverChanged || changedVersions != versions else { return }
     if serverChanged, !serverTrails.isEmpty {
-      serverTrails.modify(ServerTrails<Object>.self) { $0.hear(original, of: id) }
+      serverTrails.modify(ServerTrails<Object>.self) {
+        $0.hear(original, of: id, version: newsVersion)
+      }
     }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { [original] changes in
@@ -136,6 +138,14 @@ extension ModelContext {
   public func endServerTrail<Object: ModelObject>(
     of type: Object.Type, id: UUID, from mark: ServerTrailMark
   ) -> [Object] {
+    endVersionedServerTrail(of: type, id: id, from: mark).map(\.value)
+  }
+
+  /// The values the server was heard to hold for the object `id` since `mark`, oldest first,
+  /// each with the version of the news that told it; ends that mark.
+  package func endVersionedServerTrail<Object: ModelObject>(
+    of type: Object.Type, id: UUID, from mark: ServerTrailMark
+  ) -> [HeardValue<Object>] {
     let (heard, nobodyListens) = serverTrails.modify(ServerTrails<Object>.self) {
       ($0.end(id, from: mark), $0.isEmpty)
     }

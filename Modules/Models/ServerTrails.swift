@@ -8,6 +8,15 @@ public struct ServerTrailMark: Sendable, Hashable {
   let position: Int
 }
 
+/// A value the server was heard to hold for an object, with the server's version of the change
+/// that made it, when the news said it.
+package struct HeardValue<Object: ModelObject>: Sendable {
+  /// The object as the server held it.
+  package let value: Object
+  /// The server's version of the news that told it, as a whole number.
+  package let version: Int?
+}
+
 /// The values the server was heard to hold for objects of one entity, in the order heard, kept
 /// only while some caller listens.
 ///
@@ -19,7 +28,7 @@ struct ServerTrails<Object: ModelObject>: EntitySlot {
   struct Trail: Sendable {
     /// The position of the first value kept.
     var start = 0
-    var values: [Object] = []
+    var values: [HeardValue<Object>] = []
     /// The marks of the callers listening, one entry per caller.
     var marks: [Int] = []
 
@@ -40,15 +49,16 @@ struct ServerTrails<Object: ModelObject>: EntitySlot {
     return ServerTrailMark(position: trail.end)
   }
 
-  /// Records that the server was heard to hold `value` for `id`, if some caller listens.
-  mutating func hear(_ value: Object, of id: UUID) {
-    trails[id]?.values.append(value)
+  /// Records that the server was heard to hold `value` for `id` at `version`, if some caller
+  /// listens.
+  mutating func hear(_ value: Object, of id: UUID, version: Int?) {
+    trails[id]?.values.append(HeardValue(value: value, version: version))
   }
 
   /// Ends the listener of `id` that started at `mark`; returns what was heard since.
   ///
   /// The values come oldest first; those no remaining listener needs are dropped.
-  mutating func end(_ id: UUID, from mark: ServerTrailMark) -> [Object] {
+  mutating func end(_ id: UUID, from mark: ServerTrailMark) -> [HeardValue<Object>] {
     guard var trail = trails[id], let index = trail.marks.firstIndex(of: mark.position) else {
       return []
     }

@@ -202,8 +202,13 @@ public struct DownstreamSync: Sendable {
     var accepted: Set<UUID> = []
     var skipped = 0
     let events = page.elements.flatMap(\.events)
+    let versions = page.elements.flatMap { notification in
+      notification.events.map { _ in notification.version?.rawValue }
+    }
     let namedLater = Self.laterMemberNews(in: events, me: context.selfUser?.id)
+    defer { context.newsVersion = nil }
     for (position, event) in events.enumerated() {
+      context.newsVersion = versions[position]
       guard
         apply(
           event, in: context, unknownUsers: &unknown, dropped: &dropped,

@@ -1,6 +1,7 @@
 import CourierAPI
 import Foundation
 import Models
+import ParsingCore
 
 extension EntityTrack {
   /// Applies how the request `token` ended: the keys it carried are settled only if they still
@@ -10,8 +11,11 @@ extension EntityTrack {
   {
     guard let flight = flights.removeValue(forKey: token) else { return .unknownToken(token) }
     release(token, of: flight)
-    var heard =
-      flight.trail.map { context.endServerTrail(of: Object.self, id: flight.id, from: $0) } ?? []
+    let versionedHeard =
+      flight.trail.map {
+        context.endVersionedServerTrail(of: Object.self, id: flight.id, from: $0)
+      } ?? []
+    var heard = versionedHeard.map(\.value)
     // The trail hears news of an object only while a change of it is pending here. With none
     // left (news dropped the group and brought it back), news apply to the object itself, so
     // the object here is what the server was last heard to hold (model seed 326880).
@@ -22,10 +26,14 @@ extension EntityTrack {
       heard.append(here)
     }
     let reference = reference(flight.id)
+    // A value taken from the object here came with no version: the order is not known.
+    let order =
+      heard.count == versionedHeard.count
+      ? serverOrder(of: flight, heard: versionedHeard, outcome: outcome) : nil
     let sent = SentChange(
       kind: flight.kind, id: flight.id, keys: flight.keys, sent: flight.sent,
-      lastKnown: flight.lastKnown, endpoint: flight.endpoint, heard: heard,
-      unconfirmed: flight.unconfirmed)
+      lastKnown: order?.before ?? flight.lastKnown, endpoint: flight.endpoint,
+      heard: order?.after ?? heard, unconfirmed: flight.unconfirmed, isOrdered: order != nil)
     // News dropped the object here while the request was out (another member removed the self
     // user from its group): an answer settles the request and leaves nothing behind, neither
     // the object nor values the backend may hold; a temporary failure still backs the object
@@ -46,18 +54,27 @@ extension EntityTrack {
       }
     }
     switch outcome {
-    case .success(let response):
+    case .success(let response, _):
       // The answer replaces what the request wrote ahead; the strategy sees only what other
       // requests left uncertain.
       withdraw(flight, in: context)
-      let news = serverNews(during: flight, heard: heard, in: context)
+      let news = serverNews(
+        during: flight, from: sent.lastKnown, heard: sent.heard, ordered: order != nil,
+        in: context)
       var acknowledgement =
         strategy.acknowledgement(of: sent, response: response, in: context)
         ?? flight.asSent
+      var overtaken: Set<Object.Key> = []
       if flight.kind == .update, let news, let held = acknowledgement?.value,
-        let sentValue = flight.sent, let possible = news.possible(besides: held, sent: sentValue)
+        let sentValue = flight.sent
       {
-        acknowledgement?.alsoPossible.append(possible)
+        if order != nil {
+          // The server applied the news after this request: their values stand.
+          overtaken = news.keys
+          acknowledgement?.value = news.overtaking(held, sent: sentValue)
+        } else if let possible = news.possible(besides: held, sent: sentValue) {
+          acknowledgement?.alsoPossible.append(possible)
+        }
       }
       // The backend made the object as the answer says, then changed it as the news say: a key
       // the news moved holds the news' value now, which the object here may differ from.
@@ -69,6 +86,7 @@ extension EntityTrack {
         acknowledgement = changed
       }
       settle(flight, holding: acknowledgement, in: context)
+      if !overtaken.isEmpty { yield(overtaken, of: flight, in: context) }
       // A catch-up applied while the request was out may have moved past its news: nothing
       // may wait for them.
       let acrossCatchUp =
@@ -130,7 +148,8 @@ extension EntityTrack {
     return !changes.inserted.contains(flight.id) && !changes.deleted.contains(flight.id)
   }
 
-  /// What the server was heard to hold for `flight`'s keys while it was in flight, where
+  /// What the server was heard to hold for `flight`'s keys while it was in flight (or, with
+  /// `ordered`, after it applied the request), where
   /// notifications pulled before the answer came changed them: from what it held when the
   /// request went (for an insert, from what it created), or along the way (`heard`, oldest
   /// first), even if they changed back.
@@ -143,18 +162,22 @@ extension EntityTrack {
   ///
   /// Only keys the strategy pushes count; an answer that carried none of them (a message) costs
   /// no lookup.
-  private func serverNews(during flight: Flight, heard: [Object], in context: ModelContext)
-    -> ServerNews<Object>?
-  {
+  private func serverNews(
+    during flight: Flight, from lastKnown: Object?, heard: [Object], ordered: Bool,
+    in context: ModelContext
+  ) -> ServerNews<Object>? {
     let pushed = flight.keys.intersection(pushableKeys)
-    guard !pushed.isEmpty, let before = flight.lastKnown ?? flight.sent else { return nil }
+    guard !pushed.isEmpty, let before = lastKnown ?? flight.sent else { return nil }
     let changes = context.localChanges(of: Object.self)
     guard let now = changes.originals[flight.id] else { return nil }
     let path = [before] + heard + [now]
     // Keys whose value the backend may have held besides `before`, which the first news differ
     // from.
+    // With the server's order known, `lastKnown` is what the server held, not a guess.
     let movedFromPossible: Set<Object.Key> =
-      heard.first.map { first in
+      ordered
+      ? []
+      : heard.first.map { first in
         Set(
           (changes.unconfirmed[flight.id] ?? []).flatMap { possible in
             possible.keys.filter { !possible.value.hasSameValue(at: $0, as: first) }
@@ -165,6 +188,38 @@ extension EntityTrack {
         || zip(path, path.dropFirst()).contains { !$0.hasSameValue(at: key, as: $1) }
     }
     return moved.isEmpty ? nil : ServerNews(value: now, keys: moved)
+  }
+
+  /// Where the server's versions place an update's answer among the news heard while it was out:
+  /// the value the server held once it applied the request as far as the news told (`before`),
+  /// and the values it was heard to hold after, oldest first (`after`).
+  ///
+  /// `nil` where the order is not known: the request failed, or the answer or some news came
+  /// without a version (a backend that does not say them, or values read in a catch-up).
+  private func serverOrder(
+    of flight: Flight, heard: [HeardValue<Object>], outcome: UpstreamOutcome
+  ) -> (before: Object?, after: [Object])? {
+    guard flight.kind == .update, case .success(_, let answered?) = outcome,
+      heard.allSatisfy({ $0.version != nil })
+    else { return nil }
+    let earlier = heard.prefix { ($0.version ?? 0) <= answered.rawValue }
+    let later = heard.dropFirst(earlier.count)
+    guard later.allSatisfy({ ($0.version ?? 0) > answered.rawValue }) else { return nil }
+    return (earlier.last?.value ?? flight.lastKnown, later.map(\.value))
+  }
+
+  /// Gives the server's values to the keys whose news it applied after `flight`, where the
+  /// object here still holds what the request carried: the user's change lost to a later one,
+  /// so it is neither kept here nor sent again. A key edited here since stays pending; that
+  /// edit is newer than both.
+  private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
+    let unchanged = stillAsSent(flight, in: context).intersection(keys)
+    guard !unchanged.isEmpty, var current = context.object(Object.self, id: flight.id),
+      let held = context.localChanges(of: Object.self).originals[flight.id]
+    else { return }
+    for key in unchanged { current.copyValue(at: key, from: held) }
+    context.clearLocalChanges(Object.self, id: flight.id, keys: unchanged)
+    context.applyRemote(current)
   }
 
   /// Takes what the server was heard to hold for an acknowledged insert's keys, except where the

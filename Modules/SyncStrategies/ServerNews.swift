@@ -3,9 +3,9 @@ import Models
 /// What notifications said the server holds for some keys of an object while a request for
 /// those keys was in flight.
 ///
-/// For an update, the server's order of that request and the notified change is unknown when the
-/// answer comes, so both values are possible and the keys stay pending until this device's value
-/// is sent again. For an insert, the notified change came after it (only a server that has the
+/// For an update whose answer and news carry the server's versions, news the server applied after
+/// the request stand. Without versions the order is unknown when the answer comes, so both
+/// values are possible and the keys stay pending until this device's value is sent again. For an insert, the notified change came after it (only a server that has the
 /// object can report a change of it), so the object takes the notified values.
 struct ServerNews<Object: ModelObject> {
   /// The object as the server was last heard to hold it.
@@ -27,6 +27,16 @@ struct ServerNews<Object: ModelObject> {
     var possible = held
     for key in contradicted { possible.copyValue(at: key, from: value) }
     return possible
+  }
+
+  /// `held` with the notified values in place of its own where the acknowledgement says the
+  /// backend holds what was `sent`: the news came after the request, so they stand.
+  func overtaking(_ held: Object, sent: Object) -> Object {
+    var value = held
+    for key in keys where held.hasSameValue(at: key, as: sent) {
+      value.copyValue(at: key, from: self.value)
+    }
+    return value
   }
 
   /// What the backend holds after a creation answered with `held`, when the news came after it:

@@ -73,8 +73,9 @@ public struct BackendFailure: Sendable, Hashable, CustomStringConvertible {
 
 /// How a request ended, as the tracker needs to know it.
 public enum UpstreamOutcome: Sendable {
-  /// The backend did it and answered this.
-  case success(EndpointResponse)
+  /// The backend did it and answered this; `version` is the server's version once it had, when
+  /// the backend says it (`ServerVersion.header`).
+  case success(EndpointResponse, version: ServerVersion? = nil)
   /// It may work later (a 5xx, a 429, a network failure, a lost or unreadable answer, or a
   /// 401 that waits for the app to sign in again); the change stays pending and backs off.
   case temporary(BackendFailure)
@@ -92,7 +93,10 @@ public enum UpstreamOutcome: Sendable {
       switch response.responseClass {
       case .success:
         switch endpoint.decodeResponse(status: response.status, body: response.body) {
-        case .success(let answer): self = .success(answer)
+        case .success(let answer):
+          self = .success(
+            answer,
+            version: response.header(ServerVersion.header).flatMap(ServerVersion.init(header:)))
         case .failure(let unreadable):
           // The backend acted but its answer was lost in transit: sending again is safe.
           self = .temporary(

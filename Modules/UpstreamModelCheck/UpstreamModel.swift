@@ -26,7 +26,10 @@ public final class UpstreamModel {
   private(set) var conversations: [UUID]
   var inFlight: [UpstreamRequest] = []
   /// What the server answered to requests it applied before their answers reached the client.
-  private var delivered: [RequestToken: Result<EndpointResponse, APIError>] = [:]
+  /// What the server answered to requests it applied before their answers were given, with its
+  /// version once it had.
+  private var delivered:
+    [RequestToken: (answer: Result<EndpointResponse, APIError>, version: ServerVersion)] = [:]
   /// For each group creation in flight, how many values the backend may hold the group had
   /// before the creation went: an answer proving it was not applied must leave no more.
   private var uncertainBeforeCreation: [RequestToken: Int] = [:]
@@ -406,7 +409,7 @@ public final class UpstreamModel {
       let waiting = inFlight.filter { delivered[$0.token] == nil }
       guard !waiting.isEmpty else { return false }
       let request = waiting[index % waiting.count]
-      delivered[request.token] = fake.answer(request.endpoint)
+      delivered[request.token] = (fake.answer(request.endpoint), fake.version)
       trace.append(.delivered(request.endpoint))
       // Applied after the re-add of its group, the request changed what the backend holds in
       // a way only its news tell the client (seed 1010, a rename dropped with the group).
@@ -556,13 +559,16 @@ public final class UpstreamModel {
     var applied = true
     switch kind {
     case .success, .lostResponse:
-      let answer = delivered.removeValue(forKey: request.token) ?? fake.answer(request.endpoint)
+      let (answer, version) =
+        delivered.removeValue(forKey: request.token)
+        ?? (fake.answer(request.endpoint), fake.version)
       if kind == .lostResponse {
         outcome = .temporary(
           BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
       } else {
         switch answer {
-        case .success(let response): outcome = .success(response)
+        case .success(let response):
+          outcome = .success(response, version: request.endpoint.changesState ? version : nil)
         case .failure(let error):
           outcome = .permanent(
             BackendFailure(responseClass: .permanent, status: error.code, error: error))

@@ -7,15 +7,16 @@ import SyncStrategies
 import SyncTestSupport
 import TestSupport
 import Testing
+import UserParsing
 
 extension UpstreamObjectSyncTests {
   @Suite("Answers that come after notifications about the same keys")
   @MainActor
   struct ServerNews {
     @Test(
-      "A rename answered after another member's renames were pulled is sent again, so the backend and the group agree, even if they renamed it back",
+      "A rename the backend applied before another member's renames takes their last name, and is sent once",
       arguments: [["Theirs"], ["Theirs", "G"]])
-    func renameAnsweredAfterRemoteRename(remoteNames: [String]) async throws {
+    func renameOvertakenByRemoteRenames(remoteNames: [String]) async throws {
       // given: the backend applied "Mine", then Ann's renames, and the client heard of them
       // before the answer to "Mine" arrived
       let harness = TrackerHarness()
@@ -30,64 +31,119 @@ extension UpstreamObjectSyncTests {
       await settle(rename, with: answer, thenAllAt: .seconds(60), in: harness)
 
       // then
-      #expect(harness.ui.object(Conversation.self, id: id)?.name == "Mine")
-      #expect(harness.fake.conversation(id)?.name == "Mine")
+      let last = try #require(remoteNames.last)
+      #expect(harness.ui.object(Conversation.self, id: id)?.name == last)
+      #expect(harness.fake.conversation(id)?.name == last)
+      #expect(harness.fake.journal.filter { $0.route == .renameConversation }.count == 1)
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
 
     @Test(
-      "A change of a connection answered after another device of the self user changed it back is sent again, so the backend and this device agree"
-    )
-    func connectionChangeAnsweredAfterOtherDeviceChange() async throws {
-      // given: the backend blocked Ann for this device, then another device of the self user
-      // unblocked her, and the client heard of both before the answer to the block arrived
+      "A rename the backend applied after another member's rename keeps its name, and is sent once")
+    func renameAppliedAfterRemoteRename() async throws {
+      // given: Ann renamed the group, then the backend applied "Mine", and the client heard of
+      // both before the answer to "Mine" arrived
       let harness = TrackerHarness()
-      let ann = try await connectedUser("Ann", in: harness)
-      try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .blocked } }
-      let block = try #require(await harness.next())
-      let answer = await harness.respond(to: block)
-      _ = harness.fake.answer(.updateConnection(user: ann, ConnectionUpdate(status: .accepted)))
+      let (id, ann) = try await seedGroupWithAnn(in: harness)
+      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
+      let rename = try #require(await harness.next())
+      harness.fake.renameRemotely(id, to: "Theirs", by: ann)
+      let answer = await harness.respond(to: rename)
       try await pullNotifications(into: harness)
 
       // when
-      await settle(block, with: answer, thenAllAt: .seconds(60), in: harness)
+      await settle(rename, with: answer, thenAllAt: .seconds(60), in: harness)
 
       // then
-      #expect(harness.ui.object(Connection.self, id: ann)?.status == .blocked)
-      #expect(harness.fake.connection(from: harness.me.id, to: ann)?.status == .blocked)
+      #expect(harness.ui.object(Conversation.self, id: id)?.name == "Mine")
+      #expect(harness.fake.conversation(id)?.name == "Mine")
+      #expect(harness.fake.journal.filter { $0.route == .renameConversation }.count == 1)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "A self user's field the backend changed on another device after this device's change takes the other device's value, and is sent once",
+      arguments: SelfFieldEdit.all)
+    func selfUserChangeOvertakenByOtherDevice(edit: SelfFieldEdit) async throws {
+      // given: Ada renames herself (or changes her accent) here; the backend applies it, then her
+      // other device's change of the same field, and this device pulls both before the answer
+      let harness = TrackerHarness()
+      try harness.save {
+        try $0.update(User.self, id: harness.me.id) { edit.apply(edit.here, &$0) }
+      }
+      let update = try #require(await harness.next())
+      let answer = await harness.respond(to: update)
+      _ = harness.fake.answer(.updateSelf(edit.update(edit.otherDevice)))
+      try await pullNotifications(into: harness)
+
+      // when
+      await settle(update, with: answer, thenAllAt: .seconds(60), in: harness)
+
+      // then
+      let here = try #require(harness.ui.object(User.self, id: harness.me.id))
+      #expect(edit.read(here) == edit.otherDevice)
+      #expect(harness.fake.user(harness.me.id).map { edit.read($0) } == edit.otherDevice)
+      #expect(harness.fake.journal.filter { $0.route == .updateSelf }.count == 1)
+      #expect(await harness.localChanges(User.self).isEmpty)
+    }
+
+    @Test(
+      "A connection status the backend changed on another device after this device's change takes the other device's status, and is sent once",
+      arguments: [
+        (ConnectionStatus.accepted, ConnectionStatus.blocked, ConnectionStatus.accepted),
+        (.blocked, .accepted, .blocked),
+      ])
+    func connectionChangeOvertakenByOtherDevice(
+      start: ConnectionStatus, here: ConnectionStatus, otherDevice: ConnectionStatus
+    ) async throws {
+      // given: Ann's connection is `start`; this device changes it to `here`, the backend applies
+      // it, then another device of the self user changes it to `otherDevice`, and this device
+      // pulls both before the answer arrives
+      let harness = TrackerHarness()
+      let ann = try await connectedUser("Ann", status: start, in: harness)
+      try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .init(here) } }
+      let change = try #require(await harness.next())
+      let answer = await harness.respond(to: change)
+      _ = harness.fake.answer(.updateConnection(user: ann, ConnectionUpdate(status: otherDevice)))
+      try await pullNotifications(into: harness)
+
+      // when
+      await settle(change, with: answer, thenAllAt: .seconds(60), in: harness)
+
+      // then
+      #expect(harness.ui.object(Connection.self, id: ann)?.status == .init(otherDevice))
+      #expect(harness.fake.connection(from: harness.me.id, to: ann)?.status == otherDevice)
+      #expect(harness.fake.journal.filter { $0.route == .updateConnection }.count == 1)
       #expect(await harness.localChanges(Connection.self).isEmpty)
     }
 
     @Test(
-      "A change of a connection sent while an earlier answer left the backend's status uncertain is sent again when news move the status while it is out"
+      "A member added here whom another member removed after the backend added them stays out, and the addition is sent once"
     )
-    func connectionChangeAfterUncertainAnswer() async throws {
-      // given: the backend blocked Ann for this device, another device unblocked her, and the
-      // client heard of it before the answer to the block, so either may be the backend's;
-      // then the user unblocked her here, the backend applied that, another device blocked
-      // her again, and the client heard of it before that answer too
+    func memberAdditionOvertakenByRemoteRemoval() async throws {
+      // given: the user adds Bob; the backend adds him, then Ann removes him, and this device
+      // pulls both before the answer to the addition arrives
       let harness = TrackerHarness()
-      let ann = try await connectedUser("Ann", in: harness)
-      var cursor = try await pullNews(after: nil, into: harness)
-      try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .blocked } }
-      let block = try #require(await harness.next())
-      let blockAnswer = await harness.respond(to: block)
-      _ = harness.fake.answer(.updateConnection(user: ann, ConnectionUpdate(status: .accepted)))
-      cursor = try await pullNews(after: cursor, into: harness)
-      await harness.complete(block, blockAnswer)
-      try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .accepted } }
-      let unblock = try #require(await harness.next(at: .seconds(60)))
-      let unblockAnswer = await harness.respond(to: unblock)
-      _ = harness.fake.answer(.updateConnection(user: ann, ConnectionUpdate(status: .blocked)))
-      _ = try await pullNews(after: cursor, into: harness)
+      let (id, ann) = try await seedGroupWithAnn(in: harness)
+      let bob = harness.fake.insertUser(name: "Bob")
+      try await harness.seedRemote([User(id: bob, name: "Bob")])
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
+      }
+      let addition = try #require(await harness.next())
+      let answer = await harness.respond(to: addition)
+      harness.fake.removeMembersRemotely([bob], from: id, by: ann)
+      try await pullNotifications(into: harness)
 
       // when
-      await settle(unblock, with: unblockAnswer, thenAllAt: .seconds(120), in: harness)
+      await settle(addition, with: answer, thenAllAt: .seconds(60), in: harness)
 
       // then
-      #expect(harness.ui.object(Connection.self, id: ann)?.status == .accepted)
-      #expect(harness.fake.connection(from: harness.me.id, to: ann)?.status == .accepted)
-      #expect(await harness.localChanges(Connection.self).isEmpty)
+      let expected: Set<UUID> = [harness.me.id, ann]
+      #expect(harness.ui.object(Conversation.self, id: id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: id)) == expected)
+      #expect(harness.fake.journal.filter { $0.route == .addMembers }.count == 1)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
 
     @Test(
@@ -641,16 +697,57 @@ private func settle(
 /// A user named `name` who asked the self user to connect and was accepted, on the backend and
 /// synchronised here.
 @MainActor
-private func connectedUser(_ name: String, in harness: TrackerHarness) async throws -> UUID {
+private func connectedUser(
+  _ name: String, status: ConnectionStatus = .accepted, in harness: TrackerHarness
+) async throws -> UUID {
   let user = harness.fake.insertUser(name: name)
   let conversation = try #require(harness.fake.connectRemotely(with: user))
+  if status != .accepted {
+    _ = harness.fake.answer(.updateConnection(user: user, ConnectionUpdate(status: status)))
+  }
   try await harness.seedRemote([
     User(id: user, name: name),
     Connection(
-      from: harness.me.id, to: user, status: .accepted, conversationID: conversation,
+      from: harness.me.id, to: user, status: .init(status), conversationID: conversation,
       lastUpdate: harness.make.now),
   ])
   return user
+}
+
+extension Connection.Status {
+  /// The model's status for the backend's.
+  init(_ status: ConnectionStatus) { self.init(backendValue: status.rawValue) }
+}
+
+/// One field of the self user that two devices edit: its value here and on the other device.
+struct SelfFieldEdit: Sendable, CustomTestStringConvertible {
+  let field: String
+  let here: String
+  let otherDevice: String
+
+  /// The name and the accent (as text, so one table holds both).
+  static let all = [
+    SelfFieldEdit(field: "name", here: "Grace", otherDevice: "Hopper"),
+    SelfFieldEdit(field: "accent", here: "3", otherDevice: "5"),
+  ]
+
+  var testDescription: String { "\(field): \(here) here, \(otherDevice) on the other device" }
+
+  func apply(_ value: String, _ user: inout User) {
+    if field == "name" { user.name = value } else { user.accentID = Int(value) ?? 0 }
+  }
+
+  func read(_ user: User) -> String { field == "name" ? user.name : String(user.accentID) }
+
+  func read(_ user: UserPayload) -> String {
+    field == "name" ? user.name : String(user.accentID)
+  }
+
+  func update(_ value: String) -> SelfUpdate {
+    var update = SelfUpdate()
+    if field == "name" { update.name = value } else { update.accentID = Int(value) ?? 0 }
+    return update
+  }
 }
 
 /// A group named "G" of the self user and Ann, on the backend and synchronised here.

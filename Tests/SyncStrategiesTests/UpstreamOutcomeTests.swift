@@ -49,7 +49,7 @@ struct UpstreamOutcomeTests {
       endpoint: endpoint, result: .success(TransportResponse(status: 200, body: Data(body.utf8))))
 
     // then
-    guard case .success(let answer) = outcome else {
+    guard case .success(let answer, _) = outcome else {
       Issue.record("expected a success, got \(outcome)")
       return
     }

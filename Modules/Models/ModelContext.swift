@@ -39,9 +39,10 @@ public final class ModelContext: ModelLookup {
   var remoteEdits: Set<ObjectReference> = []
   /// What the server was heard to hold for objects some caller listens to; never saved.
   var serverTrails = EntityMap()
-  /// The server's version of the notification being applied, while one is: what the news it
-  /// brings are heard at (``endServerTrail(of:id:from:)``). `nil` outside news, and for news of
-  /// a backend that does not say its versions.
+  /// The server's version of the notification being applied, while one is.
+  ///
+  /// What the news it brings are heard at (``endServerTrail(of:id:from:)``); `nil` outside news,
+  /// and for news of a backend that does not say its versions.
   package var newsVersion: Int?
   /// The local changes still to push; only the sync context records any.
   private(set) var log: LocalChangeLog

@@ -208,10 +208,11 @@ extension EntityTrack {
     return (earlier.last?.value ?? flight.lastKnown, later.map(\.value))
   }
 
-  /// Gives the server's values to the keys whose news it applied after `flight`, where the
-  /// object here still holds what the request carried: the user's change lost to a later one,
-  /// so it is neither kept here nor sent again. A key edited here since stays pending; that
-  /// edit is newer than both.
+  /// Gives the server's values to the keys whose news it applied after `flight`.
+  ///
+  /// Only where the object here still holds what the request carried: the user's change lost to
+  /// a later one, so it is neither kept here nor sent again. A key edited here since stays
+  /// pending; that edit is newer than both.
   private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
     let unchanged = stillAsSent(flight, in: context).intersection(keys)
     guard !unchanged.isEmpty, var current = context.object(Object.self, id: flight.id),

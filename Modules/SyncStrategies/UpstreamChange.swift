@@ -88,10 +88,11 @@ public struct SentChange<Object: ModelObject>: Sendable {
   /// A value among them, or ``lastKnown``, is one the client had heard of: news of it may have
   /// been read already.
   public let unconfirmed: [Object]
-  /// Whether the answer and the news carried the server's versions, so the server's order is
-  /// known: then ``heard`` holds only the values the server reached after it applied this
-  /// request, and ``lastKnown`` what it held just before them, this request applied as far as
-  /// the news told. A key those values moved holds theirs; no other value is possible.
+  /// Whether the answer and the news carried the server's versions, so the server's order is known.
+  ///
+  /// Then ``heard`` holds only the values the server reached after it applied this request, and
+  /// ``lastKnown`` what it held just before them, this request applied as far as the news told.
+  /// A key those values moved holds theirs; no other value is possible.
   public let isOrdered: Bool
 }
 

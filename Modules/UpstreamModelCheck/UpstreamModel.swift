@@ -25,9 +25,9 @@ public final class UpstreamModel {
   private(set) var groups: [UUID]
   private(set) var conversations: [UUID]
   var inFlight: [UpstreamRequest] = []
-  /// What the server answered to requests it applied before their answers reached the client.
-  /// What the server answered to requests it applied before their answers were given, with its
-  /// version once it had.
+  /// What the server answered to requests it applied before their answers were given.
+  ///
+  /// Each with the server's version once it had applied the request.
   private var delivered:
     [RequestToken: (answer: Result<EndpointResponse, APIError>, version: ServerVersion)] = [:]
   /// For each group creation in flight, how many values the backend may hold the group had

@@ -110,4 +110,43 @@ struct NotificationPayloadTests {
     }
     expectSameElements(error.fieldErrors.map(\.keyPath), keyPaths)
   }
+
+  @Test(
+    "It reads the version a notification carries, and names the field when it is not a whole number of 0 or more",
+    arguments: [
+      (JSONValue.integer(7), ServerVersion(7)?.rawValue, [String]()),
+      (.null, nil, []),
+      (.integer(-1), nil, ["version"]),
+      (.string("7"), nil, ["version"]),
+    ])
+  func version(value: JSONValue, expected: Int?, badFields: [String]) throws {
+    // given
+    let raw: JSONValue = [
+      "id": "2f1c9d52-6a0e-4c8e-9b57-0c2f5c1a7d11", "version": value, "payload": [],
+    ]
+
+    // when
+    let result = Result { try NotificationPayload.parse(raw) }
+
+    // then
+    switch result {
+    case .success(let notification):
+      #expect(badFields.isEmpty)
+      #expect(notification.version?.rawValue == expected)
+    case .failure(let error):
+      #expect((error as? PayloadError)?.fieldErrors.map(\.keyPath) == badFields)
+    }
+  }
+
+  @Test("A notification with a version is written back with it")
+  func versionRoundTrip() throws {
+    // given
+    let notification = NotificationPayload(id: UUID(), version: ServerVersion(3), events: [])
+
+    // when
+    let read = try NotificationPayload.parse(notification.jsonValue)
+
+    // then
+    #expect(read == notification)
+  }
 }

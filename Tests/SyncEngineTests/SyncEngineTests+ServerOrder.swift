@@ -10,9 +10,10 @@ import Testing
 import UserParsing
 
 extension SyncEngineTests {
-  /// Two devices edit the same key; the answer to this device's edit is slow, and its news and
-  /// the other device's come first. The server's versions say which edit it applied last: that
-  /// one stands, and nothing is sent twice.
+  /// Two devices edit the same key, and the answer to this device's edit comes after the news.
+  ///
+  /// The server's versions say which edit it applied last: that one stands, and nothing is sent
+  /// twice.
   @Suite("Edits of one key by two devices, in the server's order")
   @MainActor
   struct ServerOrder {

@@ -31,6 +31,13 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   ///
   /// Only the keys in ``updatedKeys`` hold meaningful values.
   public internal(set) var editBases: [UUID: Object] = [:]
+  /// For each object edited here, the serial of the last save that changed each of its keys.
+  ///
+  /// A request tells from it whether the user edited a key again since it went, even back to
+  /// the value it carried. Kept in memory only, as requests in flight are.
+  package internal(set) var lastEdits: [UUID: [Object.Key: Int]] = [:]
+  /// The serial of the last save recorded here.
+  private var editSerial = 0
 
   /// Creates an empty record.
   public init() {}
@@ -81,8 +88,10 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
       deleted.remove(id)
       failures[id] = nil
     }
+    if !changes.updated.isEmpty { editSerial += 1 }
     for (id, update) in changes.updated {
       updatedKeys[id, default: []].formUnion(update.keys)
+      for key in update.keys { lastEdits[id, default: [:]][key] = editSerial }
       failures[id] = nil
       if inserted.contains(id), let backend = backendValue(of: id) {
         noteEdit(of: id, keys: update.keys, measuredAgainst: backend)

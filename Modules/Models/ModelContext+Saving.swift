@@ -81,7 +81,11 @@ extension ModelContext {
         for key in keys {
           let field = Object.field(key)
           let editedHere = base.map { field.differs(edit, $0) } ?? true
-          if incomingWins || !editedHere { field.copy(&edit, object) }
+          if incomingWins || !editedHere {
+            field.copy(&edit, object)
+          } else if let base {
+            field.mergeEdit(&edit, base, object)
+          }
         }
         slot.set(edit, for: id)
       }

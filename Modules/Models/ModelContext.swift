@@ -103,6 +103,12 @@ public final class ModelContext: ModelLookup {
     return committed.object(type, id: id)
   }
 
+  /// The object of `type` with `id` as this context last saved or merged it, without its
+  /// unsaved edits.
+  package func savedObject<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
+    committed.object(type, id: id)
+  }
+
   /// Every object of `type` this context sees, ordered by id.
   public func objects<Object: ModelObject>(_ type: Object.Type) -> [Object] {
     objectsByID(type).values.sorted { $0.id < $1.id }

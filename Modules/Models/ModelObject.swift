@@ -69,11 +69,31 @@ extension ModelObject {
 public struct Field<Root> {
   let differs: (Root, Root) -> Bool
   let copy: (inout Root, Root) -> Void
+  /// Merges an incoming value into an edit of this key made from `base`: the edit stays, except
+  /// that a set-valued key takes the incoming elements the edit did not add or remove.
+  let mergeEdit: (_ edit: inout Root, _ base: Root, _ incoming: Root) -> Void
 
   /// Creates the field for a stored property.
   public init<Value: Equatable>(_ keyPath: WritableKeyPath<Root, Value>) {
     differs = { $0[keyPath: keyPath] != $1[keyPath: keyPath] }
     copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
+    mergeEdit = { _, _, _ in }
+  }
+
+  /// Creates the field for a stored set, which merges element by element.
+  ///
+  /// An edit of one element made on a copy the server has changed since keeps the user's own
+  /// additions and removals and takes the server's for every other element: adding Cy to a
+  /// group whose Bob the server removed meanwhile does not bring Bob back.
+  public init<Element: Hashable>(_ keyPath: WritableKeyPath<Root, Set<Element>>) {
+    differs = { $0[keyPath: keyPath] != $1[keyPath: keyPath] }
+    copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
+    mergeEdit = { edit, base, incoming in
+      let mine = edit[keyPath: keyPath]
+      let before = base[keyPath: keyPath]
+      edit[keyPath: keyPath] = incoming[keyPath: keyPath]
+        .subtracting(before.subtracting(mine)).union(mine.subtracting(before))
+    }
   }
 }
 

@@ -210,13 +210,18 @@ extension EntityTrack {
 
   /// Gives the server's values to the keys whose news it applied after `flight`.
   ///
-  /// Only where the object here still holds what the request carried: the user's change lost to
-  /// a later one, so it is neither kept here nor sent again. A key edited here since stays
+  /// Only where the object here still holds what the request carried and the user has not
+  /// saved the key again since it went: the user's change lost to a later one, so it is neither
+  /// kept here nor sent again. A key edited here since, even back to the value sent, stays
   /// pending; that edit is newer than both.
   private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
-    let unchanged = stillAsSent(flight, in: context).intersection(keys)
+    let changes = context.localChanges(of: Object.self)
+    let edits = changes.lastEdits[flight.id] ?? [:]
+    let unchanged = stillAsSent(flight, in: context).intersection(keys).filter {
+      edits[$0] == flight.editsAtSend[$0]
+    }
     guard !unchanged.isEmpty, var current = context.object(Object.self, id: flight.id),
-      let held = context.localChanges(of: Object.self).originals[flight.id]
+      let held = changes.originals[flight.id]
     else { return }
     for key in unchanged { current.copyValue(at: key, from: held) }
     context.clearLocalChanges(Object.self, id: flight.id, keys: unchanged)

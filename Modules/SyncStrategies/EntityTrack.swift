@@ -29,6 +29,9 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     let alsoPossible: [Object]
     /// The object as the backend last had it when the request was made.
     let lastKnown: Object?
+    /// The serials of the saves that last changed the request's keys here when it went
+    /// (`LocalChanges.lastEdits`): a key whose serial moved since was edited again.
+    var editsAtSend: [Object.Key: Int] = [:]
     /// Other values the backend may have held for the keys when the request was made.
     let unconfirmed: [Object]
     let endpoint: Endpoint
@@ -289,6 +292,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         unconfirmed: change.unconfirmed, endpoint: endpoint,
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
       flight.catchUpsAtSend = context.catchUpsApplied
+      flight.editsAtSend = context.localChanges(of: Object.self).lastEdits[id] ?? [:]
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).
       if writesAhead(kind) {

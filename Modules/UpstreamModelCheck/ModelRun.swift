@@ -24,29 +24,45 @@ public struct ModelRun: Sendable {
   public let steps: [ModelStep]
   /// The requests and answers of the run that concern the objects the violation names.
   public let trace: [String]
+  /// How often a rule of the server's order was waived in the run, by reason: each exemption
+  /// is counted and reported, so none grows unseen.
+  public let exemptions: [String: Int]
 
   /// Runs `steps` steps of `seed`'s sequence with `strategies`, then drains the tracker and
   /// checks the end state.
+  ///
+  /// `answersCarryVersions: false` leaves the server's version out of the answers, so the
+  /// client guesses the server's order: a deliberately broken setup that the order rules catch.
   public init(
     seed: UInt64, steps: Int,
-    strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies
+    strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies,
+    answersCarryVersions: Bool = true
   ) {
     self.seed = seed
-    (violation, self.steps, trace) = UUIDSource.$current.withValue(.seeded(seed)) {
-      Self.outcome(seed: seed, steps: steps, strategies: strategies)
+    (violation, self.steps, trace, exemptions) = UUIDSource.$current.withValue(.seeded(seed)) {
+      Self.outcome(
+        seed: seed, steps: steps, strategies: strategies,
+        answersCarryVersions: answersCarryVersions)
     }
   }
 
   private static func outcome(
-    seed: UInt64, steps: Int, strategies: [any UpstreamStrategy]
-  ) -> (ModelViolation?, [ModelStep], [String]) {
+    seed: UInt64, steps: Int, strategies: [any UpstreamStrategy], answersCarryVersions: Bool
+  ) -> (ModelViolation?, [ModelStep], [String], [String: Int]) {
     var random = SeededRandomNumberGenerator(seed: seed)
     var ran: [ModelStep] = []
     let model: UpstreamModel
     do {
-      model = try UpstreamModel(uuids: .seeded(seed), strategies: strategies)
+      model = try UpstreamModel(
+        uuids: .seeded(seed), strategies: strategies, answersCarryVersions: answersCarryVersions)
     } catch {
-      return (ModelViolation(step: -1, rule: "the world could not be set up: \(error)"), [], [])
+      return (
+        ModelViolation(step: -1, rule: "the world could not be set up: \(error)"), [], [], [:]
+      )
+    }
+    var exemptions: [String: Int] {
+      Dictionary(
+        uniqueKeysWithValues: model.appliedChanges.exemptions.map { ($0.key.rawValue, $0.value) })
     }
     do {
       for index in 0..<steps {
@@ -56,7 +72,7 @@ public struct ModelRun: Sendable {
       }
       try model.drain()
       try model.checkDrained(steps)
-      return (nil, ran, [])
+      return (nil, ran, [], exemptions)
     } catch let violation as ModelViolation {
       let named = model.trace.map(\.description).filter { line in
         // Ids may sit in parentheses or before a colon: words are runs of hex digits and dashes.
@@ -64,9 +80,9 @@ public struct ModelRun: Sendable {
           word.count == 36 && line.localizedCaseInsensitiveContains(word)
         }
       }
-      return (violation, ran, named)
+      return (violation, ran, named, exemptions)
     } catch {
-      return (ModelViolation(step: -1, rule: "the run threw \(error)"), ran, [])
+      return (ModelViolation(step: -1, rule: "the run threw \(error)"), ran, [], exemptions)
     }
   }
 
@@ -74,14 +90,18 @@ public struct ModelRun: Sendable {
   /// a seed that broke one after `steps` steps; the full run if no shorter one does.
   public static func shortestFailingPrefix(
     seed: UInt64, failingAfter steps: Int,
-    strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies
+    strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies,
+    answersCarryVersions: Bool = true
   ) -> ModelRun {
     var low = 0
     var high = steps
-    var shortest = ModelRun(seed: seed, steps: steps, strategies: strategies)
+    var shortest = ModelRun(
+      seed: seed, steps: steps, strategies: strategies, answersCarryVersions: answersCarryVersions)
     while low < high {
       let middle = (low + high) / 2
-      let run = ModelRun(seed: seed, steps: middle, strategies: strategies)
+      let run = ModelRun(
+        seed: seed, steps: middle, strategies: strategies,
+        answersCarryVersions: answersCarryVersions)
       if run.violation != nil {
         high = middle
         shortest = run

@@ -30,6 +30,16 @@ public final class UpstreamModel {
   /// Each with the server's version once it had applied the request.
   private var delivered:
     [RequestToken: (answer: Result<EndpointResponse, APIError>, version: ServerVersion)] = [:]
+  /// Whether answers carry the server's version, so the client knows the server's order;
+  /// without them it falls back on guessing it (a deliberately broken setup for the checks).
+  let answersCarryVersions: Bool
+  /// What the server applied for each key the model follows, and the rules its order states.
+  private(set) var appliedChanges = AppliedChanges<SavedKey, SavedValue>()
+  /// How many saves changed each key so far: a change's identity beside its value.
+  private var editCounts: [SavedKey: Int] = [:]
+  /// What each request in flight carries for the keys the model follows, with each key's edit
+  /// count when it went.
+  private var carried: [RequestToken: [(key: SavedKey, value: SavedValue, edits: Int)]] = [:]
   /// For each group creation in flight, how many values the backend may hold the group had
   /// before the creation went: an answer proving it was not applied must leave no more.
   private var uncertainBeforeCreation: [RequestToken: Int] = [:]
@@ -185,7 +195,11 @@ public final class UpstreamModel {
   /// Every model starts from the same world, prepared once and copied: the backend with
   /// ``FakeBackend/copy(uuids:time:onUnmatched:)``, the stack opened on a store holding what the
   /// prepared one saved.
-  init(uuids: UUIDSource, strategies: [any UpstreamStrategy] = standardStrategies) throws {
+  init(
+    uuids: UUIDSource, strategies: [any UpstreamStrategy] = standardStrategies,
+    answersCarryVersions: Bool = true
+  ) throws {
+    self.answersCarryVersions = answersCarryVersions
     let world = try Self.world.withLock { world in
       if let world { return world }
       let prepared = try Self.prepareWorld()
@@ -389,6 +403,9 @@ public final class UpstreamModel {
           "\(request.item.object) was sent at \(now), before its Retry-After ended at \(end)"
       }
       inFlight.append(request)
+      carried[request.token] = carriedChanges(request.endpoint).map {
+        ($0.key, $0.value, editCounts[$0.key] ?? 0)
+      }
       trace.append(.handedOut(request.endpoint))
     case .answer(let index, let kind):
       guard !inFlight.isEmpty else { return false }
@@ -409,7 +426,7 @@ public final class UpstreamModel {
       let waiting = inFlight.filter { delivered[$0.token] == nil }
       guard !waiting.isEmpty else { return false }
       let request = waiting[index % waiting.count]
-      delivered[request.token] = (fake.answer(request.endpoint), fake.version)
+      delivered[request.token] = serverApplies(request)
       trace.append(.delivered(request.endpoint))
       // Applied after the re-add of its group, the request changed what the backend holds in
       // a way only its news tell the client (seed 1010, a rename dropped with the group).
@@ -418,6 +435,7 @@ public final class UpstreamModel {
       let group = groups[index % groups.count]
       guard let author = fake.members(of: group).first(where: { $0 != me }) else { return false }
       fake.renameRemotely(group, to: name, by: author)
+      appliedChanges.remoteApplied(.groupName(group))
       try pull()
     case .remoteMember(let index, let user):
       let group = groups[index % groups.count]
@@ -431,6 +449,7 @@ public final class UpstreamModel {
       }
       // Which of the two changes of that member came last, the backend's order says.
       lastSaved[.member(member, group: group)] = nil
+      appliedChanges.remoteApplied(.member(member, group: group))
       try pull()
     case .remoteToggleSelf(let index):
       let group = groups[index % groups.count]
@@ -464,6 +483,7 @@ public final class UpstreamModel {
       guard let current = fake.connection(from: me, to: user)?.status else { return false }
       let next: ConnectionStatus = current == .blocked ? .accepted : .blocked
       _ = fake.answer(.updateConnection(user: user, ConnectionUpdate(status: next)))
+      appliedChanges.remoteApplied(.connection(user))
       try pull()
     case .advance(let duration):
       now += duration
@@ -495,6 +515,15 @@ public final class UpstreamModel {
   /// conversation news dropped meanwhile) rolls every unsaved edit back, and they have no effect.
   private func saveUI() -> Bool {
     defer { unsaved = [] }
+    // A save that leaves a key as the context last held it (a member toggled out and in again)
+    // is no edit of it.
+    var before: [SavedKey: SavedValue] = [:]
+    for case .key(let key) in unsaved {
+      before[key] = key.value(
+        selfUser: ui.savedObject(User.self, id: me),
+        conversation: { self.ui.savedObject(Conversation.self, id: $0) },
+        connection: { self.ui.savedObject(Connection.self, id: $0) })
+    }
     let changes: ChangeSet
     do {
       changes = try ui.save()
@@ -520,7 +549,10 @@ public final class UpstreamModel {
           case .groupName(let group), .member(_, let group): saved(group, in: groups)
           case .connection(let user): saved(user, in: connections)
           }
-        if touched, let value = value(of: key, in: ui) { lastSaved[key] = value }
+        if touched, let value = value(of: key, in: ui), before[key] != value {
+          lastSaved[key] = value
+          editCounts[key, default: 0] += 1
+        }
       case .wrote(let nonce, let conversation):
         if messages.inserted[nonce] != nil {
           written[conversation, default: []].append(nonce)
@@ -560,15 +592,16 @@ public final class UpstreamModel {
     switch kind {
     case .success, .lostResponse:
       let (answer, version) =
-        delivered.removeValue(forKey: request.token)
-        ?? (fake.answer(request.endpoint), fake.version)
+        delivered.removeValue(forKey: request.token) ?? serverApplies(request)
       if kind == .lostResponse {
+        appliedChanges.answerLost(request.token.value)
         outcome = .temporary(
           BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
       } else {
         switch answer {
         case .success(let response):
-          outcome = .success(response, version: request.endpoint.changesState ? version : nil)
+          let carries = answersCarryVersions && request.endpoint.changesState
+          outcome = .success(response, version: carries ? version : nil)
         case .failure(let error):
           outcome = .permanent(
             BackendFailure(responseClass: .permanent, status: error.code, error: error))
@@ -579,6 +612,7 @@ public final class UpstreamModel {
     // answer.
     case .temporary where delivered.removeValue(forKey: request.token) != nil,
       .tooMany where delivered.removeValue(forKey: request.token) != nil:
+      appliedChanges.answerLost(request.token.value)
       outcome = .temporary(
         BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
     case .permanent where delivered[request.token] != nil:
@@ -610,6 +644,45 @@ public final class UpstreamModel {
     trace.append(.answered(request.endpoint, kind))
     upstream.complete(request.token, with: outcome, in: stack.sync, now: now)
     return applied
+  }
+
+  /// Lets the server apply `request`: its answer, and the server's version after it.
+  ///
+  /// What it changed of the keys the model follows is checked against what the server applied
+  /// before.
+  private func serverApplies(_ request: UpstreamRequest) -> (
+    answer: Result<EndpointResponse, APIError>, version: ServerVersion
+  ) {
+    let answer = fake.answer(request.endpoint)
+    if case .success = answer {
+      for change in carried[request.token] ?? [] {
+        let broken = appliedChanges.clientApplied(
+          change.key, change.value, edits: change.edits, request: request.token.value)
+        if brokenRule == nil, let broken { brokenRule = broken }
+      }
+    }
+    return (answer, fake.version)
+  }
+
+  /// The values `endpoint` sets for the keys the model follows.
+  private func carriedChanges(_ endpoint: Endpoint) -> [(key: SavedKey, value: SavedValue)] {
+    switch endpoint {
+    case .updateSelf(let update):
+      return (update.name.map { [(SavedKey.selfName, SavedValue.name($0))] } ?? [])
+        + (update.accentID.map { [(SavedKey.accent, SavedValue.accent($0))] } ?? [])
+    case .renameConversation(let id, let rename):
+      return [(.groupName(id), .name(rename.name))]
+    case .updateConnection(let user, let update):
+      return [
+        (.connection(user), .connection(Connection.Status(backendValue: update.status.rawValue)))
+      ]
+    case .addMembers(let id, let list):
+      return list.users.filter { $0 != me }.map { (.member($0, group: id), .member(true)) }
+    case .removeMembers(let id, let list):
+      return list.users.filter { $0 != me }.map { (.member($0, group: id), .member(false)) }
+    default:
+      return []
+    }
   }
 
   /// Whether `endpoint` deletes a message the server does not hold (any more).

@@ -303,6 +303,37 @@ struct ModelStackTests {
       #expect(name == "Server")
     }
 
+    @Test(
+      "An unsaved edit of a group's members keeps the user's own additions and removals, and takes the other members the server changed"
+    )
+    func setValuedEditMergesByElement() async throws {
+      // given: the UI adds Cy to a group of Ann and Bob, unsaved; meanwhile the server removes
+      // Bob and adds Dan
+      let me = make.selfUser()
+      let (ann, bob, cy, dan) = (make.user(), make.user(), make.user(), make.user())
+      var group = make.conversation(name: "G", creator: me)
+      group.participantIDs = [me.id, ann.id, bob.id]
+      let stack = ModelStack.forTesting([me, ann, bob, cy, dan, group])
+      try stack.ui.context.update(Conversation.self, id: group.id) {
+        $0.participantIDs.insert(cy.id)
+      }
+      var server = group
+      server.participantIDs = [me.id, ann.id, dan.id]
+
+      // when
+      try await expectNextMerge(into: stack.ui) {
+        try await stack.sync.perform { [server] context throws(SaveError) in
+          context.applyRemote(server)
+          try context.save()
+        }
+      }
+
+      // then
+      #expect(
+        stack.ui.context.object(Conversation.self, id: group.id)?.participantIDs
+          == [me.id, ann.id, cy.id, dan.id])
+    }
+
     @Test("A deletion wins over unsaved edits of the deleted object")
     func deletionWins() async throws {
       // given

@@ -147,6 +147,41 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A member the user adds again after the news of another member's later removal stays, and is sent as a new change"
+    )
+    func memberAddedAgainAfterOvertakingRemoval() async throws {
+      // given: the user adds Bob; the backend adds him, Ann removes him, and this device pulls
+      // both news; then the user removes Bob and adds him again, before the first answer comes
+      let harness = TrackerHarness()
+      let (id, ann) = try await seedGroupWithAnn(in: harness)
+      let bob = harness.fake.insertUser(name: "Bob")
+      try await harness.seedRemote([User(id: bob, name: "Bob")])
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
+      }
+      let addition = try #require(await harness.next())
+      let answer = await harness.respond(to: addition)
+      harness.fake.removeMembersRemotely([bob], from: id, by: ann)
+      try await pullNotifications(into: harness)
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.remove(bob) }
+      }
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
+      }
+
+      // when
+      await settle(addition, with: answer, thenAllAt: .seconds(60), in: harness)
+
+      // then
+      let expected: Set<UUID> = [harness.me.id, ann, bob]
+      #expect(harness.ui.object(Conversation.self, id: id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: id)) == expected)
+      #expect(harness.fake.journal.filter { $0.route == .addMembers }.count == 2)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A group renamed by another member after the backend created it, heard of before the answer, takes that name, even one of spaces",
       arguments: ["Theirs", "  "])
     func insertAnsweredAfterRemoteRename(name: String) async throws {

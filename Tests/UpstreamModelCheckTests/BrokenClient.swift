@@ -3,6 +3,7 @@ import Foundation
 import Models
 import SyncStrategies
 import Testing
+import UpstreamModelCheck
 
 /// A deliberately broken self-user strategy: it claims to carry every changed key but sends
 /// only the name, so an accent change is cleared without reaching the backend.
@@ -39,6 +40,8 @@ struct BrokenClient: Sendable, CustomTestStringConvertible {
   let name: String
   let strategies: [any UpstreamStrategy]
   let brokenRule: String
+  /// Whether the server's answers say its version; without, the client guesses the order.
+  var answersCarryVersions = true
 
   var testDescription: String { name }
 
@@ -55,5 +58,9 @@ struct BrokenClient: Sendable, CustomTestStringConvertible {
         SelfUserStrategy(), ConnectionStrategy(), ConversationStrategy(),
         NewestFirstMessageStrategy(),
       ], brokenRule: "out of the order they were written"),
+    BrokenClient(
+      name: "answers without the server's version, so the order is guessed",
+      strategies: UpstreamModel.standardStrategies,
+      brokenRule: "change of this client to", answersCarryVersions: false),
   ]
 }

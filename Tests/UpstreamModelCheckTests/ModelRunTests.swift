@@ -41,14 +41,18 @@ struct ModelRunTests {
     let strategies = client.strategies
     let failing = await DedicatedThread.run { _ in
       (1...20 as ClosedRange<UInt64>).lazy.map {
-        ModelRun(seed: $0, steps: 200, strategies: strategies)
+        ModelRun(
+          seed: $0, steps: 200, strategies: strategies,
+          answersCarryVersions: client.answersCarryVersions)
       }.first { $0.violation != nil }
     }
     let run = try #require(failing)
 
     // when
     let shortest = await DedicatedThread.run { _ in
-      ModelRun.shortestFailingPrefix(seed: run.seed, failingAfter: 200, strategies: strategies)
+      ModelRun.shortestFailingPrefix(
+        seed: run.seed, failingAfter: 200, strategies: strategies,
+        answersCarryVersions: client.answersCarryVersions)
     }
 
     // then

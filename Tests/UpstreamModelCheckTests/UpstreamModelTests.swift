@@ -178,6 +178,20 @@ struct UpstreamModelTests {
     #expect(command == expected)
   }
 
+  @Test(
+    "Without the server's versions the client guesses the order, and the order rules catch it applying a change twice and overwriting a later one",
+    arguments: [(19, "the same change of this client"), (42, "overwriting a later change")]
+      as [(UInt64, String)])
+  func guessedOrderIsCaught(seed: UInt64, rule: String) async {
+    // when
+    let run = await DedicatedThread.run { _ in
+      ModelRun(seed: seed, steps: 200, answersCarryVersions: false)
+    }
+
+    // then
+    #expect(run.violation?.rule.contains(rule) == true)
+  }
+
   @Test("Each rule of the promise catches a strategy that breaks it", arguments: BrokenClient.all)
   func brokenStrategiesAreCaught(client: BrokenClient) async throws {
     // given
@@ -186,7 +200,10 @@ struct UpstreamModelTests {
     // when
     let violations = await DedicatedThread.run { _ in
       seeds.compactMap { seed in
-        ModelRun(seed: seed, steps: Self.steps, strategies: client.strategies).violation
+        ModelRun(
+          seed: seed, steps: Self.steps, strategies: client.strategies,
+          answersCarryVersions: client.answersCarryVersions
+        ).violation
       }
     }
 

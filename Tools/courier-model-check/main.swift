@@ -1,5 +1,6 @@
 // courier-model-check: runs the model check of the upstream tracker (see Tools/model-check).
 import Foundation
+import Seams
 import UpstreamModelCheck
 
 /// Writes one line to standard output at once, unbuffered: progress shows up even in a file.
@@ -36,6 +37,7 @@ if let seed = arguments.seed {
 }
 
 // Each failure is shown as it is found; a long search goes on to the end of its range.
+let exemptions = Locked<[String: Int]>([:])
 let failing = ModelSearch.run(
   first: arguments.first, count: arguments.seeds, steps: arguments.steps,
   threads: arguments.threads
@@ -44,6 +46,7 @@ let failing = ModelSearch.run(
     say("seed \(run.seed) broke the promise \(violation)")
     say("replay: \(arguments.replayCommand(seed: run.seed))")
   }
+  exemptions.withLock { $0.merge(run.exemptions, uniquingKeysWith: +) }
   if finished % 1_000 == 0 { say("… \(finished) seeds") }
 }
 let seconds = (clock.now - start) / .seconds(1)
@@ -52,4 +55,7 @@ let threads = arguments.threads == 1 ? "1 thread" : "\(arguments.threads) thread
 say(
   "seeds \(arguments.first) to \(last) of \(arguments.steps) steps on \(threads): "
     + "\(failing.count) failing, " + String(format: "%.1f s", seconds))
+for (reason, count) in exemptions.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+  say("exempted: \(reason): \(count) times")
+}
 exit(failing.isEmpty ? 0 : 1)

@@ -1,0 +1,93 @@
+import TestSupport
+import Testing
+import UpstreamModelCheck
+
+@Suite("AppliedChanges")
+struct AppliedChangesTests {
+  /// One application, by this client (its value, edit count and request) or by another device.
+  enum Application: Sendable, CustomTestStringConvertible {
+    case client(String, edits: Int, request: Int)
+    case remote
+    case lost(request: Int)
+
+    var testDescription: String {
+      switch self {
+      case .client(let value, let edits, let request): "\(value) (edit \(edits), #\(request))"
+      case .remote: "another device"
+      case .lost(let request): "#\(request)'s answer lost"
+      }
+    }
+  }
+
+  @Test(
+    "It reports a change of this client applied again, whether or not another device changed the key in between",
+    arguments: [
+      (
+        [
+          Application.client("Grace", edits: 1, request: 1), .remote,
+          .client("Grace", edits: 1, request: 2),
+        ],
+        "overwriting a later change by another device"
+      ),
+      ([.client("Grace", edits: 1, request: 1), .client("Grace", edits: 1, request: 2)], "twice"),
+    ])
+  func reportsRepeats(applications: [Application], expected: String) {
+    // when
+    let broken = Self.replay(applications).broken
+
+    // then
+    #expect(broken.count == 1)
+    #expect(broken.first?.contains(expected) == true)
+  }
+
+  @Test(
+    "It accepts a value saved again as a new change, and another device's changes in any order",
+    arguments: [
+      [
+        Application.client("Grace", edits: 1, request: 1), .remote,
+        .client("Grace", edits: 2, request: 2),
+      ],
+      [.remote, .client("Grace", edits: 1, request: 1), .remote],
+    ])
+  func acceptsNewChanges(applications: [Application]) {
+    // when
+    let record = Self.replay(applications)
+
+    // then
+    #expect(record.broken.isEmpty)
+    #expect(record.changes.exemptions.isEmpty)
+  }
+
+  @Test(
+    "It waives a resend after a lost answer, and counts it by whether it overwrote a later change")
+  func countsExemptions() {
+    // when
+    let record = Self.replay([
+      .client("A", edits: 1, request: 1), .lost(request: 1), .client("A", edits: 1, request: 2),
+      .client("B", edits: 2, request: 3), .lost(request: 3), .remote,
+      .client("B", edits: 2, request: 4),
+    ])
+
+    // then
+    #expect(record.broken.isEmpty)
+    #expect(record.changes.exemptions == [.resentAfterLostAnswer: 1, .overwroteAfterLostAnswer: 1])
+  }
+
+  private static func replay(_ applications: [Application]) -> (
+    changes: AppliedChanges<String, String>, broken: [String]
+  ) {
+    var changes = AppliedChanges<String, String>()
+    var broken: [String] = []
+    for application in applications {
+      switch application {
+      case .client(let value, let edits, let request):
+        if let rule = changes.clientApplied("name", value, edits: edits, request: request) {
+          broken.append(rule)
+        }
+      case .remote: changes.remoteApplied("name")
+      case .lost(let request): changes.answerLost(request)
+      }
+    }
+    return (changes, broken)
+  }
+}

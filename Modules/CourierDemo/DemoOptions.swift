@@ -38,6 +38,14 @@ public struct DemoOptions: Sendable, Equatable {
       default: throw .unknownArgument(argument)
       }
     }
+    // The faults belong to the embedded backend: a transcript must not claim one that a real
+    // server never made.
+    if faults && server != nil {
+      throw .conflict(
+        "--faults", "--server",
+        "--faults makes the embedded fake backend fail; a server given with --server decides its own failures"
+      )
+    }
   }
 
   /// The help text.
@@ -50,8 +58,8 @@ public struct DemoOptions: Sendable, Equatable {
 
       --seed N        ids and random choices from seed N (default 1): the same seed prints
                       the same transcript
-      --faults        the fake backend fails on purpose (a 503, a lost response) and the
-                      transcript shows the recovery
+      --faults        the embedded fake backend fails on purpose (a 503, a lost response)
+                      and the transcript shows the recovery; refused with --server
       --json          one JSON object per line instead of text
       --server URL    send the story to a real backend with URLSessionTransport; the steps
                       that need another user acting remotely are skipped
@@ -68,12 +76,16 @@ public enum DemoOptionsError: Error, Sendable, Hashable, CustomStringConvertible
   case unknownArgument(String)
   /// An option without the value it needs.
   case invalidValue(String, String)
+  /// Two options that cannot go together, and why.
+  case conflict(String, String, String)
 
   /// Says what was wrong.
   public var description: String {
     switch self {
     case .unknownArgument(let argument): "unknown argument '\(argument)'"
     case .invalidValue(let option, let expected): "\(option) needs \(expected)"
+    case .conflict(let first, let second, let reason):
+      "\(first) cannot go with \(second): \(reason)"
     }
   }
 }

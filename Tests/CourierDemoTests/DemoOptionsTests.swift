@@ -13,13 +13,13 @@ struct DemoOptionsTests {
   func reads() throws {
     // when
     let options = try DemoOptions(arguments: [
-      "--seed", "42", "--faults", "--json", "--server", "https://api.example.com", "--store",
+      "--seed", "42", "--json", "--server", "https://api.example.com", "--store",
       "/tmp/client.sqlite",
     ])
 
     // then
     #expect(options.seed == 42)
-    #expect(options.faults)
+    #expect(!options.faults)
     #expect(options.json)
     #expect(options.server?.host == "api.example.com")
     #expect(options.store == "/tmp/client.sqlite")
@@ -29,8 +29,14 @@ struct DemoOptionsTests {
   @Test(
     "It refuses what it cannot read, naming the argument",
     arguments: zip(
-      [["--seed"], ["--seed", "-3"], ["--server", "not a url"], ["--colour"]],
-      ["--seed needs", "--seed needs", "--server needs", "unknown argument '--colour'"]))
+      [
+        ["--seed"], ["--seed", "-3"], ["--server", "not a url"], ["--colour"],
+        ["--faults", "--server", "http://127.0.0.1:8080"],
+      ],
+      [
+        "--seed needs", "--seed needs", "--server needs", "unknown argument '--colour'",
+        "--faults cannot go with --server",
+      ]))
   func refuses(_ arguments: [String], _ message: String) {
     // when
     let error = #expect(throws: DemoOptionsError.self) { try DemoOptions(arguments: arguments) }

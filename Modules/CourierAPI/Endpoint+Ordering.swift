@@ -1,4 +1,5 @@
 import Foundation
+import HTTPRequest
 
 extension Endpoint {
   /// The HTTP header that names one attempt at a change: a request sent again with the same key
@@ -17,6 +18,18 @@ extension Endpoint {
       .getNotifications, .lastNotification:
       false
     }
+  }
+}
+
+extension Endpoint {
+  /// The request that makes this call, naming `key` as its idempotency key when the call
+  /// changes state; a call that changes nothing goes without one.
+  public func request(idempotencyKey key: String) throws(HTTPRequestError) -> HTTPRequest {
+    let plain = try request()
+    guard changesState else { return plain }
+    return try HTTPRequest(
+      plain.method, plain.path, query: plain.query,
+      headers: plain.headers + [HTTPHeader(Self.idempotencyKeyHeader, key)], body: plain.body)
   }
 }
 

@@ -64,15 +64,49 @@ extension FakeBackend {
   /// For model-based tests and simulations, which call the server hundreds of thousands of
   /// times; everything else should go through ``transport`` or ``makeURLSession()``.
   public func answer(_ endpoint: Endpoint) -> Result<EndpointResponse, APIError> {
-    let answer = state.withLock { state -> Answer in
-      guard let me = state.selfID else { return .error(403, .noSelf, "no self user is set up") }
-      return Self.handle(endpoint, for: me, in: &state)
+    answer(endpoint, idempotencyKey: nil).answer
+  }
+
+  /// The fake's answer to `endpoint` sent with `idempotencyKey`, typed, with the server's
+  /// version once it had answered, and whether it was the first answer given again to a
+  /// repeated key (then nothing was applied).
+  public func answer(_ endpoint: Endpoint, idempotencyKey: String?) -> (
+    answer: Result<EndpointResponse, APIError>, version: ServerVersion, isRepeat: Bool
+  ) {
+    let (answer, version, isRepeat) = state.withLock { state -> (Answer, ServerVersion, Bool) in
+      guard let me = state.selfID else {
+        return (.error(403, .noSelf, "no self user is set up"), state.version, false)
+      }
+      return Self.keyed(endpoint, key: idempotencyKey, for: me, in: &state)
     }
     switch answer {
-    case .ok(let response, _): return .success(response)
+    case .ok(let response, _): return (.success(response), version, isRepeat)
     case .error(let status, let label, let message):
-      return .failure(APIError(code: status, label: label, message: message))
+      return (.failure(APIError(code: status, label: label, message: message)), version, isRepeat)
     }
+  }
+
+  /// Answers `endpoint` once per idempotency key: a repeat of `key` gets the first answer and
+  /// its version, and changes nothing; a key used for another call is refused.
+  static func keyed(_ endpoint: Endpoint, key: String?, for me: UUID, in state: inout ServerState)
+    -> (Answer, ServerVersion, isRepeat: Bool)
+  {
+    guard endpoint.changesState, let key else {
+      return (handle(endpoint, for: me, in: &state), state.version, false)
+    }
+    if let first = state.answersByIdempotencyKey[key] {
+      guard first.endpoint == endpoint else {
+        let refusal = Answer.error(
+          422, .idempotencyKeyReused,
+          "idempotency key \(key) was used for \(first.endpoint.route) before")
+        return (refusal, state.version, false)
+      }
+      return (first.answer, first.version, true)
+    }
+    let answer = handle(endpoint, for: me, in: &state)
+    state.answersByIdempotencyKey[key] = ServerState.KeyedAnswer(
+      endpoint: endpoint, answer: answer, version: state.version)
+    return (answer, state.version, false)
   }
 
   /// Answers `request` against `state`: the route's handler, or the error its parse gave.
@@ -86,18 +120,8 @@ extension FakeBackend {
       }
       guard endpoint.changesState else { return handle(endpoint, for: me, in: &state).response }
       let key = request.headers[Endpoint.idempotencyKeyHeader.lowercased()]
-      if let key, let first = state.answersByIdempotencyKey[key] {
-        guard first.endpoint == endpoint else {
-          return Answer.error(
-            422, .idempotencyKeyReused,
-            "idempotency key \(key) was used for \(first.endpoint.route) before"
-          ).response
-        }
-        return first.response
-      }
-      let response = versioned(handle(endpoint, for: me, in: &state).response, state.version)
-      if let key { state.answersByIdempotencyKey[key] = (endpoint, response) }
-      return response
+      let (answer, version, _) = keyed(endpoint, key: key, for: me, in: &state)
+      return versioned(answer.response, version)
     }
   }
 

@@ -48,7 +48,17 @@ struct ServerState {
   var version = ServerVersion.zero
   /// The answers to requests that named an idempotency key, by key, with the call they answered:
   /// a repeat of the key is answered from here and changes nothing.
-  var answersByIdempotencyKey: [String: (endpoint: Endpoint, response: TransportResponse)] = [:]
+  var answersByIdempotencyKey: [String: KeyedAnswer] = [:]
+
+  /// The first answer to a request that named an idempotency key.
+  struct KeyedAnswer {
+    /// The call it answered.
+    let endpoint: Endpoint
+    /// The answer, as the handler gave it.
+    let answer: FakeBackend.Answer
+    /// The server's version once it had answered.
+    let version: ServerVersion
+  }
 
   init(uuids: UUIDSource, epoch: Date) {
     self.uuids = uuids

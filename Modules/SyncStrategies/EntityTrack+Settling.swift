@@ -11,6 +11,22 @@ extension EntityTrack {
   {
     guard let flight = flights.removeValue(forKey: token) else { return .unknownToken(token) }
     release(token, of: flight)
+    // An update whose answer was lost goes again as it went; it keeps hearing news meanwhile.
+    if case .temporary(let failure) = outcome, failure.mayHaveBeenApplied, flight.kind == .update,
+      flight.trail != nil, !isDroppedByNews(flight.id, in: context)
+    {
+      if let older = lostAttempts.updateValue(flight, forKey: flight.id), let trail = older.trail,
+        trail != flight.trail
+      {
+        _ = context.endServerTrail(of: Object.self, id: flight.id, from: trail)
+      }
+      if !flight.isWrittenAhead {
+        for possible in flight.possibleOnBackend {
+          context.recordUnconfirmed(possible, keys: flight.keys)
+        }
+      }
+      return .retrying(reference(flight.id), retryIn: .zero, failure)
+    }
     let versionedHeard =
       flight.trail.map {
         context.endVersionedServerTrail(of: Object.self, id: flight.id, from: $0)

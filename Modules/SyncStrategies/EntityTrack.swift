@@ -32,6 +32,9 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// The serials of the saves that last changed the request's keys here when it went
     /// (`LocalChanges.lastEdits`): a key whose serial moved since was edited again.
     var editsAtSend: [Object.Key: Int] = [:]
+    /// The idempotency key the request went with: the same call sent again after its answer
+    /// was lost goes with the same key, so the server applies it at most once.
+    var idempotencyKey = ""
     /// Other values the backend may have held for the keys when the request was made.
     let unconfirmed: [Object]
     let endpoint: Endpoint
@@ -73,6 +76,13 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// The keys of an insert or a deletion in the queue: none, typed by the entity.
   private let noKeys: KeySet
   var flights: [RequestToken: Flight] = [:]
+  /// For each object, the update whose answer was lost, kept to be sent again as it went: the
+  /// same call, under the same idempotency key, still hearing the server's news from when it
+  /// first went, so its answer, when it comes, places it in the server's order.
+  var lostAttempts: [UUID: Flight] = [:]
+  /// What this track's idempotency keys start with: unique to the track, so that keys of
+  /// trackers before a restart, or of other devices, never meet.
+  private let keyPrefix = UUID().uuidString
   /// For each object, which request carries each of its keys in flight.
   var keyHolders: [UUID: [Object.Key: RequestToken]] = [:]
   /// For each object, the insert or deletion in flight, which holds the whole object.
@@ -97,6 +107,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// The entity's objects and changes are read once for the whole survey, not once per object.
   func survey(in context: ModelContext, into survey: inout Survey) {
     let changes = context.localChanges(of: Object.self)
+    if !lostAttempts.isEmpty { forgetSettledAttempts(changes, in: context) }
     guard !changes.isEmpty || !flights.isEmpty else { return }
     let objects = context.objectsByID(Object.self)
     var work: [Work] = []
@@ -278,21 +289,29 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
           id, reason: "the strategy's request carries none of the changed keys", in: context)
         return .failed
       }
+      let edits = context.localChanges(of: Object.self).lastEdits[id] ?? [:]
+      let resent = resumedAttempt(of: id, endpoint: endpoint, edits: edits, in: context)
+      let key = resent?.idempotencyKey ?? "\(keyPrefix)-\(token.value)"
       let request: HTTPRequest
       do {
-        request = try endpoint.request()
+        request = try endpoint.request(idempotencyKey: key)
       } catch {
+        if let resent, let trail = resent.trail {
+          _ = context.endServerTrail(of: Object.self, id: id, from: trail)
+        }
         markFailed(id, reason: "cannot build the request: \(error)", in: context)
         return .failed
       }
       var flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object, local: change.object,
         endedDeletions: kind == .delete ? context.endedDeletions(of: work.object) : 0,
-        alsoPossible: alsoPossible, lastKnown: change.lastKnown,
+        alsoPossible: alsoPossible, lastKnown: resent?.lastKnown ?? change.lastKnown,
         unconfirmed: change.unconfirmed, endpoint: endpoint,
-        trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
-      flight.catchUpsAtSend = context.catchUpsApplied
-      flight.editsAtSend = context.localChanges(of: Object.self).lastEdits[id] ?? [:]
+        trail: resent?.trail
+          ?? (kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil))
+      flight.catchUpsAtSend = resent?.catchUpsAtSend ?? context.catchUpsApplied
+      flight.editsAtSend = edits
+      flight.idempotencyKey = key
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).
       if writesAhead(kind) {
@@ -312,6 +331,31 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       return .request(
         UpstreamRequest(token: token, endpoint: endpoint, request: request, item: item),
         leftover: kind == .update && carried != keys)
+    }
+  }
+
+  /// The update of `id` whose answer was lost, if `endpoint` sends it again as it went and
+  /// the user saved none of its keys since; any other lost attempt of `id` stops hearing news.
+  private func resumedAttempt(
+    of id: UUID, endpoint: Endpoint, edits: [Object.Key: Int], in context: ModelContext
+  ) -> Flight? {
+    guard let attempt = lostAttempts.removeValue(forKey: id) else { return nil }
+    let unchanged = attempt.keys.allSatisfy { edits[$0] == attempt.editsAtSend[$0] }
+    if attempt.endpoint == endpoint && unchanged { return attempt }
+    if let trail = attempt.trail {
+      _ = context.endServerTrail(of: Object.self, id: id, from: trail)
+    }
+    return nil
+  }
+
+  /// Stops keeping the lost attempts of objects with nothing left to send: their news are not
+  /// needed any more.
+  func forgetSettledAttempts(_ changes: LocalChanges<Object>, in context: ModelContext) {
+    for (id, attempt) in lostAttempts where !changes.hasChange(of: id) {
+      lostAttempts[id] = nil
+      if let trail = attempt.trail {
+        _ = context.endServerTrail(of: Object.self, id: id, from: trail)
+      }
     }
   }
 

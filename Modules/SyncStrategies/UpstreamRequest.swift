@@ -25,6 +25,12 @@ public struct UpstreamRequest: Sendable, CustomStringConvertible {
   /// The change it pushes, with exactly the keys it carries.
   public let item: SyncQueueSnapshot.Item
 
+  /// The idempotency key the request goes with, if it changes state: the same call sent again
+  /// after a lost answer goes with the same key.
+  public var idempotencyKey: String? {
+    request.headers.first { $0.name == Endpoint.idempotencyKeyHeader }?.value
+  }
+
   /// Reads as the request line.
   public var description: String { "\(request)" }
 }

@@ -653,15 +653,16 @@ public final class UpstreamModel {
   private func serverApplies(_ request: UpstreamRequest) -> (
     answer: Result<EndpointResponse, APIError>, version: ServerVersion
   ) {
-    let answer = fake.answer(request.endpoint)
-    if case .success = answer {
+    let (answer, version, isRepeat) = fake.answer(
+      request.endpoint, idempotencyKey: request.idempotencyKey)
+    if case .success = answer, !isRepeat {
       for change in carried[request.token] ?? [] {
         let broken = appliedChanges.clientApplied(
           change.key, change.value, edits: change.edits, request: request.token.value)
         if brokenRule == nil, let broken { brokenRule = broken }
       }
     }
-    return (answer, fake.version)
+    return (answer, version)
   }
 
   /// The values `endpoint` sets for the keys the model follows.

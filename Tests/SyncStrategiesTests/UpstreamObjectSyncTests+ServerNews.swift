@@ -1,8 +1,10 @@
 import ConnectionParsing
 import ConversationParsing
 import CourierAPI
+import EventParsing
 import Foundation
 import Models
+import ParsingCore
 import SyncStrategies
 import SyncTestSupport
 import TestSupport
@@ -143,6 +145,33 @@ extension UpstreamObjectSyncTests {
       #expect(harness.ui.object(Conversation.self, id: id)?.participantIDs == expected)
       #expect(Set(harness.fake.members(of: id)) == expected)
       #expect(harness.fake.journal.filter { $0.route == .addMembers }.count == 1)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "A rename whose answer was lost goes again under its idempotency key, is applied once, and another member's later rename stands"
+    )
+    func lostRenameResentUnderItsKey() async throws {
+      // given: the backend applied "Mine" but its answer was lost; Ann then renamed the group,
+      // and this device pulled both news
+      let harness = TrackerHarness()
+      let (id, ann) = try await seedGroupWithAnn(in: harness)
+      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
+      let rename = try #require(await harness.next())
+      await harness.loseAnswer(to: rename)
+      harness.fake.renameRemotely(id, to: "Theirs", by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      let resend = try #require(await harness.next(at: .seconds(60)))
+      await settle(
+        resend, with: await harness.respond(to: resend), thenAllAt: .seconds(120), in: harness)
+
+      // then
+      #expect(resend.idempotencyKey == rename.idempotencyKey)
+      #expect(harness.ui.object(Conversation.self, id: id)?.name == "Theirs")
+      #expect(harness.fake.conversation(id)?.name == "Theirs")
+      #expect(try await renameNotifications(of: id, in: harness) == ["Mine", "Theirs"])
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
 
@@ -727,6 +756,22 @@ private func settle(
   await harness.complete(request, answer)
   await harness.answerAll(at: time)
   await Quiescence.expectIdle(harness.stack.tracker)
+}
+
+/// The names of the rename notifications the fake holds for group `id`, oldest first: one per
+/// rename the server applied.
+@MainActor
+private func renameNotifications(of id: UUID, in harness: TrackerHarness) async throws -> [String] {
+  guard
+    case .success(.notifications(let page)) = harness.fake.answer(
+      .getNotifications(since: nil, size: 500))
+  else { return [] }
+  return page.elements.flatMap(\.events).compactMap { (event: EventPayload) -> String? in
+    guard case .conversationRename(let rename) = event, rename.conversation == id else {
+      return nil
+    }
+    return rename.data
+  }
 }
 
 /// A user named `name` who asked the self user to connect and was accepted, on the backend and

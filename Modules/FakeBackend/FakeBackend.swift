@@ -399,6 +399,20 @@ public final class FakeBackend: Sendable {
   /// Every request received so far, in order.
   public var journal: [JournalEntry] { control.withLock { $0.journal } }
 
+  /// The journal's entries from request number `index` on, in order, without copying the
+  /// entries before it: for a caller that reads the journal as it grows.
+  public func journal(from index: Int) -> [JournalEntry] {
+    control.withLock { control in
+      var low = 0
+      var high = control.journal.count
+      while low < high {
+        let middle = (low + high) / 2
+        if control.journal[middle].index < index { low = middle + 1 } else { high = middle }
+      }
+      return Array(control.journal[low...])
+    }
+  }
+
   /// How many requests were received so far, without copying the journal.
   public var requestCount: Int { control.withLock { $0.journal.count } }
 

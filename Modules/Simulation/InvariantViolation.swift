@@ -26,6 +26,11 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, CustomStringCon
   case createdTwice = "created twice"
   /// A conversation's messages are on the server out of the order they were written.
   case messagesOutOfOrder = "messages out of order"
+  /// The server applied the same change of the app twice.
+  case appliedTwice = "change applied twice"
+  /// The server applied a change of the app again after another device's later change of the
+  /// same key.
+  case overwroteLaterChange = "later change overwritten"
   /// After draining, something is still pending, or a refusal has no reason; or the client
   /// never stops sending.
   case queueNotDrained = "queue not drained"

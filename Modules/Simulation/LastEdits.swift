@@ -44,9 +44,13 @@ struct LastEdits: Sendable, Equatable {
   /// The values, by key.
   private(set) var values: [Key: String] = [:]
 
+  /// How many times the user saved each key: a change's identity beside its value.
+  private(set) var editCounts: [Key: Int] = [:]
+
   /// Follows `value` as the user's last for `key`.
   mutating func saved(_ value: String, for key: Key) {
     values[key] = value
+    editCounts[key, default: 0] += 1
   }
 
   /// Stops following `key`: something other than the user may now change it.

@@ -47,6 +47,9 @@ public struct SimulationFigures: Sendable, Hashable {
   public var requests = 0
   /// Virtual time covered.
   public var virtualTime: Duration = .zero
+  /// How often a rule of the server's order was waived, by reason (a resend after a lost
+  /// answer or a restart); counted so that none grows unseen.
+  public var exemptions: [String: Int] = [:]
 
   /// Creates empty figures.
   public init() {}
@@ -75,6 +78,7 @@ public struct SimulationFigures: Sendable, Hashable {
     refusalsGivenUp += other.refusalsGivenUp
     requests += other.requests
     virtualTime += other.virtualTime
+    exemptions.merge(other.exemptions, uniquingKeysWith: +)
   }
 
   /// The figures in a few lines.
@@ -94,7 +98,15 @@ public struct SimulationFigures: Sendable, Hashable {
       requests withdrawn \(withdrawnRequests); members added by others \(membersAddedByOthers), \
       messages deleted by others \(messagesDeletedByOthers), by the self user on another device \
       \(deletionsElsewhere)
+      exempted from the order rules: \(exemptionList)
       """
+  }
+
+  /// The exemptions by reason, in a stable order.
+  private var exemptionList: String {
+    guard !exemptions.isEmpty else { return "none" }
+    return exemptions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+      .joined(separator: ", ")
   }
 }
 

@@ -96,6 +96,9 @@ public struct SimulationOptions: Sendable {
   public var requestLimit: Int?
   /// Whether every event is printed as it happens, for following a run that hangs or fails.
   public var trace = false
+  /// Whether every step checks the server's order: it never applies the same change of the app
+  /// twice, nor a change of the app again over another device's later change.
+  public var checksServerOrder = true
 
   /// Creates options; by default 40 steps with faults, held answers, refusals, removals,
   /// rejoins, contact renames, renames on another device, expiries, sign-outs, connection

@@ -45,7 +45,7 @@ extension Simulator {
     if let problem = messagesOutOfOrder() {
       return InvariantViolation(invariant: .messagesOutOfOrder, step: step, detail: problem)
     }
-    return nil
+    return options.checksServerOrder ? readServerApplications(at: step) : nil
   }
 
   /// The rules that hold after the drain.

@@ -284,19 +284,19 @@ extension Simulator {
       let id = contacts[contact % contacts.count]
       if fake.requestConnectionRemotely(from: id) != nil {
         remotelyTouched.insert(ObjectReference(.connection, id))
-        lastEdits.forget(.connection(id))
+        changedElsewhere(.connection(id))
       }
     case .remoteAccept(let contact):
       let id = contacts[contact % contacts.count]
       if fake.acceptRemotely(by: id) {
         remotelyTouched.insert(ObjectReference(.connection, id))
-        lastEdits.forget(.connection(id))
+        changedElsewhere(.connection(id))
       }
     case .remoteCancelRequest(let contact):
       let id = contacts[contact % contacts.count]
       if fake.cancelRequestRemotely(by: id) {
         remotelyTouched.insert(ObjectReference(.connection, id))
-        lastEdits.forget(.connection(id))
+        changedElsewhere(.connection(id))
         figures.withdrawnRequests += 1
       }
     case .remotePost(let position, let text):
@@ -327,7 +327,7 @@ extension Simulator {
       else { return }
       if fake.renameRemotely(id, to: name, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
-        lastEdits.forget(.groupName(id))
+        changedElsewhere(.groupName(id))
       }
     case .remoteRemoveMember(let group, let contact):
       guard let id = pick(groups, group)?.id else { return }
@@ -336,7 +336,7 @@ extension Simulator {
       else { return }
       if fake.removeMembersRemotely([removed], from: id, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
-        lastEdits.forget(.member(removed, group: id))
+        changedElsewhere(.member(removed, group: id))
       }
     case .remoteAddMember(let group, let contact):
       guard let id = pick(groups, group)?.id else { return }
@@ -346,7 +346,7 @@ extension Simulator {
       else { return }
       if fake.addMembersRemotely([added], to: id, by: author) {
         remotelyTouched.insert(ObjectReference(.conversation, id))
-        lastEdits.forget(.member(added, group: id))
+        changedElsewhere(.member(added, group: id))
         figures.membersAddedByOthers += 1
       }
     case .remoteRenameContact(let contact, let name):
@@ -359,7 +359,7 @@ extension Simulator {
       // after it, and whichever the backend applied last is the one both must end on.
       if fake.renameUserRemotely(me, to: name) {
         remotelyTouched.insert(ObjectReference(.user, me))
-        lastEdits.forget(.selfName)
+        changedElsewhere(.selfName)
         figures.renamesElsewhere += 1
       }
     case .remoteRemoveSelf(let group):

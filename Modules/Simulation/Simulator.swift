@@ -57,6 +57,17 @@ public final class Simulator {
   var remotelyTouched: Set<ObjectReference> = []
   /// What the user last saved for each key another user or device may change too.
   var lastEdits = LastEdits()
+  /// What the server applied for each key the simulator follows, and the rules its order
+  /// states.
+  var applied = AppliedChanges<LastEdits.Key, String>()
+  /// The first journal index not read yet, and those after it read already (a held request
+  /// lands in the journal after later ones).
+  var nextJournalIndex = 0
+  var readJournal: Set<Int> = []
+  /// The idempotency keys of requests the server applied: a repeat of one changed nothing.
+  var appliedIdempotencyKeys: Set<String> = []
+  /// The requests of the app's current life the server applied.
+  var appliedThisLife: [Int] = []
   /// For each group, the members a change of its members is measured from, as the sync
   /// context had them after the last step.
   var memberBases: [UUID: Set<UUID>] = [:]
@@ -228,6 +239,9 @@ public final class Simulator {
     if fake.offlineMode == .hanging { fake.offlineMode = .failing }
     clock.advance(by: .seconds(61))
     await quiesce()
+    // What the server applied for the dead app, its held and delayed requests included, it
+    // never heard of.
+    noteKill()
     instances += 1
     app = try AppInstance(
       number: instances, store: store, fake: fake, clock: clock,

@@ -1,3 +1,4 @@
+import FakeBackend
 import Foundation
 import Seams
 import SyncStrategies

@@ -659,7 +659,7 @@ public final class UpstreamModel {
       for change in carried[request.token] ?? [] {
         let broken = appliedChanges.clientApplied(
           change.key, change.value, edits: change.edits, request: request.token.value)
-        if brokenRule == nil, let broken { brokenRule = broken }
+        if brokenRule == nil, let broken { brokenRule = broken.description }
       }
     }
     return (answer, version)

@@ -7,13 +7,32 @@ import Foundation
 ///
 /// A change is one value the user saved for a key: the key's edit count at that save tells two
 /// saves of the same value apart, so a user who saves a value again makes a new change.
-package struct AppliedChanges<Key: Hashable, Value: Hashable> {
+package struct AppliedChanges<Key: Hashable & Sendable, Value: Hashable & Sendable>: Sendable {
   /// One application of a key's value on the server.
   package enum Entry: Equatable {
     /// A request of this client, made when the key had been edited `edits` times.
     case client(Value, edits: Int, request: Int)
     /// Another device or user.
     case remote
+  }
+
+  /// A rule of the server's order that an application broke.
+  package enum Breach: Error, Equatable, CustomStringConvertible {
+    /// The server applied the same change of this client a second time.
+    case appliedTwice(key: Key, value: Value)
+    /// The server applied a change of this client again after another device's later change.
+    case overwroteLaterChange(key: Key, value: Value)
+
+    /// Names the key, the value and the rule.
+    package var description: String {
+      switch self {
+      case .appliedTwice(let key, let value):
+        "the server applied the same change of this client to \(key) twice (\(value))"
+      case .overwroteLaterChange(let key, let value):
+        "the server applied a change of this client to \(key) again (\(value)), "
+          + "overwriting a later change by another device"
+      }
+    }
   }
 
   /// Why a rule was waived for one application, counted so that none grows unseen.
@@ -24,11 +43,16 @@ package struct AppliedChanges<Key: Hashable, Value: Hashable> {
     /// The same, where another device changed the key in between: the order of the two is not
     /// known when the answer is lost, so the resend may overwrite the later change.
     case overwroteAfterLostAnswer = "resent after a lost answer over a later change"
+    /// The change went again after the app was killed before its answer: resends after a
+    /// restart go under new idempotency keys.
+    case resentAfterRestart = "resent after a restart"
   }
 
   package private(set) var history: [Key: [Entry]] = [:]
   /// The requests whose answers were lost after the server applied them.
   private var lostAnswers: Set<Int> = []
+  /// The requests whose answers the app may not have heard before it was killed.
+  private var unheardAtRestart: Set<Int> = []
 
   /// Creates an empty record.
   package init() {}
@@ -38,7 +62,7 @@ package struct AppliedChanges<Key: Hashable, Value: Hashable> {
   /// Records that the server applied request `request` of this client, which carried `value`
   /// for `key` when the key had been edited `edits` times; returns the rule it broke, if any.
   package mutating func clientApplied(_ key: Key, _ value: Value, edits: Int, request: Int)
-    -> String?
+    -> Breach?
   {
     defer { history[key, default: []].append(.client(value, edits: edits, request: request)) }
     let entries = history[key] ?? []
@@ -52,11 +76,17 @@ package struct AppliedChanges<Key: Hashable, Value: Hashable> {
       exemptions[overwrites ? .overwroteAfterLostAnswer : .resentAfterLostAnswer, default: 0] += 1
       return nil
     }
-    if overwrites {
-      return
-        "the server applied a change of this client to \(key) again (\(value)), overwriting a later change by another device"
+    if unheardAtRestart.contains(earlier) {
+      exemptions[.resentAfterRestart, default: 0] += 1
+      return nil
     }
-    return "the server applied the same change of this client to \(key) twice (\(value))"
+    return overwrites
+      ? .overwroteLaterChange(key: key, value: value) : .appliedTwice(key: key, value: value)
+  }
+
+  /// Records that the app was killed while the answers to `requests` may have been on their way.
+  package mutating func killed(beforeHearing requests: some Sequence<Int>) {
+    unheardAtRestart.formUnion(requests)
   }
 
   /// Records that another device or user changed `key` on the server.

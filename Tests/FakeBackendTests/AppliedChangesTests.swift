@@ -1,6 +1,6 @@
+import FakeBackend
 import TestSupport
 import Testing
-import UpstreamModelCheck
 
 @Suite("AppliedChanges")
 struct AppliedChangesTests {
@@ -82,7 +82,7 @@ struct AppliedChangesTests {
       switch application {
       case .client(let value, let edits, let request):
         if let rule = changes.clientApplied("name", value, edits: edits, request: request) {
-          broken.append(rule)
+          broken.append(rule.description)
         }
       case .remote: changes.remoteApplied("name")
       case .lost(let request): changes.answerLost(request)

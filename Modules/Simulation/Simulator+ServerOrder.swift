@@ -1,0 +1,97 @@
+import ConnectionParsing
+import CourierAPI
+import FakeBackend
+import Foundation
+import Models
+
+extension Simulator {
+  /// Reads what the server applied since the last call, in the server's order, and checks the
+  /// two rules of that order: the server never applies the same change of the app twice, and
+  /// never applies a change of the app again over another device's later change.
+  ///
+  /// A request the server answered without applying it (a repeat of an idempotency key) is
+  /// passed over. One whose answer was lost on the way, or whose app was killed before it could
+  /// hear it, may be resent: those resends are exempted and counted.
+  func readServerApplications(at step: Int?) -> InvariantViolation? {
+    for entry in fake.journal(from: nextJournalIndex) where !readJournal.contains(entry.index) {
+      readJournal.insert(entry.index)
+      guard case .success(let endpoint) = entry.request.endpoint, endpoint.changesState,
+        Self.wasApplied(entry)
+      else { continue }
+      if let key = entry.request.headers[Endpoint.idempotencyKeyHeader.lowercased()] {
+        guard appliedIdempotencyKeys.insert(key).inserted else { continue }
+      }
+      appliedThisLife.append(entry.index)
+      for (key, value) in carriedChanges(endpoint) {
+        let breach = applied.clientApplied(
+          key, value, edits: lastEdits.editCounts[key] ?? 0, request: entry.index)
+        switch breach {
+        case .appliedTwice?:
+          return InvariantViolation(
+            invariant: .appliedTwice, step: step, detail: breach?.description ?? "")
+        case .overwroteLaterChange?:
+          return InvariantViolation(
+            invariant: .overwroteLaterChange, step: step, detail: breach?.description ?? "")
+        case nil:
+          break
+        }
+      }
+      if Self.answerMayBeLost(entry) { applied.answerLost(entry.index) }
+    }
+    while readJournal.remove(nextJournalIndex) != nil { nextJournalIndex += 1 }
+    figures.exemptions = Dictionary(
+      uniqueKeysWithValues: applied.exemptions.map { ($0.key.rawValue, $0.value) })
+    return nil
+  }
+
+  /// Records that another device or user changed `key` on the server, which the user's last
+  /// edit of it no longer speaks for.
+  func changedElsewhere(_ key: LastEdits.Key) {
+    lastEdits.forget(key)
+    applied.remoteApplied(key)
+  }
+
+  /// Records that the app is being killed: the answers of what the server applied in this life
+  /// may not have reached it.
+  func noteKill() {
+    _ = readServerApplications(at: nil)
+    applied.killed(beforeHearing: appliedThisLife)
+    appliedThisLife = []
+  }
+
+  /// Whether the server applied the request `entry` records: it answered a success, or
+  /// applied it and lost the answer.
+  private static func wasApplied(_ entry: JournalEntry) -> Bool {
+    if case .loseResponse? = entry.fault { return true }
+    guard let status = entry.status else { return false }
+    return (200..<300).contains(status)
+  }
+
+  /// Whether the answer to a request the server applied may not have reached the app.
+  private static func answerMayBeLost(_ entry: JournalEntry) -> Bool {
+    switch entry.fault {
+    case .loseResponse?, .malformedBody?, .holdAnswer?: true
+    default: false
+    }
+  }
+
+  /// The values `endpoint` sets for the keys the simulator follows, written as `LastEdits`
+  /// writes them.
+  private func carriedChanges(_ endpoint: Endpoint) -> [(LastEdits.Key, String)] {
+    switch endpoint {
+    case .updateSelf(let update):
+      return (update.name.map { [(LastEdits.Key.selfName, $0)] } ?? [])
+        + (update.accentID.map { [(LastEdits.Key.accent, "\($0)")] } ?? [])
+    case .renameConversation(let id, let rename):
+      return [(.groupName(id), rename.name)]
+    case .updateConnection(let user, let update):
+      return [(.connection(user), "\(Connection.Status(backendValue: update.status.rawValue))")]
+    case .addMembers(let id, let list):
+      return list.users.filter { $0 != me }.map { (.member($0, group: id), "in") }
+    case .removeMembers(let id, let list):
+      return list.users.filter { $0 != me }.map { (.member($0, group: id), "out") }
+    default:
+      return []
+    }
+  }
+}

@@ -26,6 +26,12 @@ public struct FakeServerCommand: Sendable {
       DemoScenario.populate(fake)
       fake.contactsAcceptRequests = true
     }
+    for rule in options.faults {
+      fake.addFault(rule)
+      write(
+        "fault rule: \(rule.matcher) gets \(rule.steps.compactMap { $0 }.map(\.description).joined(separator: ", "))\(rule.repeatsLastStep ? " always" : "")"
+      )
+    }
     let server: LoopbackServer
     do {
       server = try fake.serve(port: options.port) { [write] entry in write("\(entry)") }

@@ -1,3 +1,5 @@
+import FakeBackend
+
 /// What `courier serve` was asked to do.
 public struct ServeOptions: Sendable, Equatable {
   /// What the served backend holds when it starts.
@@ -15,6 +17,8 @@ public struct ServeOptions: Sendable, Equatable {
   public var seed: UInt64 = 1
   /// What the backend holds when it starts.
   public var scenario: Scenario = .empty
+  /// The faults the backend injects, in the order given (`--fault`).
+  public var faults: [FaultRule] = []
   /// Whether to print help and stop.
   public var help = false
 
@@ -36,6 +40,15 @@ public struct ServeOptions: Sendable, Equatable {
         scenario = try reader.value(
           of: argument, needs: Scenario.allCases.map(\.rawValue).joined(separator: " or "),
           Scenario.init(rawValue:))
+      case "--fault":
+        let text = try reader.value(
+          of: argument, needs: "a rule such as 'PUT /self: status 503 once'"
+        ) { $0 }
+        do {
+          faults.append(try FaultRule(parsing: text))
+        } catch {
+          throw .invalidValue(argument, "\(error)")
+        }
       case "--help", "-h": help = true
       default: throw .unknownArgument(argument)
       }
@@ -44,7 +57,7 @@ public struct ServeOptions: Sendable, Equatable {
 
   /// The help text.
   public static let usage = """
-    usage: courier serve [--port N] [--seed N] [--scenario empty|demo]
+    usage: courier serve [--port N] [--seed N] [--scenario empty|demo] [--fault RULE]...
 
     Runs Courier's fake backend as an HTTP server on 127.0.0.1, prints its base URL, and logs
     each request on one line (index, method, path, status, fault). Ctrl-C stops it.
@@ -54,6 +67,12 @@ public struct ServeOptions: Sendable, Equatable {
       --scenario NAME   empty: a self user only (default); demo: the demo story's users, each
                         contact accepting a connection request at once, for
                         `courier demo --server URL`
+      --fault RULE      inject a fault: 'METHOD PATH: FAULT [once|N times|always]', where
+                        FAULT is status N [retry-after S], network connection-lost|timed-out|
+                        offline|cannot-connect, delay 500ms, park, hold-answer,
+                        lose-response or malformed-body; * matches a path segment or any
+                        method; repeat the option for more rules; each request a rule hits
+                        is logged with its fault
       --help            this text
     """
 }

@@ -67,10 +67,11 @@ extension Simulator {
     return (200..<300).contains(status)
   }
 
-  /// Whether the answer to a request the server applied may not have reached the app.
+  /// Whether the answer to a request the server applied may not have reached the app: lost or
+  /// broken on the way, or held or delayed past the moment the app gave up on it.
   private static func answerMayBeLost(_ entry: JournalEntry) -> Bool {
     switch entry.fault {
-    case .loseResponse?, .malformedBody?, .holdAnswer?: true
+    case .loseResponse?, .malformedBody?, .holdAnswer?, .delay?: true
     default: false
     }
   }

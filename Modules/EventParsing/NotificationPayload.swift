@@ -8,7 +8,7 @@ import ParsingCore
 /// {"id": UUID, "version": Int, "payload": [<event>, …]}
 /// ```
 ///
-/// `version` is the ``ServerVersion`` of the change the notification reports: a client compares
+/// `version` is the `ServerVersion` of the change the notification reports: a client compares
 /// it with the version an answer carries to tell which change the server applied last. A
 /// backend that does not order its changes leaves it out.
 ///

@@ -126,16 +126,7 @@ extension UpstreamObjectSyncTests {
       // given: the user adds Bob; the backend adds him, then Ann removes him, and this device
       // pulls both before the answer to the addition arrives
       let harness = TrackerHarness()
-      let (id, ann) = try await seedGroupWithAnn(in: harness)
-      let bob = harness.fake.insertUser(name: "Bob")
-      try await harness.seedRemote([User(id: bob, name: "Bob")])
-      try harness.save {
-        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
-      }
-      let addition = try #require(await harness.next())
-      let answer = await harness.respond(to: addition)
-      harness.fake.removeMembersRemotely([bob], from: id, by: ann)
-      try await pullNotifications(into: harness)
+      let (id, ann, _, addition, answer) = try await bobAddedThenRemovedByAnn(in: harness)
 
       // when
       await settle(addition, with: answer, thenAllAt: .seconds(60), in: harness)
@@ -182,16 +173,7 @@ extension UpstreamObjectSyncTests {
       // given: the user adds Bob; the backend adds him, Ann removes him, and this device pulls
       // both news; then the user removes Bob and adds him again, before the first answer comes
       let harness = TrackerHarness()
-      let (id, ann) = try await seedGroupWithAnn(in: harness)
-      let bob = harness.fake.insertUser(name: "Bob")
-      try await harness.seedRemote([User(id: bob, name: "Bob")])
-      try harness.save {
-        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
-      }
-      let addition = try #require(await harness.next())
-      let answer = await harness.respond(to: addition)
-      harness.fake.removeMembersRemotely([bob], from: id, by: ann)
-      try await pullNotifications(into: harness)
+      let (id, ann, bob, addition, answer) = try await bobAddedThenRemovedByAnn(in: harness)
       try harness.save {
         try $0.update(Conversation.self, id: id) { $0.participantIDs.remove(bob) }
       }
@@ -756,6 +738,26 @@ private func settle(
   await harness.complete(request, answer)
   await harness.answerAll(at: time)
   await Quiescence.expectIdle(harness.stack.tracker)
+}
+
+/// The group of the self user and Ann, to which the user added Bob: the backend applied the
+/// addition, whose answer has not reached the tracker, then Ann removed Bob, and the sync
+/// context pulled both news.
+@MainActor
+private func bobAddedThenRemovedByAnn(in harness: TrackerHarness) async throws -> (
+  group: UUID, ann: UUID, bob: UUID, addition: UpstreamRequest, answer: UpstreamOutcome
+) {
+  let (id, ann) = try await seedGroupWithAnn(in: harness)
+  let bob = harness.fake.insertUser(name: "Bob")
+  try await harness.seedRemote([User(id: bob, name: "Bob")])
+  try harness.save {
+    try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
+  }
+  let addition = try #require(await harness.next())
+  let answer = await harness.respond(to: addition)
+  harness.fake.removeMembersRemotely([bob], from: id, by: ann)
+  try await pullNotifications(into: harness)
+  return (id, ann, bob, addition, answer)
 }
 
 /// The names of the rename notifications the fake holds for group `id`, oldest first: one per

@@ -135,7 +135,7 @@ extension SyncEngineTests.Resynchronising {
     let firstStack = try ModelStack(store: store, tracker: WorkTracker())
     let first = SyncEngine(stack: firstStack, transport: fake.transport, time: clock)
     await first.start()
-    _ = await first.settle(advancing: clock)
+    _ = await first.settle(advancing: clock, quietPeriod: TimeoutScale.scaled(.milliseconds(100)))
     fake.addFault(.once(RequestMatcher("POST", "/conversations"), .loseResponse))
     let selfUser = try #require(firstStack.ui.context.selfUser)
     var created = ModelFactory().conversation(name: "Mine", creator: selfUser)
@@ -155,7 +155,7 @@ extension SyncEngineTests.Resynchronising {
     let secondStack = try ModelStack(store: store, tracker: WorkTracker())
     let second = SyncEngine(stack: secondStack, transport: fake.transport, time: clock)
     await second.start()
-    _ = await second.settle(advancing: clock)
+    _ = await second.settle(advancing: clock, quietPeriod: TimeoutScale.scaled(.milliseconds(100)))
 
     // then
     #expect(waiting == [created.id])

@@ -55,7 +55,9 @@ extension SyncEngineTests {
       /// Lets the engine do all it can, moving the clock past its backoffs.
       @discardableResult
       func settle() async -> SyncQueueSnapshot {
-        await engine.settle(advancing: clock, timeout: TimeoutScale.scaled(.seconds(5)))
+        await engine.settle(
+          advancing: clock, timeout: TimeoutScale.scaled(.seconds(5)),
+          quietPeriod: TimeoutScale.scaled(.milliseconds(100)))
       }
 
       /// Renames the self user in the UI context and saves.

@@ -253,7 +253,7 @@ extension SyncEngineTests {
       fake.releaseAllParkedRequests()
       let next = SyncEngine(stack: relaunched, transport: fake.transport, time: clock)
       await next.start()
-      _ = await next.settle(advancing: clock)
+      _ = await next.settle(advancing: clock, quietPeriod: TimeoutScale.scaled(.milliseconds(100)))
       await Quiescence.expectIdle(stack.tracker)
 
       // then

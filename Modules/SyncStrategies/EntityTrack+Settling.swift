@@ -20,11 +20,7 @@ extension EntityTrack {
       {
         _ = context.endServerTrail(of: Object.self, id: flight.id, from: trail)
       }
-      if !flight.isWrittenAhead {
-        for possible in flight.possibleOnBackend {
-          context.recordUnconfirmed(possible, keys: flight.keys)
-        }
-      }
+      recordPossiblyApplied(flight, in: context)
       return .retrying(reference(flight.id), retryIn: .zero, failure)
     }
     let versionedHeard =
@@ -115,12 +111,10 @@ extension EntityTrack {
     case .temporary(let failure):
       // An update's values were recorded as possibly applied before it went; they stay so
       // unless the request surely never reached the backend. An insert's are recorded now.
-      if !failure.mayHaveBeenApplied {
+      if failure.mayHaveBeenApplied {
+        recordPossiblyApplied(flight, in: context)
+      } else {
         withdraw(flight, in: context)
-      } else if !flight.isWrittenAhead {
-        for possible in flight.possibleOnBackend {
-          context.recordUnconfirmed(possible, keys: flight.keys)
-        }
       }
       return .retrying(reference, retryIn: .zero, failure)
     case .permanent(let failure):
@@ -188,8 +182,7 @@ extension EntityTrack {
     guard let now = changes.originals[flight.id] else { return nil }
     let path = [before] + heard + [now]
     // Keys whose value the backend may have held besides `before`, which the first news differ
-    // from.
-    // With the server's order known, `lastKnown` is what the server held, not a guess.
+    // from; none with the server's order known, where `lastKnown` is what it held.
     let movedFromPossible: Set<Object.Key> =
       ordered
       ? []
@@ -253,6 +246,15 @@ extension EntityTrack {
     guard var current = context.object(Object.self, id: flight.id) else { return }
     for key in news.keys { current.copyValue(at: key, from: news.value) }
     context.applyRemote(current)
+  }
+
+  /// Records what `flight` may have left on the backend, unless it was written ahead already:
+  /// its answer was lost, so the backend may have applied it.
+  private func recordPossiblyApplied(_ flight: Flight, in context: ModelContext) {
+    guard !flight.isWrittenAhead else { return }
+    for possible in flight.possibleOnBackend {
+      context.recordUnconfirmed(possible, keys: flight.keys)
+    }
   }
 
   /// Withdraws the values `flight` recorded as possibly on the backend: it was not applied.

@@ -299,7 +299,7 @@ if Context.environment["COURIER_DOC_SNIPPETS"] == "1" {
 
 let package = Package(
   name: "Courier",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS(.v15), .iOS(.v18)],
   // What an app may depend on: the published modules and the generic test helpers.
   products: selected.filter(\.isPublished).map { .library(name: $0.name, targets: [$0.name]) }
     + [.library(name: "TestSupport", targets: ["TestSupport"])]

@@ -50,7 +50,8 @@ public struct DocSnippet: Sendable, Hashable {
     self.setup = setup
   }
 
-  /// Every Swift code block (fenced with three backticks and `swift`) of `markdown`, in order.
+  /// Every Swift code block (fenced with three backticks and `swift`) of `markdown`, in order,
+  /// but package manifests (blocks that start with `// swift-tools-version`).
   public static func extract(from markdown: String, document: String) -> [DocSnippet] {
     var snippets: [DocSnippet] = []
     let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -83,7 +84,9 @@ public struct DocSnippet: Sendable, Hashable {
             String(lines[index].dropFirst(min(indent, lines[index].prefix { $0 == " " }.count))))
           index += 1
         }
-        if language == "swift" {
+        // A package manifest compiles only against PackageDescription, so it is left out.
+        let isManifest = body.first?.hasPrefix("// swift-tools-version") ?? false
+        if language == "swift", !isManifest {
           snippets.append(
             DocSnippet(
               document: document, line: start, code: body.joined(separator: "\n"),

@@ -29,7 +29,8 @@ public struct Scaffold: Sendable {
     ]
   }
 
-  /// The catalog's root page, which `Tools/docs` requires: a title and an overview to fill in.
+  /// The catalog's root page, which `Tools/docs` requires: a title, an overview to fill in, and
+  /// a Topics section that curates the starting type.
   var catalogPage: String {
     """
     # ``\(name)``
@@ -39,6 +40,12 @@ public struct Scaffold: Sendable {
     ## Overview
 
     What an app developer needs to know before using \(name): the main types and how they fit.
+
+    ## Topics
+
+    ### Essentials
+
+    - ``\(name)Version``
 
     """
   }

@@ -48,6 +48,18 @@ struct DocSnippetTests {
     #expect(snippets.first?.code == "import Models\nlet stack = ModelStack.inMemory()")
   }
 
+  @Test("It leaves out a package manifest, which compiles only against PackageDescription")
+  func skipsManifest() {
+    // given
+    let markdown = "```swift\n// swift-tools-version: 6.1\nimport PackageDescription\n```\n"
+
+    // when
+    let snippets = DocSnippet.extract(from: markdown, document: "README.md")
+
+    // then
+    #expect(snippets.isEmpty)
+  }
+
   /// Blocks of each kind, beside the placement each gets.
   static let blocks = [
     "let x = 1\nprint(x)", "@Suite struct A {\n  let x = 1\n}", "struct A {}\nlet a = A()",

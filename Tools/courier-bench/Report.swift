@@ -1,3 +1,4 @@
+import CourierTooling
 import Foundation
 import JSON
 
@@ -46,4 +47,52 @@ struct BenchmarkResult {
     if let ratio { object["ratio"] = .double(ratio) }
     return .object(object)
   }
+}
+
+extension BenchmarkResult {
+  /// The result as one flat record of the benchmark log.
+  var record: [String: JSONValue] {
+    var fields: [String: JSONValue] = [
+      "name": .string(name), "median_s": .double(subject.median.seconds),
+      "min_s": .double(subject.min.seconds), "max_s": .double(subject.max.seconds),
+      "runs": .integer(subject.durations.count), "goal": .string(goal), "met": .bool(met),
+      "ratio_meaning": .string(ratioMeaning),
+    ]
+    if let baseline { fields["baseline_median_s"] = .double(baseline.median.seconds) }
+    if let baselineName { fields["baseline"] = .string(baselineName) }
+    if let ratio { fields["ratio"] = .double(ratio) }
+    return fields
+  }
+}
+
+/// The context of this run: the commit and toolchain from the environment `Tools/bench` sets.
+func recordContext() -> ReportLog.Context {
+  let environment = ProcessInfo.processInfo.environment
+  var system = utsname()
+  uname(&system)
+  func text<T>(_ field: T) -> String {
+    withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+  }
+  return ReportLog.Context(
+    date: Date(), commit: environment["COURIER_COMMIT"] ?? "unknown",
+    toolchain: environment["COURIER_TOOLCHAIN"] ?? "unknown",
+    machine: "\(text(system.sysname)) \(text(system.machine))",
+    cores: ProcessInfo.processInfo.activeProcessorCount)
+}
+
+/// Appends `lines` to `folder/bench.jsonl` and renders `folder/bench.md` from the whole log.
+func record(_ lines: [String], in folder: String) throws {
+  let directory = URL(fileURLWithPath: folder)
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  let logURL = directory.appendingPathComponent("bench.jsonl")
+  let old = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+  let log = old + lines.map { $0 + "\n" }.joined()
+  try Data(log.utf8).write(to: logURL)
+  let page = try ReportLog.page(
+    title: "Benchmarks", tool: "Tools/bench --record", log: log, latestPer: "name",
+    columns: [
+      "name", "median_s", "min_s", "max_s", "baseline", "baseline_median_s", "ratio_meaning",
+      "ratio", "goal", "met", "date", "commit", "toolchain", "machine", "cores",
+    ])
+  try Data(page.utf8).write(to: directory.appendingPathComponent("bench.md"))
 }

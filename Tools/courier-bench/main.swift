@@ -1,5 +1,6 @@
 // courier-bench: Courier's benchmarks, each against a baseline measured in the same run. Build
 // it in release mode and run it through Tools/bench; `courier-bench --list` names them.
+import CourierTooling
 import Foundation
 import JSON
 
@@ -22,7 +23,19 @@ if arguments.contains("--list") {
   exit(0)
 }
 let json = arguments.contains("--json")
-let wanted = arguments.filter { !$0.hasPrefix("--") }
+// `--record DIR`: append each result to DIR/bench.jsonl and render DIR/bench.md from it.
+let recordIndex = arguments.firstIndex(of: "--record")
+let recordFolder = recordIndex.flatMap {
+  arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+if recordIndex != nil, recordFolder == nil {
+  FileHandle.standardError.write(Data("courier-bench: --record needs a folder\n".utf8))
+  exit(2)
+}
+let wanted = arguments.enumerated().filter { offset, argument in
+  !argument.hasPrefix("--") && offset != recordIndex.map { $0 + 1 }
+}.map(\.element)
+var recorded: [String] = []
 for name in wanted where !available.contains(where: { $0.name == name }) {
   FileHandle.standardError.write(
     Data("courier-bench: no benchmark '\(name)'; try --list\n".utf8))
@@ -34,9 +47,18 @@ for benchmark in available where wanted.isEmpty || wanted.contains(benchmark.nam
     for result in try await benchmark.run() {
       print(json ? result.json.jsonText : result.text + "\n")
       missed = missed || !result.met
+      recorded.append(ReportLog.line(for: result.record, context: recordContext()))
     }
   } catch {
     FileHandle.standardError.write(Data("courier-bench: \(benchmark.name) failed: \(error)\n".utf8))
+    exit(1)
+  }
+}
+if let recordFolder {
+  do {
+    try record(recorded, in: recordFolder)
+  } catch {
+    FileHandle.standardError.write(Data("courier-bench: cannot record: \(error)\n".utf8))
     exit(1)
   }
 }

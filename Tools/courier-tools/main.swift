@@ -2,6 +2,7 @@
 // subcommands. Run without arguments for the list.
 import CourierTooling
 import Foundation
+import JSON
 
 /// Prints `message` to standard error and exits with `code`.
 func fail(_ message: String, code: Int32 = 2) -> Never {
@@ -75,6 +76,11 @@ let usage = """
     junit EVENTS OUTPUT                       write the run as a JUnit XML file
     snippets OUTPUT FILE…                     write every Swift block of the Markdown FILEs
                                               as sources in the folder OUTPUT
+    record-run FOLDER NAME TITLE STATUS SECONDS OUTPUT COMMAND…
+                                              append a search run to FOLDER/NAME.jsonl and
+                                              render FOLDER/NAME.md
+    check-docs FILE…                          list dates, seeds, commit hashes, measured times
+                                              and broken relative links; exit 1 on any
   LIST and EVENTS are event-stream files (--event-stream-version 0).
   """
 
@@ -270,14 +276,63 @@ case "snippets":
   try? FileManager.default.removeItem(atPath: output)
   var count = 0
   for document in rest.dropFirst() {
-    let name = URL(fileURLWithPath: document).lastPathComponent
-    for snippet in DocSnippet.extract(from: read(document), document: name) {
+    for snippet in DocSnippet.extract(from: read(document), document: document) {
       count += 1
       let source = snippet.source(number: count, commonImports: DocSnippet.commonImports)
       write(source, to: "\(output)/Snippet\(count).swift")
     }
   }
   print("\(count) Swift blocks written to \(output)")
+case "record-run":
+  // record-run FOLDER NAME TITLE STATUS SECONDS OUTPUT COMMAND…: one search run into
+  // FOLDER/NAME.jsonl, and FOLDER/NAME.md rendered from it.
+  let rest = Array(arguments.dropFirst())
+  guard rest.count >= 7, let status = Int(rest[3]), let seconds = Int(rest[4]) else { fail(usage) }
+  let (folder, name, title, output) = (rest[0], rest[1], rest[2], read(rest[5]))
+  let lines = output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+  let environment = ProcessInfo.processInfo.environment
+  let context = ReportLog.Context(
+    date: Date(), commit: environment["COURIER_COMMIT"] ?? "unknown",
+    toolchain: environment["COURIER_TOOLCHAIN"] ?? "unknown",
+    machine: environment["COURIER_MACHINE"] ?? "unknown",
+    cores: ProcessInfo.processInfo.activeProcessorCount)
+  let record: [String: JSONValue] = [
+    "command": .string(rest[6...].joined(separator: " ")), "exit_status": .integer(status),
+    "passed": .bool(status == 0), "seconds": .integer(seconds),
+    "summary": .string(lines.suffix(3).joined(separator: " / ")),
+  ]
+  let logPath = "\(folder)/\(name).jsonl"
+  let old = FileManager.default.fileExists(atPath: logPath) ? read(logPath) : ""
+  let log = old + ReportLog.line(for: record, context: context) + "\n"
+  write(log, to: logPath)
+  do {
+    let page = try ReportLog.page(
+      title: title, tool: "Tools/\(name) --record", log: log, latestPer: nil,
+      columns: ["date", "command", "passed", "seconds", "summary", "commit", "machine", "cores"])
+    write(page, to: "\(folder)/\(name).md")
+  } catch {
+    fail("\(logPath): \(error)")
+  }
+  print("recorded in \(folder)/\(name).md")
+case "check-docs":
+  let documents = Array(arguments.dropFirst())
+  guard !documents.isEmpty else { fail(usage) }
+  var findings: [DocumentCheck.Finding] = []
+  for document in documents {
+    let folder = URL(fileURLWithPath: document).deletingLastPathComponent()
+    findings += DocumentCheck.findings(in: read(document), document: document) { target in
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent(target).path)
+    }
+  }
+  for finding in findings { print(finding) }
+  if !findings.isEmpty {
+    fail(
+      "\(findings.count) finding(s): dates, seeds, commit hashes and measured times belong in "
+        + "CHANGELOG.md, docs/history/ and docs/reports/; links must lead to a file", code: 1)
+  }
+  print(
+    "\(documents.count) documents hold no date, seed, commit hash or measured time, "
+      + "and no broken link")
 default:
   fail(usage)
 }

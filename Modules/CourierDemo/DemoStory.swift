@@ -156,7 +156,7 @@ public struct DemoStory: Sendable {
     await teller.report(stack)
 
     teller.step("Write three messages while offline")
-    fake.offlineMode = .failing
+    fake.network = .offline
     if !remote { await engine.setOnline(false) }
     let wrote = await onMain { () -> Bool in
       let context = stack.ui.context
@@ -184,7 +184,7 @@ public struct DemoStory: Sendable {
     else { return story.fail() }
 
     teller.step("Back online")
-    fake.offlineMode = .online
+    fake.network = .online
     await engine.setOnline(true)
     let sentMessages = await settle(engine)
     await teller.report(stack)

@@ -19,8 +19,9 @@ extension FakeBackend {
   /// the wire: a status fault answers that status (with `Retry-After`), a delay or a parked
   /// request answers late, a lost response applies the change and closes the connection
   /// without an answer, a malformed body sends the broken bytes, a network failure closes the
-  /// connection (a timeout holds it unanswered until the client gives up). Offline, `.failing`
-  /// closes every connection without an answer and `.hanging` holds each one.
+  /// connection (a timeout holds it unanswered until the client gives up). With
+  /// `network = .offline` it closes every connection without an answer, and with
+  /// `.unresponsive` it holds each one.
   ///
   /// - Parameters:
   ///   - port: The port to bind; 0 for any free one, which the server's `port` reports.

@@ -10,7 +10,7 @@ import Transport
 /// Serve it in-process with ``transport`` or beneath a real `URLSession` with
 /// ``makeURLSession()``. Set up its state with the `insert…`/`…Remotely` calls, which emit the
 /// same events a real change would. Read what it received in ``journal``, and make it
-/// misbehave with ``addFault(_:)`` and ``offlineMode``. The endpoints are listed in
+/// misbehave with ``addFault(_:)`` and ``network``. The endpoints are listed in
 /// `FakeBackend+Routing.swift`.
 ///
 /// A fresh fake costs microseconds; make one per test.
@@ -27,7 +27,7 @@ public final class FakeBackend: Sendable {
   private struct Control {
     var journal: [JournalEntry] = []
     var rules: [(rule: FaultRule, used: Int)] = []
-    var offlineMode: OfflineMode = .online
+    var network: NetworkCondition = .online
     /// The requests held now, by journal index, each with what resumes it.
     var parked: [Int: Parked] = [:]
     /// How each parked request that stopped waiting without being released ends.
@@ -129,8 +129,8 @@ public final class FakeBackend: Sendable {
       defer { control.nextIndex += 1 }
       // Offline, a request never reaches the server, so it does not use up a fault rule's step.
       let fault =
-        control.offlineMode == .online ? Self.nextFault(for: request, in: &control) : nil
-      return (control.nextIndex, control.offlineMode, fault)
+        control.network == .online ? Self.nextFault(for: request, in: &control) : nil
+      return (control.nextIndex, control.network, fault)
     }
     let outcome = await serve(request, index: index, mode: mode, fault: fault, expiry: expiry)
     return (outcome, index)
@@ -139,7 +139,7 @@ public final class FakeBackend: Sendable {
   /// Answers request number `index` under the offline mode and the fault that were in force
   /// when it arrived, and records it in the journal.
   private func serve(
-    _ request: FakeRequest, index: Int, mode: OfflineMode, fault: Fault?, expiry: Duration
+    _ request: FakeRequest, index: Int, mode: NetworkCondition, fault: Fault?, expiry: Duration
   ) async -> Result<TransportResponse, TransportError> {
     // A request for a known route is matched even when its body or query is refused with 400.
     let route =
@@ -149,10 +149,10 @@ public final class FakeBackend: Sendable {
       }
     switch mode {
     case .online: break
-    case .failing:
+    case .offline:
       record(index, request, route: route, status: nil, fault: fault)
       return .failure(.network(.offline))
-    case .hanging:
+    case .unresponsive:
       record(index, request, route: route, status: nil, fault: fault)
       do {
         try await time.sleep(for: expiry)
@@ -256,9 +256,9 @@ public final class FakeBackend: Sendable {
   }
 
   /// How the fake behaves as if the network were down.
-  public var offlineMode: OfflineMode {
-    get { control.withLock { $0.offlineMode } }
-    set { control.withLock { $0.offlineMode = newValue } }
+  public var network: NetworkCondition {
+    get { control.withLock { $0.network } }
+    set { control.withLock { $0.network = newValue } }
   }
 
   private static func nextFault(for request: FakeRequest, in control: inout Control) -> Fault? {
@@ -420,6 +420,24 @@ public final class FakeBackend: Sendable {
   public func requests(_ method: String, _ path: String) -> [JournalEntry] {
     let matcher = RequestMatcher(method, path)
     return journal.filter { matcher.matches($0.request) }
+  }
+
+  /// The requests received for `route`, such as `.postMessage`, answered with `status` when
+  /// it is given.
+  ///
+  /// ```swift
+  /// #expect(fake.requests(.postMessage, status: 201).count == 1)
+  /// ```
+  public func requests(_ route: Route, status: Int? = nil) -> [JournalEntry] {
+    journal.filter { entry in
+      entry.route == route && (status == nil || entry.status == status)
+    }
+  }
+
+  /// The fault rules that have not applied to any request yet: a test that set one up for a
+  /// request that never came has a wrong expectation.
+  public var unfiredFaultRules: [FaultRule] {
+    control.withLock { control in control.rules.filter { $0.used == 0 }.map(\.rule) }
   }
 
   /// The requests no endpoint matched.

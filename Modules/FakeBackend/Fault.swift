@@ -1,3 +1,4 @@
+import CourierAPI
 import Foundation
 import JSON
 import Transport
@@ -64,6 +65,14 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
     self.excludedMethod = method.uppercased()
   }
 
+  /// Matches the requests of one route of the backend contract, such as `.postMessage`.
+  public init(_ route: Route) {
+    let parts = route.rawValue.split(separator: " ", maxSplits: 1)
+    let path = parts.count == 2 ? String(parts[1]) : route.rawValue
+    let pattern = path.split(separator: "/").map { $0.hasPrefix("{") ? "*" : String($0) }
+    self.init(parts.count == 2 ? String(parts[0]) : nil, "/" + pattern.joined(separator: "/"))
+  }
+
   /// Matches every request.
   public static let any = RequestMatcher(nil, "/**")
 
@@ -108,13 +117,21 @@ public struct RequestMatcher: Sendable, Hashable, CustomStringConvertible {
 /// The faults are a small scenario: the first matching request gets the first fault, the second
 /// the second, and so on (`nil` lets a request through untouched); after the last step the rule
 /// is spent, unless it repeats its last step forever.
-public struct FaultRule: Sendable, Hashable {
+public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
   /// Which requests the rule applies to.
   public let matcher: RequestMatcher
   /// The faults, in the order matching requests meet them.
   public let steps: [Fault?]
   /// Whether the last step applies forever once reached.
   public let repeatsLastStep: Bool
+
+  /// Reads as `POST /connections: status 503, then through` with `, always` when the last step
+  /// repeats.
+  public var description: String {
+    let faults = steps.map { $0.map(String.init(describing:)) ?? "through" }
+    return "\(matcher): " + faults.joined(separator: ", then ")
+      + (repeatsLastStep ? ", always" : "")
+  }
 
   /// A rule of explicit steps.
   public init(_ matcher: RequestMatcher, steps: [Fault?], repeatsLastStep: Bool = false) {
@@ -139,12 +156,12 @@ public struct FaultRule: Sendable, Hashable {
   }
 }
 
-/// How the fake behaves while offline.
-public enum OfflineMode: Sendable, Hashable {
+/// What the network between a client and the fake does to requests.
+public enum NetworkCondition: Sendable, Hashable {
   /// Requests go through.
   case online
-  /// Requests fail at once with `NetworkFailure.offline`.
-  case failing
-  /// Requests hang until their expiry, then expire.
-  case hanging
+  /// Requests fail at once with `NetworkFailure.offline`, as with no connection at all.
+  case offline
+  /// Requests hang until their expiry, then expire, as on a network that drops every packet.
+  case unresponsive
 }

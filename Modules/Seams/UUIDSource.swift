@@ -13,6 +13,7 @@ public final class UUIDSource: Sendable {
     case random
     case seeded(SeededRandomNumberGenerator, seed: UInt64)
     case deferred(@Sendable () -> UInt64)
+    case counting(next: UInt64)
   }
 
   private let seeding: Locked<Seeding>
@@ -45,6 +46,15 @@ public final class UUIDSource: Sendable {
     UUIDSource(seeding: .deferred(seed))
   }
 
+  /// A source that counts: `00000000-0000-0000-0000-000000000000`, then `…-000000000001`, and
+  /// so on from `first`, for tests whose failure messages should name ids a person can read.
+  ///
+  /// The ids are the same as TestSupport's `UUID(0)`, `UUID(1)`, …, so a test can write the id it
+  /// expects. They are not version-4 UUIDs; a backend that checks the version refuses them.
+  public static func counting(from first: UInt64 = 0) -> UUIDSource {
+    UUIDSource(seeding: .counting(next: first))
+  }
+
   private convenience init(seed: UInt64?) {
     self.init(
       seeding: seed.map { .seeded(SeededRandomNumberGenerator(seed: $0), seed: $0) } ?? .random)
@@ -63,15 +73,40 @@ public final class UUIDSource: Sendable {
 
   /// Returns the next UUID of the sequence.
   public func next() -> UUID {
-    let bits = seeding.withLock { seeding -> (UInt64, UInt64)? in
-      Self.resolve(&seeding)
-      guard case .seeded(var generator, let seed) = seeding else { return nil }
-      let bits = (generator.next(), generator.next())
-      seeding = .seeded(generator, seed: seed)
-      return bits
+    enum Drawn {
+      case random
+      case bits(UInt64, UInt64)
+      case number(UInt64)
     }
-    guard let (high, low) = bits else { return UUID() }
-    return Self.versionFourUUID(high: high, low: low)
+    let drawn = seeding.withLock { seeding -> Drawn in
+      Self.resolve(&seeding)
+      switch seeding {
+      case .seeded(var generator, let seed):
+        let bits = (generator.next(), generator.next())
+        seeding = .seeded(generator, seed: seed)
+        return .bits(bits.0, bits.1)
+      case .counting(let next):
+        seeding = .counting(next: next &+ 1)
+        return .number(next)
+      case .random, .deferred:
+        return .random
+      }
+    }
+    switch drawn {
+    case .random: return UUID()
+    case .bits(let high, let low): return Self.versionFourUUID(high: high, low: low)
+    case .number(let number): return Self.countedUUID(number)
+    }
+  }
+
+  /// The UUID whose last 64 bits are `number`, big-endian, and whose first 64 bits are zero.
+  static func countedUUID(_ number: UInt64) -> UUID {
+    func byte(_ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: number >> (56 - 8 * index)) }
+    return UUID(
+      uuid: (
+        0, 0, 0, 0, 0, 0, 0, 0, byte(0), byte(1), byte(2), byte(3), byte(4), byte(5), byte(6),
+        byte(7)
+      ))
   }
 
   /// Returns a version-4 UUID made of the given 128 bits, with the version and variant bits set.

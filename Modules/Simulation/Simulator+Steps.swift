@@ -102,9 +102,9 @@ extension Simulator {
       }
     case .goOffline(let hanging):
       figures.offlineSpells += 1
-      fake.offlineMode = hanging ? .hanging : .failing
+      fake.network = hanging ? .unresponsive : .offline
     case .goOnline:
-      fake.offlineMode = .online
+      fake.network = .online
       await app.engine.setOnline(true)
     case .advance(let milliseconds): clock.advance(by: .milliseconds(milliseconds))
     case .refuseSaves(let count):

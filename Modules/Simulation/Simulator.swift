@@ -236,7 +236,7 @@ public final class Simulator {
       }
     }
     // Delayed and hanging requests of the dead app run out before it comes back.
-    if fake.offlineMode == .hanging { fake.offlineMode = .failing }
+    if fake.network == .unresponsive { fake.network = .offline }
     clock.advance(by: .seconds(61))
     await quiesce()
     // What the server applied for the dead app, its held and delayed requests included, it
@@ -263,7 +263,7 @@ public final class Simulator {
     log.add("drain: faults off, network up, held requests released, the store takes saves")
     fake.removeFaults()
     app.stopRefusingSaves()
-    fake.offlineMode = .online
+    fake.network = .online
     for index in fake.parkedRequests { fake.releaseParkedRequest(index) }
     await app.engine.setOnline(true)
     for _ in 0..<200 where fake.requestCount <= options.maxRequests {

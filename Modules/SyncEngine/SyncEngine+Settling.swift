@@ -27,6 +27,15 @@ extension SyncEngine {
     advancing clock: ManualTimeSource? = nil, timeout: Duration = .seconds(30),
     quietPeriod: Duration = .milliseconds(100)
   ) async -> SyncQueueSnapshot {
+    await settlement(advancing: clock, timeout: timeout, quietPeriod: quietPeriod).queue
+  }
+
+  /// Waits as ``settle(advancing:timeout:quietPeriod:)`` does, and says why the wait ended, so
+  /// that test helpers can fail loudly when it ended on stuck work or on the timeout.
+  package func settlement(
+    advancing clock: ManualTimeSource? = nil, timeout: Duration = .seconds(30),
+    quietPeriod: Duration = .milliseconds(100)
+  ) async -> Settlement {
     let deadline = ContinuousClock.now + timeout
     var previous: SyncQueueSnapshot?
     var stuck: (jobs: [WorkTracker.Job], since: ContinuousClock.Instant)?
@@ -40,7 +49,9 @@ extension SyncEngine {
           continue
         }
         if let since = stuck?.since, stuck?.jobs == running {
-          if ContinuousClock.now - since >= quietPeriod { return await queue() }
+          if ContinuousClock.now - since >= quietPeriod {
+            return Settlement(queue: await queue(), ending: .stuck(running))
+          }
         } else {
           stuck = (running, ContinuousClock.now)
         }
@@ -48,10 +59,11 @@ extension SyncEngine {
       }
       stuck = nil
       let snapshot = await queue()
-      if !isRunning || !isOnline { return snapshot }
+      if !isRunning { return Settlement(queue: snapshot, ending: .stopped) }
+      if !isOnline { return Settlement(queue: snapshot, ending: .offline) }
       // A pull cut short is pulled again by itself too, once its backoff ends.
       let pullWait = pullRetryTimer.map { $0.at - time.now() }
-      if snapshot.isIdle && pullWait == nil { return snapshot }
+      if snapshot.isIdle && pullWait == nil { return Settlement(queue: snapshot, ending: .idle) }
       if let wait = (snapshot.retrying.map(\.retryIn) + (pullWait.map { [$0] } ?? [])).min() {
         if let clock {
           clock.advance(by: max(wait, .zero))
@@ -71,10 +83,35 @@ extension SyncEngine {
       if !snapshot.pending.isEmpty {
         pump()
       } else if snapshot == previous {
-        return snapshot
+        return Settlement(queue: snapshot, ending: .unchanged)
       }
       previous = snapshot
     }
-    return await queue()
+    let running = await tracker.waitUntilIdle(timeout: .milliseconds(20))
+    return Settlement(queue: await queue(), ending: .timedOut(running))
   }
+}
+
+/// How a wait for the engine to settle ended, with the queue as it ended.
+package struct Settlement: Sendable {
+  /// Why the wait ended.
+  package enum Ending: Sendable, Hashable {
+    /// Nothing is pending, in flight, blocked or retrying.
+    case idle
+    /// The engine is offline: what is pending waits for the network.
+    case offline
+    /// The engine is not running.
+    case stopped
+    /// The queue stopped changing with nothing running: what is left waits for the app.
+    case unchanged
+    /// These jobs stayed the same for the quiet period, such as a request a test parked.
+    case stuck([WorkTracker.Job])
+    /// The timeout passed with these jobs running.
+    case timedOut([WorkTracker.Job])
+  }
+
+  /// The queue as the wait ended.
+  package let queue: SyncQueueSnapshot
+  /// Why the wait ended.
+  package let ending: Ending
 }

@@ -13,20 +13,48 @@ import TestSupport
 import Testing
 import Transport
 
-/// One test's world for synchronisation: a fake backend with a self user, a fresh model stack,
-/// and a sync engine between them on a manual clock.
+/// One test's world for synchronisation: a fake backend with a self user, a model stack, and a
+/// sync engine between them on a manual clock.
 ///
 /// ```swift
 /// let world = try await SyncWorld.start()
 /// try world.save { try $0.update(User.self, id: world.me) { $0.name = "Ada" } }
-/// let queue = await world.settle()
-/// #expect(world.fake.user(world.me)?.name == "Ada")
+/// await world.settle()
+/// #expect(world.fake.requests(.updateSelf, status: 200).count == 1)
 /// ```
 ///
-/// Every request the fake cannot match fails the test (strict mode), and `settle()` moves the
-/// clock past backoffs and the fake's delays until the engine has nothing left to do.
+/// It can take the app's own stack, the app's way of making its engine, and the app's event
+/// handler, so that a test runs the app's wiring against the fake. Every request the fake cannot
+/// match fails the test (strict mode); ``setNetwork(_:)`` takes the fake and the engine offline
+/// and back together; ``settle(within:allowing:sourceLocation:)`` moves the clock past
+/// backoffs and delays until the engine has nothing left to do, and fails the test, naming what
+/// is left, when it cannot get there.
 @MainActor
 public struct SyncWorld {
+  /// What the world hands an engine factory: the parts an app's engine is made of.
+  public struct EngineParts: Sendable {
+    /// The model stack the engine syncs.
+    public let stack: ModelStack
+    /// The fake backend's transport.
+    public let transport: any TransportSession
+    /// The manual clock the fake and the engine sleep on.
+    public let clock: ManualTimeSource
+    /// The upstream tracker the world was started with.
+    public let upstream: UpstreamObjectSync
+    /// The downstream reader the world was started with.
+    public let downstream: DownstreamSync
+    /// The event handler to give the engine: it records each event in ``SyncWorld/events`` and
+    /// then calls the app's handler.
+    public let onEvent: @Sendable (SyncEngineEvent) -> Void
+
+    /// The engine Courier makes from these parts when the test gives no factory.
+    public func makeStandardEngine() -> SyncEngine {
+      SyncEngine(
+        stack: stack, transport: transport, upstream: upstream, downstream: downstream,
+        time: clock, onEvent: onEvent)
+    }
+  }
+
   /// The backend.
   public let fake: FakeBackend
   /// The client's model stack.
@@ -37,6 +65,8 @@ public struct SyncWorld {
   public let clock: ManualTimeSource
   /// The self user's id.
   public let me: UUID
+  /// Every event the engine reported, in order.
+  public let events: Recorder<SyncEngineEvent>
   /// Builds valid objects for the test.
   public let make = ModelFactory()
 
@@ -44,34 +74,70 @@ public struct SyncWorld {
   /// the first fetch settled.
   ///
   /// - Parameters:
+  ///   - stack: The app's model stack; a fresh in-memory one by default.
   ///   - upstream: The tracker with its strategies; the standard ones with one-second backoffs
   ///     and no jitter by default, so tests read round numbers.
   ///   - downstream: How the engine reads news and lists; pages of a hundred by default.
-  ///   - seedBackend: Sets up the backend before the client first fetches; gets the fake and
-  ///     the self user's id.
   ///   - sourceLocation: Where an unmatched request or a failed start is reported; the caller's.
+  ///   - seedBackend: Sets up the backend before the client first fetches; gets the fake and
+  ///     the self user's id. A trailing closure is this one.
+  ///   - makeEngine: How the app makes its engine from the world's parts; Courier's standard
+  ///     engine by default. Give `seedBackend` by its label beside it.
+  ///   - onEvent: The app's event handler, called after the world records each event.
   public static func start(
+    stack: ModelStack? = nil,
     upstream: UpstreamObjectSync = .standard(
       retryPolicy: RetryPolicy(baseDelay: .seconds(1), jitter: 0)),
     downstream: DownstreamSync = DownstreamSync(),
     sourceLocation: SourceLocation = #_sourceLocation,
-    seedBackend: (FakeBackend, UUID) async throws -> Void = { _, _ in }
+    seedBackend: (FakeBackend, UUID) async throws -> Void = { _, _ in },
+    makeEngine: (EngineParts) -> SyncEngine = { $0.makeStandardEngine() },
+    onEvent: @escaping @Sendable (SyncEngineEvent) -> Void = { _ in }
   ) async throws -> SyncWorld {
+    try await seeded(
+      stack: stack, upstream: upstream, downstream: downstream, sourceLocation: sourceLocation,
+      by: seedBackend, makeEngine: makeEngine, onEvent: onEvent
+    ).world
+  }
+
+  /// Creates and starts the world as `start` does, and returns what `seeding` returned beside it,
+  /// such as the ids of the users it made.
+  ///
+  /// ```swift
+  /// let (world, ann) = try await SyncWorld.seeded { fake, _ in fake.insertUser(name: "Ann") }
+  /// ```
+  public static func seeded<Seeded>(
+    stack: ModelStack? = nil,
+    upstream: UpstreamObjectSync = .standard(
+      retryPolicy: RetryPolicy(baseDelay: .seconds(1), jitter: 0)),
+    downstream: DownstreamSync = DownstreamSync(),
+    sourceLocation: SourceLocation = #_sourceLocation,
+    by seeding: (FakeBackend, UUID) async throws -> Seeded,
+    makeEngine: (EngineParts) -> SyncEngine = { $0.makeStandardEngine() },
+    onEvent: @escaping @Sendable (SyncEngineEvent) -> Void = { _ in }
+  ) async throws -> (world: SyncWorld, seeded: Seeded) {
     let clock = ManualTimeSource()
     let fake = FakeBackend(time: clock) { unmatched in
       Issue.record(
         "the fake backend matched no endpoint: \(unmatched)", sourceLocation: sourceLocation)
     }
     let me = fake.insertSelfUser(name: "Me")
-    try await seedBackend(fake, me)
-    let stack = ModelStack.forTesting()
-    let engine = SyncEngine(
-      stack: stack, transport: fake.transport, upstream: upstream, downstream: downstream,
-      time: clock)
+    let seeded = try await seeding(fake, me)
+    let stack = stack ?? ModelStack.forTesting()
+    let events = Recorder<SyncEngineEvent>()
+    let parts = EngineParts(
+      stack: stack, transport: fake.transport, clock: clock, upstream: upstream,
+      downstream: downstream,
+      onEvent: { event in
+        events.append(event)
+        onEvent(event)
+      })
+    let engine = makeEngine(parts)
     await engine.start()
-    let world = SyncWorld(fake: fake, stack: stack, engine: engine, clock: clock, me: me)
-    await world.settle()
-    return world
+    let world = SyncWorld(
+      fake: fake, stack: stack, engine: engine, clock: clock, me: me, events: events)
+    await world.settle(sourceLocation: sourceLocation)
+    return (world, seeded)
   }
 
   /// The UI context.
@@ -79,29 +145,6 @@ public struct SyncWorld {
 
   /// The self user as the UI context sees it.
   public var selfUser: User? { ui.object(User.self, id: me) }
-
-  /// Waits until the engine has nothing left to do by itself (moving the clock past backoffs
-  /// and delays) and every merge landed, and returns the queue.
-  ///
-  /// It waits at most `timeout` of real time: 5 s scaled by TestSupport's `TimeoutScale`, as
-  /// every TestSupport wait is (30× under `Tools/test --sanitize thread`). Work that stays the
-  /// same for the engine's quiet period, scaled the same way, counts as stuck (a parked
-  /// request), so a slowed-down run does not take slow work for stuck work.
-  @discardableResult
-  public func settle(within timeout: Duration = TimeoutScale.scaled(.seconds(5))) async
-    -> SyncQueueSnapshot
-  {
-    let queue = await engine.settle(
-      advancing: clock, timeout: timeout, quietPeriod: TimeoutScale.scaled(.milliseconds(100)))
-    // The merges of what the engine saved land in the UI; a parked request may keep other
-    // work running for as long as the test likes, so only the merges are waited for.
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      let running = await stack.tracker.waitUntilIdle(timeout: .milliseconds(20))
-      if !running.contains(where: { $0.label.hasPrefix("merge") }) { break }
-    }
-    return queue
-  }
 
   /// Inserts `objects` in the UI context, applies `edits`, and saves.
   public func save(

@@ -32,6 +32,29 @@ extension FakeBackendTests {
       #expect(fake.requests("PUT", "/self").first?.request.json?["name"] == "X")
     }
 
+    @Test("It finds requests by their route and status, and fault rules match a route")
+    func typedQueries() async throws {
+      // given
+      let fake = FakeBackend()
+      fake.insertSelfUser()
+      fake.addFault(.once(RequestMatcher(.getUser), .status(503)))
+      fake.addFault(.once(RequestMatcher(.postMessage), .status(503)))
+
+      // when
+      _ = try await fake.call(.get, "/users/\(UUID().text)")
+      _ = try await fake.call(.get, "/users/\(UUID().text)")
+      _ = try await fake.call(.get, "/self")
+
+      // then
+      #expect(fake.requests(.getUser).map(\.status) == [503, 404])
+      #expect(fake.requests(.getUser, status: 404).count == 1)
+      #expect(fake.requests(.getSelf, status: 200).count == 1)
+      #expect(
+        fake.unfiredFaultRules.map(\.description) == [
+          "POST /conversations/*/messages: status 503"
+        ])
+    }
+
     @Test("Lenient, an unknown endpoint answers 404 no-endpoint and is journalled as unmatched")
     func unmatched() async throws {
       // given
@@ -324,14 +347,14 @@ extension FakeBackendTests {
       let fake = Self.fakeWithSelf(time: clock)
 
       // when
-      fake.offlineMode = .failing
+      fake.network = .offline
       let failed = try await fake.send(.get, "/self")
-      fake.offlineMode = .hanging
+      fake.network = .unresponsive
       let hanging = Task { try await fake.send(.get, "/self") }
       await clock.waitForSleepers(1)
       clock.advance(by: TransportDefaults.expiry)
       let expired = try await hanging.value
-      fake.offlineMode = .online
+      fake.network = .online
       let online = try await fake.call(.get, "/self")
 
       // then
@@ -348,11 +371,11 @@ extension FakeBackendTests.Faults {
     // given
     let fake = Self.fakeWithSelf()
     fake.addFault(.once(RequestMatcher("GET", "/self"), .status(503)))
-    fake.offlineMode = .failing
+    fake.network = .offline
     _ = try await fake.send(.get, "/self")
 
     // when
-    fake.offlineMode = .online
+    fake.network = .online
     let statuses = [
       try await fake.call(.get, "/self").status, try await fake.call(.get, "/self").status,
     ]

@@ -103,14 +103,14 @@ extension FakeBackendTests {
       let server = try fake.serve()
 
       // when
-      fake.offlineMode = .failing
+      fake.network = .offline
       let failing = try await DedicatedThread.perform { () throws -> Bool in
         let client = try LoopbackClient(
           port: server.port, timeout: TimeoutScale.scaled(.seconds(5)))
         client.request("GET", "/self")
         return client.isClosedByServer()
       }
-      fake.offlineMode = .hanging
+      fake.network = .unresponsive
       let hanging = try await DedicatedThread.perform {
         let client = try LoopbackClient(
           port: server.port, timeout: TimeoutScale.scaled(.milliseconds(300)))

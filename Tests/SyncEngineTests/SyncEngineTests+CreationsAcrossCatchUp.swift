@@ -21,7 +21,7 @@ extension SyncEngineTests.Resynchronising {
     world.fake.renameRemotely(team, to: "Crew", by: ann)
     world.fake.expireNotifications(keepingLast: 1)
     await world.engine.pullNotifications()
-    await world.settle()
+    await world.settle(allowing: .stuckWork)
     return (world, ann, team, created)
   }
 
@@ -101,11 +101,11 @@ extension SyncEngineTests.Resynchronising {
     let me = try #require(world.ui.selfUser)
     let created = world.make.conversation(name: "Mine", creator: me)
     try world.save([created])
-    await world.settle()
+    await world.settle(allowing: .engineOffline)
     world.fake.renameRemotely(team, to: "Crew", by: ann)
     world.fake.expireNotifications(keepingLast: 0)
     await world.engine.pullNotifications()
-    await world.settle()
+    await world.settle(allowing: .engineOffline)
 
     // when
     await world.engine.setOnline(true)

@@ -22,7 +22,7 @@ extension SyncEngineTests.Resynchronising {
     world.fake.addMembersRemotely([world.me], to: lunch, by: ann)
     world.fake.expireNotifications(keepingLast: 0)
     await world.engine.pullNotifications()
-    await world.settle()
+    await world.settle(allowing: .stuckWork)
 
     // when
     world.fake.releaseAllParkedRequests()

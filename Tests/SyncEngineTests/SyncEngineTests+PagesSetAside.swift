@@ -50,7 +50,7 @@ extension SyncEngineTests {
         if let page = world.fake.parkedRequests.first { world.fake.releaseParkedRequest(page) }
       }
       await pull.value
-      await world.settle()
+      await world.settle(allowing: .stuckWork)
       let pagesWhileOut = world.fake.requests("GET", "/notifications").count
 
       // when

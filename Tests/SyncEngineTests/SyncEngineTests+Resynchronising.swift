@@ -170,11 +170,11 @@ extension SyncEngineTests {
           $0.participantIDs.insert(bob)
         }
       }
-      await world.settle()
+      await world.settle(allowing: .engineOffline)
       world.fake.addMembersRemotely([cat], to: team, by: ann)
       world.fake.expireNotifications(keepingLast: 0)
       await world.engine.pullNotifications()
-      await world.settle()
+      await world.settle(allowing: .engineOffline)
       let caughtUp = world.ui.object(Conversation.self, id: team)
 
       // when

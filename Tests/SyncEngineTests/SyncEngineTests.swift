@@ -133,7 +133,7 @@ struct SyncEngineTests {
 
     // when
     try world.save { try $0.update(User.self, id: world.me) { $0.name = "Queued" } }
-    await world.settle()
+    await world.settle(allowing: .engineOffline)
     let queued = await world.engine.queue()
     await world.engine.setOnline(true)
     await world.settle()
@@ -151,11 +151,11 @@ struct SyncEngineTests {
     let world = try await SyncWorld.start()
     let ann = world.fake.insertUser(name: "Ann")
     let group = world.fake.createGroupRemotely(name: "Lunch", by: ann, members: [])
-    world.fake.offlineMode = .failing
+    world.fake.network = .offline
     await world.engine.pullNotifications()
     await world.settle()
     let offline = await world.engine.isOnline == false
-    world.fake.offlineMode = .online
+    world.fake.network = .online
 
     // when
     await world.engine.setOnline(true)
@@ -188,9 +188,9 @@ struct SyncEngineTests {
       await world.engine.setOnline(false)
       await world.engine.pullNotifications()
     case .stopped:
-      world.fake.offlineMode = .failing
+      world.fake.network = .offline
       await world.engine.pullNotifications()
-      world.fake.offlineMode = .online
+      world.fake.network = .online
       await world.engine.stop()
     }
     await world.settle()
@@ -216,7 +216,7 @@ struct SyncEngineTests {
       stack: stack, transport: fake.transport, time: clock, onEvent: events.record)
     await engine.start()
     await Quiescence.expectIdle(stack.tracker)
-    fake.offlineMode = .failing
+    fake.network = .offline
 
     // when
     try stack.ui.context.update(User.self, id: me) { $0.name = "Offline" }

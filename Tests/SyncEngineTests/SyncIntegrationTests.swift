@@ -90,7 +90,7 @@ struct SyncIntegrationTests {
     }
     let group = try #require(world.ui.objects(Conversation.self).first)
     let me = try #require(world.ui.selfUser)
-    world.fake.offlineMode = .failing
+    world.fake.network = .offline
     for text in ["one", "two", "three"] {
       try world.save([world.make.message(in: group, from: me, text: text)])
     }
@@ -98,7 +98,7 @@ struct SyncIntegrationTests {
     let offline = await (world.engine.isOnline, world.engine.queue())
 
     // when
-    world.fake.offlineMode = .online
+    world.fake.network = .online
     world.fake.addFault(.once(RequestMatcher("POST", "/conversations/*/messages"), .loseResponse))
     await world.engine.setOnline(true)
     await world.clock.waitForSleepers(1)

@@ -31,7 +31,7 @@ extension SyncEngineTests {
       // when: the accent request is answered first, while the first name is still out
       let accent = try #require(world.fake.parkedRequests.last)
       world.fake.releaseParkedRequest(accent)
-      await world.settle()
+      await world.settle(allowing: .stuckWork)
       let parked = Set(world.fake.parkedRequests)
       let namesInFlight = world.fake.journal.filter { parked.contains($0.index) }
         .compactMap { $0.request.json?["name"] }

@@ -1,8 +1,11 @@
 import ConversationParsing
 import EventParsing
+import FakeBackend
 import Foundation
 import Models
 import ModelsTestSupport
+import Seams
+import SyncEngine
 import SyncTestSupport
 import TestSupport
 import Testing
@@ -44,5 +47,121 @@ struct SyncWorldTests {
     #expect(queue.isIdle)
     #expect(Set(world.fake.members(of: group.id)) == [world.me, ann])
     #expect(world.fake.messages(in: group.id).map(\.text) == ["Hello"])
+  }
+
+  @Test("One network switch takes the fake and the engine offline and back together")
+  func networkSwitch() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    await world.setNetwork(.offline)
+    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Ada" } }
+    let offline = await world.settle()
+
+    // when
+    await world.setNetwork(.online)
+    let online = await world.settle()
+
+    // then
+    #expect(offline.pending.count == 1)
+    #expect(online.isIdle)
+    #expect(world.fake.requests(.updateSelf, status: 200).count == 1)
+  }
+
+  @Test("Settling fails loudly, naming the parked request, when work is stuck")
+  func stuckWorkIsNamed() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    world.fake.addFault(.once(RequestMatcher(.updateSelf), .park))
+    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Ada" } }
+    await world.fake.waitForParkedRequests(1)
+
+    // when, then
+    await withKnownIssue {
+      await world.settle()
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.contains("stopped on work that did not move")
+        && text.contains("parked request #") && text.contains("in flight")
+    }
+    world.fake.releaseParkedRequest(try #require(world.fake.parkedRequests.first))
+    await world.settle()
+  }
+
+  @Test("Settling fails loudly when only the engine was told the network is gone")
+  func halfOfflineIsNamed() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    await world.engine.setOnline(false)
+    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Ada" } }
+
+    // when, then
+    await withKnownIssue {
+      await world.settle()
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("the engine is offline while the fake") }
+    }
+    await world.setNetwork(.online)
+    await world.settle()
+  }
+
+  @Test("A timed-out settle names the fault rule that never fired")
+  func unfiredRuleIsNamed() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    world.fake.addFault(.once(RequestMatcher(.postMessage), .status(503)))
+    world.fake.addFault(.once(RequestMatcher(.updateSelf), .park))
+    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Ada" } }
+    await world.fake.waitForParkedRequests(1)
+
+    // when, then
+    await withKnownIssue {
+      await world.settle()
+    } matching: { issue in
+      issue.comments.contains {
+        $0.rawValue.contains("fault rule that never fired: POST /conversations/*/messages")
+      }
+    }
+    world.fake.releaseParkedRequest(try #require(world.fake.parkedRequests.first))
+    await world.settle()
+  }
+
+  @Test("Seeding returns what it made, and the app's engine factory and event handler are used")
+  func appWiring() async throws {
+    // given
+    let made = Locked(0)
+    let heard = Recorder<SyncEngineEvent>()
+
+    // when
+    let (world, ann) = try await SyncWorld.seeded(
+      by: { fake, _ in fake.insertUser(name: "Ann") },
+      makeEngine: { parts in
+        made.withLock { $0 += 1 }
+        return parts.makeStandardEngine()
+      },
+      onEvent: heard.record)
+
+    // then
+    #expect(world.fake.user(ann)?.name == "Ann")
+    #expect(made.withLock { $0 } == 1)
+    #expect(!world.events.elements.isEmpty)
+    #expect(heard.elements == world.events.elements)
+  }
+
+  @Test("A history shows the states a message went through in the UI")
+  func messageHistory() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    let (_, chat) = try await world.contactWithConversation()
+    await world.setNetwork(.offline)
+    let message = try world.write("Hello", in: chat)
+    let states = world.history(of: Message.self, id: message.id, \.deliveryState)
+
+    // when
+    await world.settle()
+    await world.setNetwork(.online)
+    await world.settle()
+
+    // then
+    #expect(await states.values() == [.pending, .sent])
   }
 }

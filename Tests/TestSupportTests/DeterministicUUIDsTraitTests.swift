@@ -122,4 +122,18 @@ struct UUIDSourceTests {
     #expect(uuid.uuid.8 >> 6 == 0b10, "variant bits of \(uuid)")
     #expect(UUID(uuidString: uuid.uuidString) == uuid)
   }
+
+  @Test("A counting source gives UUID(0), UUID(1), … from where it starts")
+  func countingSource() {
+    // given
+    let source = UUIDSource.counting(from: 9)
+
+    // when
+    let uuids = (0..<3).map { _ in source.next() }
+
+    // then
+    #expect(uuids == [UUID(9), UUID(10), UUID(11)])
+    #expect(uuids.last?.uuidString == "00000000-0000-0000-0000-00000000000B")
+    #expect(source.seed == nil)
+  }
 }

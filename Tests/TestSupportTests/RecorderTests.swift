@@ -45,4 +45,38 @@ struct RecorderTests {
     // then
     #expect(recorder.elements.isEmpty)
   }
+
+  @Test("Awaiting the next element returns those recorded before, then waits for a new one")
+  func awaitsNext() async {
+    // given
+    let recorder = Recorder<Int>()
+    recorder.append(1)
+    Task {
+      try? await Task.sleep(for: .milliseconds(20))
+      recorder.append(2)
+    }
+
+    // when
+    let first = await recorder.next()
+    let second = await recorder.next()
+
+    // then
+    #expect([first, second] == [1, 2])
+  }
+
+  @Test("Awaiting an element that never comes records an issue and returns nil")
+  func nextTimesOut() async {
+    // given
+    let recorder = Recorder<Int>()
+    recorder.append(1)
+    _ = await recorder.next()
+
+    // when, then
+    await withKnownIssue {
+      let missing = await recorder.next(within: .milliseconds(30))
+      #expect(missing == nil)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("no new element") }
+    }
+  }
 }

@@ -67,11 +67,12 @@ struct SyncWorldTests {
     #expect(world.fake.requests(.updateSelf, status: 200).count == 1)
   }
 
-  @Test("Settling fails loudly, naming the parked request, when work is stuck")
+  @Test("Settling fails loudly when work is stuck, naming the parked request and unfired rules")
   func stuckWorkIsNamed() async throws {
     // given
     let world = try await SyncWorld.start()
     world.fake.addFault(.once(RequestMatcher(.updateSelf), .park))
+    world.fake.addFault(.once(RequestMatcher(.postMessage), .status(503)))
     try world.save { try $0.update(User.self, id: world.me) { $0.name = "Ada" } }
     await world.fake.waitForParkedRequests(1)
 
@@ -82,6 +83,7 @@ struct SyncWorldTests {
       let text = issue.comments.map(\.rawValue).joined()
       return text.contains("stopped on work that did not move")
         && text.contains("parked request #") && text.contains("in flight")
+        && text.contains("fault rule that never fired: POST /conversations/*/messages")
     }
     world.fake.releaseParkedRequest(try #require(world.fake.parkedRequests.first))
     await world.settle()
@@ -101,27 +103,6 @@ struct SyncWorldTests {
       issue.comments.contains { $0.rawValue.contains("the engine is offline while the fake") }
     }
     await world.setNetwork(.online)
-    await world.settle()
-  }
-
-  @Test("A timed-out settle names the fault rule that never fired")
-  func unfiredRuleIsNamed() async throws {
-    // given
-    let world = try await SyncWorld.start()
-    world.fake.addFault(.once(RequestMatcher(.postMessage), .status(503)))
-    world.fake.addFault(.once(RequestMatcher(.updateSelf), .park))
-    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Ada" } }
-    await world.fake.waitForParkedRequests(1)
-
-    // when, then
-    await withKnownIssue {
-      await world.settle()
-    } matching: { issue in
-      issue.comments.contains {
-        $0.rawValue.contains("fault rule that never fired: POST /conversations/*/messages")
-      }
-    }
-    world.fake.releaseParkedRequest(try #require(world.fake.parkedRequests.first))
     await world.settle()
   }
 

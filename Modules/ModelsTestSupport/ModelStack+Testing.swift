@@ -7,7 +7,9 @@ extension ModelStack {
   ///
   /// Nothing is shared between stacks, so tests running in parallel never see each other's
   /// objects.
-  public static func forTesting(_ objects: [any ModelObject] = []) -> ModelStack {
-    ModelStack.inMemory(Tables(objects), uuids: .current, tracker: .current)
+  public static func forTesting(
+    _ objects: [any ModelObject] = [], uuids: UUIDSource = .current
+  ) -> ModelStack {
+    ModelStack.inMemory(Tables(objects), uuids: uuids, tracker: .current)
   }
 }

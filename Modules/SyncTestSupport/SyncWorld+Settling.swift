@@ -66,9 +66,9 @@ extension SyncWorld {
       return "stopped on work that did not move (pass allowing: .stuckWork if the test parked "
         + "it on purpose):\n" + Self.list(jobs.map(\.description))
     case .offline
-    where fake.network == .online && !settlement.queue.pending.isEmpty
+    where fake.network == .online && !settlement.queue.isIdle
       && !allowing.contains(.engineOffline):
-      return "ended with changes pending because the engine is offline while the fake "
+      return "ended with changes waiting because the engine is offline while the fake "
         + "backend's network is online; setNetwork(_:) moves both"
     case .idle, .offline, .stopped, .unchanged, .stuck:
       return nil

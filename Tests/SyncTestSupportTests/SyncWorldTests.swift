@@ -127,22 +127,4 @@ struct SyncWorldTests {
     #expect(!world.events.elements.isEmpty)
     #expect(heard.elements == world.events.elements)
   }
-
-  @Test("A history shows the states a message went through in the UI")
-  func messageHistory() async throws {
-    // given
-    let world = try await SyncWorld.start()
-    let (_, chat) = try await world.contactWithConversation()
-    await world.setNetwork(.offline)
-    let message = try world.write("Hello", in: chat)
-    let states = world.history(of: Message.self, id: message.id, \.deliveryState)
-
-    // when
-    await world.settle()
-    await world.setNetwork(.online)
-    await world.settle()
-
-    // then
-    #expect(await states.values() == [.pending, .sent])
-  }
 }

@@ -32,29 +32,35 @@ public func expectEqualDictionaries<Key: Hashable, Value: Equatable>(
   for (key, value) in actual {
     if let other = expected[key], other != value {
       differences.valueMismatch(at: "\(key)", actual: "\(value)", expected: "\(other)")
-      differences.addDetail(StructuralDiff.lines(expected: other, actual: value))
+      differences.addDetail(StructuralDiff.lines(other, value))
     }
   }
   return differences.report(to: recorder)
 }
 
 /// Expects two values to be equal, and when they are not records the path to every part that
-/// differs: `- .name: "Lunch"` for the expected value and `+ .name: "Dinner"` for the actual one.
+/// differs: the first value's part on a `-` line and the second's on a `+` line, as
+/// swift-custom-dump's function of the same name reads.
 ///
 /// ```swift
 /// expectNoDifference(conversation, expectedConversation)
+/// // - .name: "Lunch"      (conversation)
+/// // + .name: "Dinner"     (expectedConversation)
 /// ```
+///
+/// Arrays are compared by their difference: an element inserted or removed is one line, not every
+/// later index.
 @discardableResult
 public func expectNoDifference<Value: Equatable>(
-  _ actual: Value,
-  _ expected: Value,
+  _ expression1: Value,
+  _ expression2: Value,
   sourceLocation: SourceLocation = #_sourceLocation
 ) -> Bool {
-  guard actual != expected else { return true }
-  var lines = StructuralDiff.lines(expected: expected, actual: actual)
-  if lines.isEmpty { lines = ["- \(expected)", "+ \(actual)"] }
+  guard expression1 != expression2 else { return true }
+  var lines = StructuralDiff.lines(expression1, expression2)
+  if lines.isEmpty { lines = ["- \(expression1)", "+ \(expression2)"] }
   FailureRecorder(sourceLocation: sourceLocation).record(
-    "\(Value.self) values differ (- expected, + actual):\n" + lines.joined(separator: "\n"))
+    "\(Value.self) values differ (- first, + second):\n" + lines.joined(separator: "\n"))
   return false
 }
 

@@ -24,17 +24,17 @@ import Seams
 ///   return failures
 /// }
 /// ```
-public enum DedicatedThread {
+package enum DedicatedThread {
   /// The name the thread carries, visible in debuggers, `top -H` and crash logs (Linux keeps
   /// 15 characters of a thread's name).
-  public static let threadName = "courier-thread"
+  package static let threadName = "courier-thread"
 
   /// Runs `work` on a new thread with `niceness` added to its scheduling priority (0 keeps
   /// the priority; Linux only), and returns its result.
   ///
   /// Cancelling the waiting task does not stop the thread: `work` reads
   /// ``CancellationCheck/isCancelled`` and returns early when it is set.
-  public static func run<Result: Sendable>(
+  package static func run<Result: Sendable>(
     niceness: Int32 = 10,
     _ work: @escaping @Sendable (CancellationCheck) -> Result
   ) async -> Result {
@@ -58,14 +58,14 @@ public enum DedicatedThread {
 
   /// Runs blocking, throwing `work` (socket calls, a database) on a new thread at the caller's
   /// priority, and returns its result or rethrows its error.
-  public static func perform<Result: Sendable>(
+  package static func perform<Result: Sendable>(
     _ work: @escaping @Sendable () throws -> Result
   ) async throws -> Result {
     try await run(niceness: 0) { _ in Swift.Result { try work() } }.get()
   }
 
   /// Whether the calling code runs on a dedicated thread.
-  public static var isCurrent: Bool { pthread_getspecific(marker) != nil }
+  package static var isCurrent: Bool { pthread_getspecific(marker) != nil }
 
   /// The thread-specific key that marks dedicated threads.
   private static let marker: pthread_key_t = {
@@ -87,13 +87,13 @@ public enum DedicatedThread {
 
 /// Tells work on a ``DedicatedThread`` whether the task waiting for it was cancelled, so that
 /// it can stop early.
-public final class CancellationCheck: Sendable {
+package final class CancellationCheck: Sendable {
   private let cancelled = Locked(false)
 
   init() {}
 
   /// Whether the waiting task was cancelled.
-  public var isCancelled: Bool { cancelled.withLock { $0 } }
+  package var isCancelled: Bool { cancelled.withLock { $0 } }
 
   func cancel() { cancelled.withLock { $0 = true } }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// Records issues at one source location, the caller's, so a helper's failures point at the test.
@@ -13,8 +14,21 @@ public struct FailureRecorder: Sendable {
     self.sourceLocation = sourceLocation
   }
 
-  /// Records `message` as an issue of `severity` at the captured location.
-  public func record(_ message: String, severity: Issue.Severity = .error) {
-    Issue.record(Comment(rawValue: message), severity: severity, sourceLocation: sourceLocation)
+  /// Records `message` as an issue at the captured location: a failure of the test.
+  public func record(_ message: String) {
+    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+  }
+
+  /// Records `message` as a warning at the captured location: shown in the results, but the
+  /// test still passes.
+  ///
+  /// Issue severities came with Swift 6.3; an older toolchain prints the warning to standard
+  /// error instead.
+  public func recordWarning(_ message: String) {
+    #if compiler(>=6.3)
+      Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: sourceLocation)
+    #else
+      FileHandle.standardError.write(Data("warning: \(sourceLocation): \(message)\n".utf8))
+    #endif
   }
 }

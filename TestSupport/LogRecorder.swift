@@ -90,7 +90,7 @@ public struct LoggedErrorsTrait: PerTestCaseTrait {
     let recorder = LogRecorder()
     defer { recorder.verify(failureRecorder: FailureRecorder(sourceLocation: test.sourceLocation)) }
     try await LogRecorder.$current.withValue(recorder) {
-      try await Logger.$sink.withValue(recorder) { try await function() }
+      try await CourierLogger.$sink.withValue(recorder) { try await function() }
     }
   }
 }

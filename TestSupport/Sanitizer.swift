@@ -13,7 +13,7 @@ import Testing
 /// `URLSession` stops the process with a fatal error under it, and forking a child for an exit
 /// test aborts in TSan's fork handling; tests that need either carry
 /// `.disabled(under: .thread, "…")`, and every other test runs under the sanitizer.
-public enum Sanitizer: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum Sanitizer: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   /// ThreadSanitizer: data races and lock misuse.
   case thread
   /// AddressSanitizer: out-of-bounds accesses, use after free, leaks.
@@ -28,10 +28,10 @@ public enum Sanitizer: String, Sendable, Hashable, CaseIterable, CustomStringCon
   }
 
   /// Whether this sanitizer's runtime is linked into the running process.
-  public var isActive: Bool { Self.active.contains(self) }
+  package var isActive: Bool { Self.active.contains(self) }
 
   /// The sanitizers whose runtimes are linked into the running process.
-  public static let active: Set<Sanitizer> = Set(allCases.filter { $0.isLinked })
+  package static let active: Set<Sanitizer> = Set(allCases.filter { $0.isLinked })
 
   private var isLinked: Bool {
     guard let process = dlopen(nil, RTLD_NOW) else { return false }
@@ -40,12 +40,12 @@ public enum Sanitizer: String, Sendable, Hashable, CaseIterable, CustomStringCon
   }
 
   /// The sanitizer's name as `Tools/test --sanitize` takes it.
-  public var description: String { rawValue }
+  package var description: String { rawValue }
 }
 
 extension Trait where Self == ConditionTrait {
   /// Skips the test when the process runs under `sanitizer`, with the reason shown in the run.
-  public static func disabled(
+  package static func disabled(
     under sanitizer: Sanitizer, _ reason: Comment, sourceLocation: SourceLocation = #_sourceLocation
   ) -> Self {
     .disabled(if: sanitizer.isActive, reason, sourceLocation: sourceLocation)

@@ -1,23 +1,25 @@
 import Foundation
 
 /// A structural comparison of two values of any type: the path to every part that differs, with
-/// the expected value on a `-` line and the actual one on a `+` line.
+/// the first value's part on a `-` line and the second's on a `+` line.
 ///
 /// ```swift
-/// StructuralDiff.lines(expected: lunch, actual: dinner)
+/// StructuralDiff.lines(lunch, dinner)
 /// // - .name: "Lunch"
 /// // + .name: "Dinner"
 /// // - .participantIDs: contains 00000000-0000-0000-0000-000000000002
 /// ```
 ///
-/// Structs, classes, tuples and enum payloads are compared field by field, arrays index by index,
-/// dictionaries key by key and sets element by element; anything without parts (numbers,
-/// strings, ids, dates) is compared by its description.
+/// Structs, classes, tuples and enum payloads are compared field by field; arrays by their
+/// difference, so an element inserted near the start shows as one `+` line rather than as every
+/// later index changed (elements replaced one for one are compared part by part); dictionaries
+/// key by key and sets element by element; anything without parts (numbers, strings, ids, dates)
+/// is compared by its description.
 public enum StructuralDiff {
-  /// The lines that say how `actual` differs from `expected`; empty when no difference shows.
-  public static func lines(expected: Any, actual: Any) -> [String] {
+  /// The lines that say how `second` differs from `first`; empty when no difference shows.
+  public static func lines(_ first: Any, _ second: Any) -> [String] {
     var lines: [String] = []
-    compare(Node(expected), Node(actual), at: "", into: &lines)
+    compare(Node(first), Node(second), at: "", into: &lines)
     return lines
   }
 
@@ -34,15 +36,7 @@ public enum StructuralDiff {
     where expected.typeName == actual.typeName && left == right:
       compare(lhs, rhs, at: path + "." + left, into: &lines)
     case (.list(let left), .list(let right)):
-      for (index, pair) in zip(left, right).enumerated() {
-        compare(pair.0, pair.1, at: path + "[\(index)]", into: &lines)
-      }
-      for index in right.count..<max(left.count, right.count) {
-        lines.append("- \(path)[\(index)]: \(left[index].rendered)")
-      }
-      for index in left.count..<max(left.count, right.count) {
-        lines.append("+ \(path)[\(index)]: \(right[index].rendered)")
-      }
+      compareLists(left, right, at: path, into: &lines)
     case (.keyed(let left), .keyed(let right)):
       let rightByKey = Dictionary(
         right.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
@@ -73,6 +67,57 @@ public enum StructuralDiff {
       lines.append("- \(name)\(left)")
       lines.append("+ \(name)\(right)")
     }
+  }
+}
+
+extension StructuralDiff {
+  /// Compares two lists by their longest common subsequence of elements: elements only in the
+  /// first are `-` lines, elements only in the second `+` lines, and a run of removals replaced
+  /// by as many insertions is compared element by element.
+  fileprivate static func compareLists(
+    _ left: [Node], _ right: [Node], at path: String, into lines: inout [String]
+  ) {
+    let leftText = left.map(\.rendered)
+    let rightText = right.map(\.rendered)
+    // lengths[i][j]: the longest common subsequence of left[i...] and right[j...].
+    var lengths = Array(
+      repeating: Array(repeating: 0, count: right.count + 1), count: left.count + 1)
+    for i in stride(from: left.count - 1, through: 0, by: -1) {
+      for j in stride(from: right.count - 1, through: 0, by: -1) {
+        lengths[i][j] =
+          leftText[i] == rightText[j]
+          ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
+      }
+    }
+    var removed: [Int] = []
+    var inserted: [Int] = []
+    func flush() {
+      if removed.count == inserted.count {
+        for (i, j) in zip(removed, inserted) {
+          compare(left[i], right[j], at: path + "[\(j)]", into: &lines)
+        }
+      } else {
+        lines += removed.map { "- \(path)[\($0)]: \(left[$0].rendered)" }
+        lines += inserted.map { "+ \(path)[\($0)]: \(right[$0].rendered)" }
+      }
+      removed.removeAll()
+      inserted.removeAll()
+    }
+    var (i, j) = (0, 0)
+    while i < left.count || j < right.count {
+      if i < left.count, j < right.count, leftText[i] == rightText[j] {
+        flush()
+        i += 1
+        j += 1
+      } else if j < right.count, i == left.count || lengths[i][j + 1] >= lengths[i + 1][j] {
+        inserted.append(j)
+        j += 1
+      } else {
+        removed.append(i)
+        i += 1
+      }
+    }
+    flush()
   }
 }
 

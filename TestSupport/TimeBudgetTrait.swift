@@ -99,9 +99,8 @@ public struct TimeBudgetTrait: PerTestCaseTrait {
     }
     let used = elapsed(start)
     if bodyFinished.isSet, Self.usedMostOfBudget(elapsed: used, limit: limit) {
-      recorder.record(
-        "'\(testName)' used \(used.readable) of its \(limit.readable) time budget (over 90 %)",
-        severity: .warning)
+      recorder.recordWarning(
+        "'\(testName)' used \(used.readable) of its \(limit.readable) time budget (over 90 %)")
     }
   }
 
@@ -110,16 +109,25 @@ public struct TimeBudgetTrait: PerTestCaseTrait {
     elapsed > limit * 0.9 && elapsed <= limit
   }
 
-  /// Ends the process if a cancelled body is still running after its grace period.
+  /// Ends the process if a cancelled body is still running after its grace period, where the
+  /// process is the test runner's own; where tests run inside an app (iOS and the other
+  /// platforms of apps), ending the process would end the app, so it only says so.
   private static func endProcess(
     _ testName: String, grace: Duration, unless bodyFinished: FinishedFlag
   ) {
     guard !bodyFinished.isSet else { return }
-    let message =
-      "TestSupport: '\(testName)' ignored cancellation and was still running "
-      + "\(grace.readable) after its time budget ran out; ending the test process.\n"
-    FileHandle.standardError.write(Data(message.utf8))
-    exit(EXIT_FAILURE)
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      let message =
+        "TestSupport: '\(testName)' ignored cancellation and was still running "
+        + "\(grace.readable) after its time budget ran out; it is left running.\n"
+      FileHandle.standardError.write(Data(message.utf8))
+    #else
+      let message =
+        "TestSupport: '\(testName)' ignored cancellation and was still running "
+        + "\(grace.readable) after its time budget ran out; ending the test process.\n"
+      FileHandle.standardError.write(Data(message.utf8))
+      exit(EXIT_FAILURE)
+    #endif
   }
 }
 

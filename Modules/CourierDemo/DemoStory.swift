@@ -48,7 +48,7 @@ public struct DemoStory: Sendable {
     let tracker = WorkTracker()
     return await WorkTracker.$current.withValue(tracker) {
       await UUIDSource.$current.withValue(.seeded(options.seed)) {
-        await Logger.$sink.withValue(SilentSink()) { await runStory(tracker: tracker) }
+        await CourierLogger.$sink.withValue(SilentSink()) { await runStory(tracker: tracker) }
       }
     }
   }

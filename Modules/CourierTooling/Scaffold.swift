@@ -63,7 +63,7 @@ public struct Scaffold: Sendable {
     var text = tagsFile
     text.insert(
       contentsOf:
-        "  /// Tests of the \(name) module.\n  @Tag public static var \(name.tagName): Self\n\n",
+        "  /// Tests of the \(name) module.\n  @Tag package static var \(name.tagName): Self\n\n",
       at: range.lowerBound)
     return text
   }

@@ -100,7 +100,7 @@ public final class FakeBackend: Sendable {
   /// The sink is the one in force where this is called (a test's recorder when the fake is made
   /// inside a test), so requests served on other threads, such as a `URLSession`'s or a loopback
   /// server's, still reach the test's log.
-  public static func logUnmatched(to sink: any LogSink = Logger.sink)
+  public static func logUnmatched(to sink: any LogSink = CourierLogger.sink)
     -> @Sendable (JournalEntry)
     -> Void
   {

@@ -24,7 +24,7 @@ public final class ModelContext: ModelLookup {
   public let entities: EntityRegistry
   let coordinator: StoreCoordinator
   let broadcaster: ChangeBroadcaster
-  let logger = Logger(category: "models")
+  let logger = CourierLogger(category: "models")
   private let uuids: UUIDSource
   private(set) var committed: Tables {
     didSet { selfUserCache = nil }

@@ -118,7 +118,7 @@ public final class Simulator {
         do {
           let simulator = try Simulator(seed: seed, options: options)
           defer { simulator.removeFiles() }
-          return await Logger.$sink.withValue(EventLogSink(log: simulator.log)) {
+          return await CourierLogger.$sink.withValue(EventLogSink(log: simulator.log)) {
             await simulator.execute(schedule)
           }
         } catch {

@@ -29,7 +29,7 @@ public actor SyncEngine {
   let downstream: DownstreamSync
   let time: any TimeSource
   let onEvent: (@Sendable (SyncEngineEvent) -> Void)?
-  let logger = Logger(category: "sync")
+  let logger = CourierLogger(category: "sync")
   var isRunning = false
   private var observing = false
   /// Whether the engine believes the backend is reachable.

@@ -41,7 +41,7 @@ public final class URLSessionTransport: TransportSession {
   private let requestIDs: UUIDSource
   private let random: RandomSource
   private let limiter: ConcurrencyLimiter
-  private let logger = Logger(category: "transport")
+  private let logger = CourierLogger(category: "transport")
 
   /// Creates a transport.
   ///

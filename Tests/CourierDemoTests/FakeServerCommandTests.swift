@@ -74,14 +74,14 @@ struct FakeServerCommandTests {
     let task: Task<Int32, Never>
     let url: URL
     let lines: Recorder<String>
-    let stop: TestSupport.Expectation
+    let stop: AsyncExpectation
   }
 
   /// Starts the command with `options` and returns once it printed its base URL.
   static func serve(_ options: ServeOptions) async throws -> Serving {
     let lines = Recorder<String>()
-    let started = Expectation("the server printed its base URL")
-    let stop = Expectation("stop the server")
+    let started = AsyncExpectation("the server printed its base URL")
+    let stop = AsyncExpectation("stop the server")
     let task = Task {
       await FakeServerCommand(options: options) { line in
         lines.append(line)

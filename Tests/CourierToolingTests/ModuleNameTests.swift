@@ -152,14 +152,14 @@ struct ScaffoldTests {
     // given
     let scaffold = Scaffold(name: try ModuleName("HTTPClient", existing: []))
     let tags =
-      "extension Tag {\n  @Tag public static var models: Self\n\n  // MARK: - Cross-cutting\n}\n"
+      "extension Tag {\n  @Tag package static var models: Self\n\n  // MARK: - Cross-cutting\n}\n"
 
     // when
     let edited = try scaffold.addingTag(to: tags)
 
     // then
     #expect(
-      edited.contains("@Tag public static var httpClient: Self\n\n  // MARK: - Cross-cutting"))
+      edited.contains("@Tag package static var httpClient: Self\n\n  // MARK: - Cross-cutting"))
     #expect(throws: ToolError.self) { try scaffold.addingTag(to: "extension Tag {}") }
   }
 }

@@ -75,7 +75,7 @@ extension FakeBackendTests {
     func strictByDefault() async throws {
       // given
       let recorder = LogRecorder()
-      let fake = Logger.$sink.withValue(recorder) { FakeBackend() }
+      let fake = CourierLogger.$sink.withValue(recorder) { FakeBackend() }
       fake.insertSelfUser()
 
       // when

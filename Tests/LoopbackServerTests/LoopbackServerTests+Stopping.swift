@@ -10,8 +10,8 @@ extension LoopbackServerTests {
     @Test("stop closes open connections, cancels running handlers and leaves no thread behind")
     func stopCancelsEverything() async throws {
       // given: a handler that sleeps until cancelled, with a request in it
-      let started = Expectation("the handler started")
-      let cancelled = Expectation("the handler saw the cancellation")
+      let started = AsyncExpectation("the handler started")
+      let cancelled = AsyncExpectation("the handler saw the cancellation")
       let server = try LoopbackServer.start { _ in
         started.fulfill()
         do {

@@ -164,7 +164,7 @@ struct StoreContractTests {
     let directory = try TemporaryDirectory()
     let (store, _) = try kind.make(in: directory)
     let users = (0..<5_000).map { Self.make.user(name: "User \($0)") }
-    let reading = Expectation("the reader started")
+    let reading = AsyncExpectation("the reader started")
 
     // when
     async let counts = DedicatedThread.perform { () throws -> [Int] in

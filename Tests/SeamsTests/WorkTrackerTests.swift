@@ -39,7 +39,7 @@ struct WorkTrackerTests {
   func nestedWorkIsTracked() async {
     // given
     let tracker = WorkTracker()
-    let finished = Expectation("inner work finished")
+    let finished = AsyncExpectation("inner work finished")
 
     // when
     tracker.run("outer") {

@@ -97,7 +97,7 @@ extension SyncEngineTests {
       let failures = FailureRecorder()
 
       // when
-      await Logger.$sink.withValue(recorder) {
+      await CourierLogger.$sink.withValue(recorder) {
         let running = await Running()
         running.fake.addFault(.once(RequestMatcher("GET", "/notifications"), .malformedBody))
         await running.engine.pullNotifications()

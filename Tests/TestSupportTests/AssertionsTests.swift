@@ -184,7 +184,7 @@ struct AssertionsTests {
 
 @Suite("FailureRecorder", .tags(.testSupport), .timeBudget(.seconds(5)))
 struct FailureRecorderTests {
-  @Test("It records its message at the location it captured, with the given severity")
+  @Test("It records its message as a failure at the location it captured")
   func recordsAtCapturedLocation() {
     // given
     let recorder = FailureRecorder(

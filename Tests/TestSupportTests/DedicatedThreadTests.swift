@@ -44,7 +44,7 @@ struct DedicatedThreadTests {
   @Test("Cancelling the waiting task tells the work to stop")
   func cancellation() async {
     // given
-    let started = Expectation("the work started")
+    let started = AsyncExpectation("the work started")
     let task = Task {
       await DedicatedThread.run { check in
         started.fulfill()

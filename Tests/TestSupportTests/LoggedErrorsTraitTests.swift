@@ -4,7 +4,7 @@ import Testing
 
 @Suite("LoggedErrorsTrait", .tags(.testSupport), .timeBudget(.seconds(5)))
 struct LoggedErrorsTraitTests {
-  let logger = Logger(category: "sync")
+  let logger = CourierLogger(category: "sync")
 
   @Test("It fails a test that logs an error it did not declare")
   func undeclaredErrorFails() async throws {

@@ -30,7 +30,7 @@ struct StructuralDiffTests {
   @Test("Equal values show no difference")
   func equalValues() {
     // when
-    let lines = StructuralDiff.lines(expected: Self.lunch, actual: Self.lunch)
+    let lines = StructuralDiff.lines(Self.lunch, Self.lunch)
 
     // then
     #expect(lines.isEmpty)
@@ -43,7 +43,7 @@ struct StructuralDiffTests {
     dinner.name = "Dinner"
 
     // when
-    let lines = StructuralDiff.lines(expected: Self.lunch, actual: dinner)
+    let lines = StructuralDiff.lines(Self.lunch, dinner)
 
     // then
     #expect(lines == ["- .name: \"Lunch\"", "+ .name: \"Dinner\""])
@@ -57,7 +57,7 @@ struct StructuralDiffTests {
     changed.tags = ["a", "c", "d"]
 
     // when
-    let lines = StructuralDiff.lines(expected: Self.lunch, actual: changed)
+    let lines = StructuralDiff.lines(Self.lunch, changed)
 
     // then
     #expect(
@@ -76,11 +76,9 @@ struct StructuralDiffTests {
     changed.kind = .oneToOne
 
     // when
-    let groupLines = StructuralDiff.lines(expected: Self.lunch, actual: changed)
-    let outcomeLines = StructuralDiff.lines(
-      expected: Outcome.failed(reason: "gone"), actual: Outcome.failed(reason: "refused"))
-    let caseLines = StructuralDiff.lines(
-      expected: Outcome.sent(status: 201), actual: Outcome.failed(reason: "refused"))
+    let groupLines = StructuralDiff.lines(Self.lunch, changed)
+    let outcomeLines = StructuralDiff.lines(Outcome.failed(reason: "gone"), Outcome.failed(reason: "refused"))
+    let caseLines = StructuralDiff.lines(Outcome.sent(status: 201), Outcome.failed(reason: "refused"))
 
     // then
     #expect(
@@ -99,10 +97,28 @@ struct StructuralDiffTests {
     unnamed.name = nil
 
     // when
-    let lines = StructuralDiff.lines(expected: Self.lunch, actual: unnamed)
+    let lines = StructuralDiff.lines(Self.lunch, unnamed)
 
     // then
     #expect(lines == ["- .name: \"Lunch\"", "+ .name: nil"])
+  }
+}
+
+extension StructuralDiffTests {
+  @Test(
+    "It compares lists by their difference, and elements replaced one for one part by part",
+    arguments: [
+      ([1, 2, 3, 4], [1, 9, 2, 3, 4], ["+ [1]: 9"]),
+      ([1, 2, 3, 4], [2, 3, 4], ["- [0]: 1"]),
+      ([1, 2, 3], [1, 7, 3], ["- [1]: 2", "+ [1]: 7"]),
+      ([1, 2, 3], [4, 5], ["- [0]: 1", "- [1]: 2", "- [2]: 3", "+ [0]: 4", "+ [1]: 5"]),
+    ])
+  func listsByDifference(first: [Int], second: [Int], expected: [String]) {
+    // when
+    let lines = StructuralDiff.lines(first, second)
+
+    // then
+    #expect(lines == expected)
   }
 }
 
@@ -131,7 +147,7 @@ struct ExpectNoDifferenceTests {
     } matching: { issue in
       issue.sourceLocation?.line == line
         && issue.mentions(
-          "Group values differ (- expected, + actual):\n- .name: \"Lunch\"\n+ .name: \"Dinner\"")
+          "Group values differ (- first, + second):\n- .name: \"Dinner\"\n+ .name: \"Lunch\"")
     }
   }
 

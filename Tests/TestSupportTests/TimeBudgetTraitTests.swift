@@ -11,7 +11,7 @@ struct TimeBudgetTraitTests {
     // given
     let test = try #require(Test.current)
     let trait = TimeBudgetTrait.timeBudget(.seconds(5))
-    let ran = Expectation("body ran")
+    let ran = AsyncExpectation("body ran")
 
     // when
     try await trait.provideScope(for: test, testCase: Test.Case.current) { ran.fulfill() }
@@ -25,7 +25,7 @@ struct TimeBudgetTraitTests {
     // given
     let test = try #require(Test.current)
     let trait = TimeBudgetTrait.timeBudget(.milliseconds(50))
-    let cancelled = Expectation("body saw cancellation")
+    let cancelled = AsyncExpectation("body saw cancellation")
 
     // when
     try await withKnownIssue {

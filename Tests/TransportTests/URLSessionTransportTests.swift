@@ -330,7 +330,7 @@ struct URLSessionTransportTests {
     let recorder = LogRecorder()
 
     // when
-    _ = try await Logger.$sink.withValue(recorder) {
+    _ = try await CourierLogger.$sink.withValue(recorder) {
       try await transport.send(try HTTPRequest(.get, "/self"))
     }
 

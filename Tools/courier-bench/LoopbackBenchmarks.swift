@@ -13,7 +13,7 @@ import Transport
 /// The fake backend on a real socket: how soon a fresh server answers, what a reset between
 /// tests costs, and how many kept-alive requests it serves per second.
 func loopbackBenchmarks() async throws -> [BenchmarkResult] {
-  try await Logger.$sink.withValue(DroppingSink()) {
+  try await CourierLogger.$sink.withValue(DroppingSink()) {
     [
       try await firstAnswerBenchmark(), try await resetBenchmark(),
       try await keepAliveBenchmark(),

@@ -6,14 +6,14 @@ import Testing
 /// Swift Testing's `confirmation` counts but does not wait; this waits without blocking:
 ///
 /// ```swift
-/// let saved = Expectation("the sync context saved")
+/// let saved = AsyncExpectation("the sync context saved")
 /// context.onSave = { _ in saved.fulfill() }
 /// try context.save()
 /// await saved.fulfillment(within: .milliseconds(200))
 /// ```
 ///
 /// One task awaits an expectation at a time.
-public final class Expectation: Sendable {
+public final class AsyncExpectation: Sendable {
   /// How many fulfilments make the expectation met.
   public enum Count: Sendable, Hashable, CustomStringConvertible {
     /// Exactly this many; one more is a failure.
@@ -103,7 +103,7 @@ public final class Expectation: Sendable {
   }
 }
 
-extension Expectation.Count {
+extension AsyncExpectation.Count {
   /// The fulfilment count at which waiting can stop.
   fileprivate var threshold: Int {
     switch self {

@@ -50,7 +50,7 @@ public protocol LogSink: Sendable {
 }
 
 /// What library code logs through: a category plus the sink in force for the current task.
-public struct Logger: Sendable {
+public struct CourierLogger: Sendable {
   /// The sink used when no other was installed for the current task.
   @TaskLocal public static var sink: any LogSink = StandardErrorLogSink()
 

@@ -2,7 +2,7 @@ import Seams
 import TestSupport
 import Testing
 
-@Suite("Logger", .tags(.seams), .timeBudget(.seconds(5)))
+@Suite("CourierLogger", .tags(.seams), .timeBudget(.seconds(5)))
 struct LoggerTests {
   @Test(
     "It sends each level to the current sink with its category",
@@ -10,10 +10,10 @@ struct LoggerTests {
   func entryReachesSink(level: LogLevel) {
     // given
     let recorder = LogRecorder()
-    let logger = Logger(category: "transport")
+    let logger = CourierLogger(category: "transport")
 
     // when
-    Logger.$sink.withValue(recorder) { logger.log(level, "request failed") }
+    CourierLogger.$sink.withValue(recorder) { logger.log(level, "request failed") }
 
     // then
     #expect(

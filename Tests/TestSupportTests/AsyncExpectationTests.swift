@@ -6,7 +6,7 @@ struct ExpectationTests {
   @Test("It is met when async code fulfils it in time")
   func metWhenFulfilled() async {
     // given
-    let expectation = Expectation("handler called")
+    let expectation = AsyncExpectation("handler called")
     Task {
       try? await Task.sleep(for: .milliseconds(10))
       expectation.fulfill()
@@ -22,7 +22,7 @@ struct ExpectationTests {
   @Test("It fails with its description when not fulfilled in time")
   func failsWhenNotFulfilled() async {
     // given
-    let expectation = Expectation("handler called")
+    let expectation = AsyncExpectation("handler called")
 
     // when
     await withKnownIssue {
@@ -39,7 +39,7 @@ struct ExpectationTests {
   @Test("It reports the failure at the line that awaited it")
   func failureAtCallerLine() async {
     // given
-    let expectation = Expectation("never")
+    let expectation = AsyncExpectation("never")
     let line = #line + 4
 
     // when / then
@@ -54,7 +54,7 @@ struct ExpectationTests {
   @Test("It fails an exact count that was exceeded")
   func exactCountExceeded() async {
     // given
-    let expectation = Expectation("saved", count: .exactly(2))
+    let expectation = AsyncExpectation("saved", count: .exactly(2))
     for _ in 0..<3 { expectation.fulfill() }
 
     // when / then
@@ -70,7 +70,7 @@ struct ExpectationTests {
     arguments: zip([2, 3, 10], [true, true, true]))
   func atLeastCount(fulfilments: Int, expected: Bool) async {
     // given
-    let expectation = Expectation("event", count: .atLeast(2))
+    let expectation = AsyncExpectation("event", count: .atLeast(2))
     for _ in 0..<fulfilments { expectation.fulfill() }
 
     // when
@@ -83,7 +83,7 @@ struct ExpectationTests {
   @Test("It fails an at-least count that was not reached")
   func atLeastNotReached() async {
     // given
-    let expectation = Expectation("event", count: .atLeast(2))
+    let expectation = AsyncExpectation("event", count: .atLeast(2))
     expectation.fulfill()
 
     // when / then
@@ -97,7 +97,7 @@ struct ExpectationTests {
   @Test("It passes an inverted expectation that nothing fulfils")
   func invertedPasses() async {
     // given
-    let expectation = Expectation("request sent", count: .never)
+    let expectation = AsyncExpectation("request sent", count: .never)
 
     // when
     let met = await expectation.fulfillment(within: .milliseconds(20))
@@ -109,7 +109,7 @@ struct ExpectationTests {
   @Test("It fails an inverted expectation as soon as it is fulfilled")
   func invertedFails() async {
     // given
-    let expectation = Expectation("request sent", count: .never)
+    let expectation = AsyncExpectation("request sent", count: .never)
     Task { expectation.fulfill() }
 
     // when / then
@@ -123,7 +123,7 @@ struct ExpectationTests {
   @Test("It counts fulfilments from many tasks at once")
   func concurrentFulfilments() async {
     // given
-    let expectation = Expectation("callbacks", count: .exactly(200))
+    let expectation = AsyncExpectation("callbacks", count: .exactly(200))
 
     // when
     await withTaskGroup(of: Void.self) { group in

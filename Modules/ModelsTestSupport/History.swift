@@ -18,21 +18,17 @@ import Models
 public final class History<Value: Equatable & Sendable> {
   private let read: () -> Value?
   private var recorded: [Value?]
-  private var watcher: Task<Void, Never>?
 
   init(changes: AsyncStream<ContextChange>, read: @escaping () -> Value?) {
     self.read = read
     self.recorded = [read()]
-    watcher = Task { @MainActor [weak self] in
+    // The task holds the object weakly and ends at the first change after the object is gone.
+    Task { @MainActor [weak self] in
       for await _ in changes {
         guard let self else { return }
         self.sample()
       }
     }
-  }
-
-  isolated deinit {
-    watcher?.cancel()
   }
 
   /// Every value recorded so far, oldest first, the current one last.

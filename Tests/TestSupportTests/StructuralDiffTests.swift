@@ -77,8 +77,10 @@ struct StructuralDiffTests {
 
     // when
     let groupLines = StructuralDiff.lines(Self.lunch, changed)
-    let outcomeLines = StructuralDiff.lines(Outcome.failed(reason: "gone"), Outcome.failed(reason: "refused"))
-    let caseLines = StructuralDiff.lines(Outcome.sent(status: 201), Outcome.failed(reason: "refused"))
+    let outcomeLines = StructuralDiff.lines(
+      Outcome.failed(reason: "gone"), Outcome.failed(reason: "refused"))
+    let caseLines = StructuralDiff.lines(
+      Outcome.sent(status: 201), Outcome.failed(reason: "refused"))
 
     // then
     #expect(

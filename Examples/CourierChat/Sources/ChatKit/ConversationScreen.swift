@@ -25,7 +25,6 @@ public final class ConversationScreen {
   public private(set) var rows: [Row] = []
   private let context: ModelContext
   private let conversationID: UUID
-  private var watcher: Task<Void, Never>?
 
   /// Shows the conversation `conversationID` of `context`, the UI context.
   public init(context: ModelContext, conversationID: UUID) {
@@ -33,16 +32,13 @@ public final class ConversationScreen {
     self.conversationID = conversationID
     refresh()
     let changes = context.changes()
-    watcher = Task { [weak self] in
+    // The task holds the object weakly and ends at the first change after the object is gone.
+    Task { [weak self] in
       for await _ in changes {
         guard let self else { return }
         self.refresh()
       }
     }
-  }
-
-  isolated deinit {
-    watcher?.cancel()
   }
 
   private func refresh() {

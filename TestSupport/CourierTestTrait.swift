@@ -15,7 +15,7 @@ public struct CourierTestTrait: PerTestCaseTrait {
   /// The time budget of each test case.
   public let timeBudget: TimeBudgetTrait
   /// The quiescence check after each test case.
-  public let quiescence: QuiescentTrait
+  public let settling: SettlesTrait
   /// A fixed UUID seed, or `nil` to derive one from the test.
   public let uuidSeed: UInt64?
 
@@ -27,7 +27,7 @@ public struct CourierTestTrait: PerTestCaseTrait {
   ) async throws {
     try await DeterministicUUIDsTrait(seed: uuidSeed).provideScope(for: test, testCase: testCase) {
       try await LoggedErrorsTrait().provideScope(for: test, testCase: testCase) {
-        try await quiescence.provideScope(for: test, testCase: testCase) {
+        try await settling.provideScope(for: test, testCase: testCase) {
           try await timeBudget.provideScope(for: test, testCase: testCase, performing: function)
         }
       }
@@ -36,15 +36,15 @@ public struct CourierTestTrait: PerTestCaseTrait {
 }
 
 extension Trait where Self == CourierTestTrait {
-  /// Deterministic UUIDs, quiescence within `quiescenceTimeout`, failing on logged errors, and a
+  /// Deterministic UUIDs, quiescence within `settleTimeout`, failing on logged errors, and a
   /// `timeBudget` per test case.
   public static func courier(
     timeBudget: Duration = .seconds(10),
-    quiescenceTimeout: Duration = .seconds(1),
+    settleTimeout: Duration = .seconds(1),
     uuidSeed: UInt64? = nil
   ) -> Self {
     CourierTestTrait(
-      timeBudget: .timeBudget(timeBudget), quiescence: .quiescent(timeout: quiescenceTimeout),
+      timeBudget: .timeBudget(timeBudget), settling: .settles(within: settleTimeout),
       uuidSeed: uuidSeed)
   }
 }

@@ -5,7 +5,9 @@ import Testing
 /// Limits a test to a budget below a minute, which Swift Testing's `.timeLimit` cannot express.
 ///
 /// The budget closest to the test counts: one on the test replaces its suite's, longer or
-/// shorter, and so does one in `.courier(timeBudget:)`.
+/// shorter, and so does one in `.courier(timeBudget:)`. That differs from Swift Testing's
+/// `.timeLimit`, where the shortest limit wins, on purpose: a slow test in a quick suite can ask
+/// for more. Give a test one or the other; where both apply, each ends the test by its own rule.
 ///
 /// When the budget (scaled by ``TimeoutScale``) runs out, the test fails at once with its name,
 /// the budget and the time it ran, and its body is cancelled. A test that passes but used more

@@ -3,7 +3,7 @@ import Seams
 /// A store with its two contexts: the UI context on the main actor and the sync context on its
 /// own actor, each merging the other's saves.
 ///
-/// Every merge hop runs as a job of the stack's work tracker, so `.quiescent` tests wait for the
+/// Every merge hop runs as a job of the stack's work tracker, so `.settles` tests wait for the
 /// stack to settle.
 public final class ModelStack: Sendable {
   /// The user interface's context.

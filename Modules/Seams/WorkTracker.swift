@@ -2,9 +2,9 @@
 ///
 /// It is the async counterpart of a dispatch group: components start their work with
 /// ``run(_:fileID:line:operation:)`` instead of `Task { }`, and a test awaits
-/// ``waitUntilIdle(timeout:)`` to know that everything, including work that the work itself
+/// ``settle(within:)`` to know that everything, including work that the work itself
 /// started, has finished. Production code reaches the tracker through ``WorkTracker/current`` or
-/// takes one explicitly; TestSupport's `.quiescent` trait installs a fresh one per test.
+/// takes one explicitly; TestSupport's `.settles` trait installs a fresh one per test.
 public final class WorkTracker: Sendable {
   /// One piece of enrolled work that has not finished yet.
   public struct Job: Sendable, Hashable, CustomStringConvertible {
@@ -84,10 +84,11 @@ public final class WorkTracker: Sendable {
     return Token(tracker: self, serial: serial)
   }
 
-  /// Waits, without blocking a thread, until no work is enrolled or `timeout` has passed.
+  /// Waits, without blocking a thread, until the enrolled work has settled (none is left) or
+  /// `timeout` has passed.
   ///
   /// - Returns: The work still running when the timeout passed; empty when the tracker went idle.
-  public func waitUntilIdle(timeout: Duration) async -> [Job] {
+  public func settle(within timeout: Duration) async -> [Job] {
     if isIdle { return [] }
     let becameIdle = await firstResult(within: timeout) { await self.idle() ? true : nil } ?? false
     return becameIdle ? [] : outstandingJobs

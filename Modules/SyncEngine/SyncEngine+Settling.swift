@@ -40,7 +40,7 @@ extension SyncEngine {
     var previous: SyncQueueSnapshot?
     var stuck: (jobs: [WorkTracker.Job], since: ContinuousClock.Instant)?
     while ContinuousClock.now < deadline {
-      let running = await tracker.waitUntilIdle(timeout: .milliseconds(20))
+      let running = await tracker.settle(within: .milliseconds(20))
       if !running.isEmpty {
         // Work is running; if it sleeps on the manual clock, nothing else will wake it.
         if let clock, let next = clock.pendingSleeps.first {
@@ -87,7 +87,7 @@ extension SyncEngine {
       }
       previous = snapshot
     }
-    let running = await tracker.waitUntilIdle(timeout: .milliseconds(20))
+    let running = await tracker.settle(within: .milliseconds(20))
     return Settlement(queue: await queue(), ending: .timedOut(running))
   }
 }

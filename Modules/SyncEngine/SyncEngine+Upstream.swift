@@ -151,7 +151,7 @@ extension SyncEngine {
   /// Wakes the engine when the earliest backoff ends, unless a wake-up comes sooner already.
   ///
   /// The wait is a plain task on the engine's clock, not enrolled work: a backoff that has not
-  /// ended is something that will happen, not something running, so a test can be quiescent
+  /// ended is something that will happen, not something running, so a test can settle
   /// while a retry waits (``settle(advancing:timeout:)`` moves a manual clock past it).
   func scheduleRetry() {
     guard isOnline, let at = upstream.nextRetryTime(after: time.now()) else { return }

@@ -8,7 +8,7 @@ import Transport
 /// changes into calls of the API, the transport sends them, answers are applied and saved, and
 /// the UI context merges the result.
 ///
-/// Every piece of asynchronous work is a job of the work tracker, so a `.quiescent` test can wait
+/// Every piece of asynchronous work is a job of the work tracker, so a `.settles` test can wait
 /// for "everything settled". There is no task that listens forever: the engine is woken by saves
 /// (an observer of the sync context), by answers, and by backoff timers on its clock.
 ///
@@ -209,7 +209,7 @@ public actor SyncEngine {
 
   /// A task that sleeps `wait` on the engine's clock, then calls `wake` on the engine, if it is
   /// still there and the task was not cancelled: a timer, not enrolled work, so a test can be
-  /// quiescent while it waits.
+  /// settled while it waits.
   func timer(
     after wait: Duration, _ wake: @escaping @Sendable (isolated SyncEngine) -> Void
   ) -> Task<Void, Never> {

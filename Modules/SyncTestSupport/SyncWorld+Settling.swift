@@ -33,6 +33,9 @@ extension SyncWorld {
   /// the engine is offline while the fake is online and changes wait, which ``setNetwork(_:)``
   /// prevents, unless `allowing` has ``Allowance/engineOffline``.
   ///
+  /// When it fails, it also attaches the journal, the engine's events, the log and the running
+  /// jobs to the test (``attachDiagnostics()``).
+  ///
   /// It waits at most `timeout` of real time: 5 s scaled by TestSupport's `TimeoutScale`, as every
   /// TestSupport wait is. Work that stays the same for the engine's quiet period, scaled the same
   /// way, counts as stuck, so a slowed-down run does not take slow work for stuck work.
@@ -47,12 +50,13 @@ extension SyncWorld {
     // work running for as long as the test likes, so only the merges are waited for.
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-      let running = await stack.tracker.waitUntilIdle(timeout: .milliseconds(20))
+      let running = await stack.tracker.settle(within: .milliseconds(20))
       if !running.contains(where: { $0.label.hasPrefix("merge") }) { break }
     }
     if let problem = problem(with: settlement, allowing: allowing) {
       Issue.record(
         "settle() \(problem)\n\(leftovers(of: settlement.queue))", sourceLocation: sourceLocation)
+      await attachDiagnostics()
     }
     return settlement.queue
   }

@@ -20,7 +20,7 @@ struct ExpectNextSaveTests {
 
     // then
     #expect(changes?[User.self].inserted == [user.id: user])
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
   }
 
   @Test("It records an issue naming the context when the action saves nothing")
@@ -58,7 +58,7 @@ struct ExpectNextSaveTests {
 
     // then
     #expect(saved == nil)
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
   }
 
   @Test("expectNextMerge returns the change set the other context saved")

@@ -85,7 +85,7 @@ struct EntityRegistryTests {
     #expect(changes[Reaction.self].inserted == [reaction.id: reaction])
     #expect(changes.description == "ui save: Reaction +1 ~0 -0")
     #expect(try stack.store.load().tables.object(Reaction.self, id: reaction.id) == reaction)
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
   }
 
   @Test("A UI save of the new entity merges into the sync context and is tracked key by key")
@@ -95,7 +95,7 @@ struct EntityRegistryTests {
     let reaction = Reaction(id: UUID(1), messageID: message.id, emoji: "👍", count: 1)
     try stack.ui.context.insert(reaction)
     try stack.ui.context.save()
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
     await stack.sync.perform { context in
       context.clearLocalInsertion(Reaction.self, id: reaction.id)
     }
@@ -105,7 +105,7 @@ struct EntityRegistryTests {
       try stack.ui.context.update(Reaction.self, id: reaction.id) { $0.count = 2 }
       try stack.ui.context.save()
     }
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
 
     // then
     #expect(merged?[Reaction.self].changedKeys(of: reaction.id) == [.count])
@@ -126,7 +126,7 @@ struct EntityRegistryTests {
       context.applyRemote(reaction)
       try context.save()
     }
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
     try stack.ui.context.update(Reaction.self, id: reaction.id) { $0.emoji = "🎉" }
     var server = reaction
     server.emoji = "😀"
@@ -181,7 +181,7 @@ struct EntityRegistryTests {
     #expect(error?.failures.map(\.rule.description) == ["a reaction needs its message"])
     #expect(
       context.objects(Reaction.self, referringTo: message.id, via: Reaction.message) == [reaction])
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
   }
 
   @Test("A stack that does not know an entity refuses to insert it, naming the entity")

@@ -13,7 +13,7 @@ struct LocalChangesTests {
   func saveInUI(_ stack: ModelStack, _ edits: (ModelContext) throws -> Void) async throws {
     try edits(stack.ui.context)
     try stack.ui.context.save()
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
   }
 
   @Test("Changed keys add up across any number of UI saves")
@@ -188,7 +188,7 @@ struct LocalChangesTests {
       context.applyRemote(server)
       try context.save()
     }
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
 
     // then
     #expect(await stack.sync.perform { $0.localChanges(of: User.self) }.isEmpty)
@@ -235,7 +235,7 @@ struct LocalChangesTests {
       try context.save()
       return (context.localChanges(of: Conversation.self), context.localChanges(of: Message.self))
     }
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
 
     // then
     #expect(stack.ui.context.object(Conversation.self, id: group.id) == nil)
@@ -270,7 +270,7 @@ struct LocalChangesTests {
       try context.save()
       return context.localChanges(of: Conversation.self)
     }
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
 
     // then
     #expect(stack.ui.context.object(Conversation.self, id: group.id) == group)

@@ -38,7 +38,7 @@ extension ModelStackTests {
       try first.ui.context.insert(group)
       try first.ui.context.update(User.self, id: me.id) { $0.name = "Ada" }
       try first.ui.context.save()
-      await Quiescence.expectIdle(first.tracker)
+      await expectSettled(first.tracker)
       let refusal = PushFailure(reason: "too long", status: 400, label: "bad-name")
       try await first.sync.perform { context throws(SaveError) in
         context.markPushFailed(User.self, id: me.id, refusal)
@@ -72,7 +72,7 @@ extension ModelStackTests {
       let stack = try ModelStack(store: store, tracker: WorkTracker())
       try stack.ui.context.update(User.self, id: me.id) { $0.name = "Ada" }
       try stack.ui.context.save()
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
 
       // when: only the change log changes in this save
       try await stack.sync.perform { context throws(SaveError) in

@@ -59,14 +59,14 @@ struct ModelStackTests {
       let user = make.user()
       try stack.ui.context.insert(user)
       try stack.ui.context.save()
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
 
       // when
       try await stack.sync.perform { context throws(any Error) in
         context.applyRemoteDeletion(User.self, id: user.id)
         try context.save()
       }
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
 
       // then
       #expect(stack.ui.context.object(User.self, id: user.id) == nil)
@@ -89,7 +89,7 @@ struct ModelStackTests {
       try stack.ui.context.update(User.self, id: user.id) { $0.name = "Anna" }
       try stack.ui.context.save()
       try await remote
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
 
       // then
       let expected = User(id: user.id, name: "Anna", accentID: 9)
@@ -124,7 +124,7 @@ struct ModelStackTests {
         await Task.yield()
       }
       try await remote
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
 
       // then
       let stored = try stack.store.load().tables.table(User.self).rows
@@ -151,7 +151,7 @@ struct ModelStackTests {
 
       // when
       try stack.ui.context.save()
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
 
       // then
       #expect(jobsDuringMerge.elements == [["merge a UI save into the sync context"]])
@@ -247,7 +247,7 @@ struct ModelStackTests {
       // when
       try stack.ui.context.update(User.self, id: user.id) { $0.name = "Local" }
       try stack.ui.context.save()
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
 
       // then
       let (name, dirty) = await stack.sync.perform {
@@ -264,7 +264,7 @@ struct ModelStackTests {
       let stack = ModelStack.forTesting([user])
       try stack.ui.context.update(User.self, id: user.id) { $0.name = "Local" }
       try stack.ui.context.save()
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
       var server = user
       server.name = "Server"
       server.accentID = 3
@@ -287,7 +287,7 @@ struct ModelStackTests {
       let stack = ModelStack.forTesting([user])
       try stack.ui.context.update(User.self, id: user.id) { $0.name = "Local" }
       try stack.ui.context.save()
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
       var server = user
       server.name = "Server"
 

@@ -16,7 +16,7 @@ struct ServerTrailsTests {
     let stack = ModelStack.forTesting([ann])
     try stack.ui.context.update(User.self, id: ann.id) { $0.name = "Local" }
     try stack.ui.context.save()
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
     return (stack, ann)
   }
 

@@ -129,7 +129,7 @@ struct MainQueueTaskExecutorTests {
         tracker.run("note") { await note("job \(index)", in: order) }
       }
     }
-    _ = await tracker.waitUntilIdle(timeout: .seconds(2))
+    _ = await tracker.settle(within: .seconds(2))
 
     // then
     #expect(order.withLock { $0 } == ["job 0", "job 1", "job 2"])

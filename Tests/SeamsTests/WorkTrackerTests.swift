@@ -48,7 +48,7 @@ struct WorkTrackerTests {
         finished.fulfill()
       }
     }
-    let outstanding = await tracker.waitUntilIdle(timeout: .seconds(2))
+    let outstanding = await tracker.settle(within: .seconds(2))
 
     // then
     #expect(outstanding.isEmpty)
@@ -64,7 +64,7 @@ struct WorkTrackerTests {
     defer { token.leave() }
 
     // when
-    let outstanding = await tracker.waitUntilIdle(timeout: .milliseconds(20))
+    let outstanding = await tracker.settle(within: .milliseconds(20))
 
     // then
     #expect(
@@ -94,7 +94,7 @@ struct WorkTrackerTests {
     let tracker = WorkTracker()
 
     // when
-    let outstanding = await tracker.waitUntilIdle(timeout: .seconds(30))
+    let outstanding = await tracker.settle(within: .seconds(30))
 
     // then
     #expect(outstanding.isEmpty)
@@ -107,8 +107,8 @@ struct WorkTrackerTests {
     tracker.run("short") { try? await Task.sleep(for: .milliseconds(20)) }
 
     // when
-    async let first = tracker.waitUntilIdle(timeout: .seconds(2))
-    async let second = tracker.waitUntilIdle(timeout: .seconds(2))
+    async let first = tracker.settle(within: .seconds(2))
+    async let second = tracker.settle(within: .seconds(2))
     let results = await (first, second)
 
     // then

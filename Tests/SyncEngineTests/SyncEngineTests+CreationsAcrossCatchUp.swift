@@ -142,12 +142,12 @@ extension SyncEngineTests.Resynchronising {
     created.participantIDs.insert(ann)
     try firstStack.ui.context.insert(created)
     try firstStack.ui.context.save()
-    await Quiescence.expectIdle(firstStack.tracker)
+    await expectSettled(firstStack.tracker)
     fake.removeMembersRemotely([me], from: created.id, by: ann)
     fake.renameRemotely(lunch, to: "Brunch", by: ann)
     fake.expireNotifications(keepingLast: 1)
     await first.pullNotifications()
-    await Quiescence.expectIdle(firstStack.tracker)
+    await expectSettled(firstStack.tracker)
     await first.stop()
     let waiting = store.load().metadata.createdGroupsToConfirm
 

@@ -50,7 +50,7 @@ extension SyncEngineTests {
         self.transport = transport
         engine = SyncEngine(stack: stack, transport: transport, onEvent: events.record)
         await engine.start()
-        await Quiescence.expectIdle(stack.tracker)
+        await expectSettled(stack.tracker)
         transport.isOn.withLock { $0 = true }
       }
 

@@ -26,7 +26,7 @@ extension SyncEngineTests {
         fake.insertSelfUser()
         engine = SyncEngine(stack: stack, transport: fake.transport, onEvent: events.record)
         await engine.start()
-        await Quiescence.expectIdle(stack.tracker)
+        await expectSettled(stack.tracker)
       }
 
       /// The problems reported so far.
@@ -71,7 +71,7 @@ extension SyncEngineTests {
       await running.engine.setOnline(true)
 
       // then
-      await Quiescence.expectIdle(running.stack.tracker)
+      await expectSettled(running.stack.tracker)
       #expect(running.stack.ui.context.object(Conversation.self, id: group)?.name == "Lunch")
     }
 

@@ -418,13 +418,13 @@ extension SyncEngineTests {
       let stack = ModelStack.forTesting()
       let engine = SyncEngine(stack: stack, transport: fake.transport, onEvent: events.record)
       await engine.start()
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
       fake.removeMembersRemotely([me], from: lunch, by: ann)
       fake.expireNotifications(keepingLast: 1)
 
       // when
       await engine.pullNotifications()
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
 
       // then
       let last = try #require(fake.notifications.last?.id)

@@ -40,7 +40,7 @@ extension SyncEngineTests {
       /// The group's name in the UI context, once every merge landed.
       @MainActor
       func groupName() async -> String? {
-        await Quiescence.expectIdle(stack.tracker)
+        await expectSettled(stack.tracker)
         return stack.ui.context.object(Conversation.self, id: group)?.name
       }
     }
@@ -117,7 +117,7 @@ extension SyncEngineTests {
       let engine = SyncEngine(
         stack: stack, transport: fake.transport, time: clock, onEvent: events.record)
       await engine.start()
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
       fake.addFault(.once(RequestMatcher("PUT", "/conversations/*"), .status(503)))
       try stack.ui.context.update(Conversation.self, id: group) { $0.name = "Dinner" }
       try stack.ui.context.save()
@@ -155,7 +155,7 @@ extension SyncEngineTests {
       await running.engine.pullNotifications()
 
       // then
-      await Quiescence.expectIdle(running.stack.tracker)
+      await expectSettled(running.stack.tracker)
       #expect(running.stack.ui.context.object(User.self, id: running.me)?.name == "Me")
       #expect(running.store.load().tables.object(User.self, id: running.me)?.name == "Me")
       #expect(await running.engine.queue().isIdle)
@@ -179,7 +179,7 @@ extension SyncEngineTests {
       await running.engine.pullNotifications()
 
       // then
-      await Quiescence.expectIdle(running.stack.tracker)
+      await expectSettled(running.stack.tracker)
       #expect(running.fake.messages(in: running.group).map(\.text) == ["hi"])
       #expect(running.stack.ui.context.object(Message.self, id: message.id)?.deliveryState == .sent)
       #expect(
@@ -204,7 +204,7 @@ extension SyncEngineTests {
       await running.engine.pullNotifications()
 
       // then
-      await Quiescence.expectIdle(running.stack.tracker)
+      await expectSettled(running.stack.tracker)
       #expect(running.stack.ui.context.object(User.self, id: bob)?.name == "Bob")
       #expect(running.store.load().tables.object(User.self, id: bob)?.name == "Bob")
     }
@@ -229,7 +229,7 @@ extension SyncEngineTests {
       await engine.setOnline(false)
       try stack.ui.context.update(Conversation.self, id: group) { $0.participantIDs.remove(ann) }
       try stack.ui.context.save()
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
       if refuses { store.refuseNextSaves(1) }
       // That refusal, or the killed app's save of the held request's answer.
       expectLoggedError(containing: "could not apply")
@@ -237,7 +237,7 @@ extension SyncEngineTests {
       await engine.setOnline(true)
       // Either the request is held, or nothing is left running.
       while fake.parkedRequests.isEmpty,
-        !(await stack.tracker.waitUntilIdle(timeout: .milliseconds(20))).isEmpty
+        !(await stack.tracker.settle(within: .milliseconds(20))).isEmpty
       {}
       // The app is killed: what the store holds now is all the next launch has.
       let durable = store.load()
@@ -254,7 +254,7 @@ extension SyncEngineTests {
       let next = SyncEngine(stack: relaunched, transport: fake.transport, time: clock)
       await next.start()
       _ = await next.settle(advancing: clock, quietPeriod: TimeoutScale.scaled(.milliseconds(100)))
-      await Quiescence.expectIdle(stack.tracker)
+      await expectSettled(stack.tracker)
 
       // then
       #expect(fake.members(of: group).contains(ann))

@@ -18,7 +18,7 @@ import Transport
 import UserParsing
 
 @Suite(
-  "SyncEngine", .tags(.sync), .courier(timeBudget: .seconds(10), quiescenceTimeout: .seconds(2)))
+  "SyncEngine", .tags(.sync), .courier(timeBudget: .seconds(10), settleTimeout: .seconds(2)))
 @MainActor
 struct SyncEngineTests {
   @Test("Starting fetches the self user into the UI context and settles with nothing queued")
@@ -215,13 +215,13 @@ struct SyncEngineTests {
     let engine = SyncEngine(
       stack: stack, transport: fake.transport, time: clock, onEvent: events.record)
     await engine.start()
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
     fake.network = .offline
 
     // when
     try stack.ui.context.update(User.self, id: me) { $0.name = "Offline" }
     try stack.ui.context.save()
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
 
     // then
     #expect(await engine.isOnline == false)
@@ -727,7 +727,7 @@ struct SyncEngineTests {
     let engine = SyncEngine(
       stack: stack, transport: fake.transport.limited(to: 1, time: clock), time: clock)
     await engine.start()
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
     fake.addFault(.always(RequestMatcher("PUT", "/**"), .park))
 
     // when
@@ -740,9 +740,9 @@ struct SyncEngineTests {
     let sendJobs = stack.tracker.outstandingJobs.filter { $0.label.hasPrefix("send PUT") }.count
     fake.removeFaults()
     fake.releaseAllParkedRequests()
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
     fake.releaseAllParkedRequests()
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
 
     // then
     #expect(queue.inFlight.count == 2)
@@ -879,7 +879,7 @@ struct SyncEngineTests {
     let engine = SyncEngine(
       stack: stack, transport: fake.transport, time: clock, onEvent: events.record)
     await engine.start()
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
     let conversation = try #require(stack.ui.context.object(Conversation.self, id: group))
     let message = ModelFactory().message(
       in: conversation, from: User(id: me, isSelf: true, name: "Me"))
@@ -892,7 +892,7 @@ struct SyncEngineTests {
     // when
     await engine.pullNotifications()
     clock.advance(by: .seconds(60))
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
 
     // then
     let dropped = DroppedChange(
@@ -914,7 +914,7 @@ struct SyncEngineTests {
 
     // when
     await engine.start()
-    await Quiescence.expectIdle(stack.tracker)
+    await expectSettled(stack.tracker)
 
     // then
     #expect(

@@ -16,7 +16,7 @@ import UserParsing
 
 @Suite(
   "Sync integration", .tags(.sync, .integration),
-  .courier(timeBudget: .seconds(10), quiescenceTimeout: .seconds(2)))
+  .courier(timeBudget: .seconds(10), settleTimeout: .seconds(2)))
 @MainActor
 struct SyncIntegrationTests {
   @Test("A connection request is sent once, and the remote accept arrives with its conversation")

@@ -82,7 +82,7 @@ extension DownstreamSyncTests {
         try context.save()
         return applied
       }
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(applied.droppedConversations == (complete ? [id] : []))
@@ -124,7 +124,7 @@ extension DownstreamSyncTests {
         try context.save()
         return applied
       }
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(harness.ui.object(Conversation.self, id: id)?.name == "Team")

@@ -40,7 +40,7 @@ struct DownstreamSyncTests {
       try context.save()
       return applied
     }
-    await Quiescence.expectIdle(harness.stack.tracker)
+    await expectSettled(harness.stack.tracker)
     return applied
   }
 
@@ -257,7 +257,7 @@ struct DownstreamSyncTests {
       try DownstreamSync().applyUsers(response, in: context) { $0 == bob }
       try context.save()
     }
-    await Quiescence.expectIdle(harness.stack.tracker)
+    await expectSettled(harness.stack.tracker)
 
     // then
     #expect(harness.ui.object(User.self, id: ann) == nil)
@@ -293,7 +293,7 @@ struct DownstreamSyncTests {
     try harness.save {
       try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
     }
-    await Quiescence.expectIdle(harness.stack.tracker)
+    await expectSettled(harness.stack.tracker)
     let event = ConversationEvent(
       conversation: group.id, from: ann, time: Self.time, data: remoteJoin ? [cleo] : [ann])
 
@@ -389,13 +389,13 @@ struct DownstreamSyncTests {
     let ann = harness.fake.insertUser(name: "Ann")
     let group = harness.fake.createGroupRemotely(name: "G", by: ann, members: [harness.me.id])
     try await pullNotifications(into: harness)
-    await Quiescence.expectIdle(harness.stack.tracker)
+    await expectSettled(harness.stack.tracker)
     try harness.save { try $0.delete(Conversation.self, id: group) }
     let firstLeave = try #require(await harness.next())
     let answer = await harness.respond(to: firstLeave)
     harness.fake.addMembersRemotely([harness.me.id], to: group, by: ann)
     try await pullNotifications(into: harness)
-    await Quiescence.expectIdle(harness.stack.tracker)
+    await expectSettled(harness.stack.tracker)
     let rejoined = harness.ui.object(Conversation.self, id: group) != nil
     try harness.save { try $0.delete(Conversation.self, id: group) }
 
@@ -581,7 +581,7 @@ struct DownstreamSyncTests {
       try context.save()
       return applied
     }
-    await Quiescence.expectIdle(harness.stack.tracker)
+    await expectSettled(harness.stack.tracker)
 
     // then
     #expect(harness.ui.object(Conversation.self, id: group.id)?.name == "New")

@@ -257,7 +257,7 @@ struct StrategyTests {
 
     // when
     await harness.complete(request, .success(.message(answer)))
-    await Quiescence.expectIdle(harness.stack.tracker)
+    await expectSettled(harness.stack.tracker)
 
     // then
     #expect(request.json == ["nonce": .string(message.nonce.lowercasedText), "text": "Hello"])
@@ -303,7 +303,7 @@ struct StrategyTests {
     let request = try #require(await harness.next())
     await harness.complete(
       request, .permanent(BackendFailure(responseClass: .permanent, status: 403)))
-    await Quiescence.expectIdle(harness.stack.tracker)
+    await expectSettled(harness.stack.tracker)
     let failedState = harness.ui.object(Message.self, id: message.id)?.deliveryState
     let upstream = harness.upstream
 
@@ -312,7 +312,7 @@ struct StrategyTests {
       upstream.retryFailedChange(of: message.reference, in: context)
       try context.save()
     }
-    await Quiescence.expectIdle(harness.stack.tracker)
+    await expectSettled(harness.stack.tracker)
 
     // then
     #expect(failedState == .failed)

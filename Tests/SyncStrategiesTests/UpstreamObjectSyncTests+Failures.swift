@@ -180,7 +180,7 @@ extension UpstreamObjectSyncTests {
         try context.save()
         return discarded
       }
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(discarded)
@@ -206,7 +206,7 @@ extension UpstreamObjectSyncTests {
         upstream.discardFailedChange(of: me, in: context)
         try context.save()
       }
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(harness.ui.object(User.self, id: harness.me.id)?.name == "Me")
@@ -309,7 +309,7 @@ extension UpstreamObjectSyncTests {
         upstream.discardFailedChange(of: group.reference, in: context)
         try context.save()
       }
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
       let sent = await harness.answerAll(at: .seconds(120))
 
       // then
@@ -350,7 +350,7 @@ extension UpstreamObjectSyncTests {
       // when
       try await harness.stack.sync.perform(discard)
       let sent = await harness.answerAll(at: .seconds(180))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(sent.map(\.endpoint.route) == [.createConversation])
@@ -374,7 +374,7 @@ extension UpstreamObjectSyncTests {
         upstream.discardFailedChange(of: group.reference, in: context)
         try context.save()
       }
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(harness.ui.object(Conversation.self, id: group.id) == nil)
@@ -496,7 +496,7 @@ extension UpstreamObjectSyncTests {
         return discarded
       }
       await harness.complete(requests[0], .success(.noContent))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(discarded)
@@ -528,5 +528,5 @@ private func discardFailedChange(of object: ObjectReference, in harness: Tracker
     upstream.discardFailedChange(of: object, in: context)
     try context.save()
   }
-  await Quiescence.expectIdle(harness.stack.tracker)
+  await expectSettled(harness.stack.tracker)
 }

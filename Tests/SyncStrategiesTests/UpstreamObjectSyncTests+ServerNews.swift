@@ -279,7 +279,7 @@ extension UpstreamObjectSyncTests {
       harness.fake.addMembersRemotely([harness.me.id], to: group.id, by: ann)
       if !renameWhileRemoved { harness.fake.renameRemotely(group.id, to: "Theirs", by: ann) }
       try await pullNotifications(into: harness)
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
       let broughtBack = harness.ui.object(Conversation.self, id: group.id)?.name
 
       // when
@@ -303,7 +303,7 @@ extension UpstreamObjectSyncTests {
 
       // when
       await harness.complete(addition, added)
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(harness.ui.object(Conversation.self, id: group) == nil)
@@ -325,7 +325,7 @@ extension UpstreamObjectSyncTests {
 
       // when
       await harness.complete(addition, added)
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(
@@ -361,7 +361,7 @@ extension UpstreamObjectSyncTests {
 
       // when
       _ = try await pullNews(after: cursor, into: harness)
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(harness.ui.object(Conversation.self, id: group.id)?.name == "Theirs")
@@ -393,7 +393,7 @@ extension UpstreamObjectSyncTests {
 
       // when
       _ = try await pullNews(after: cursor, into: harness)
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(harness.ui.object(Conversation.self, id: group.id) != nil)
@@ -421,7 +421,7 @@ extension UpstreamObjectSyncTests {
           BackendFailure(responseClass: .temporary, status: 429, retryAfter: .seconds(5))))
       harness.fake.addMembersRemotely([harness.me.id], to: group.id, by: ann)
       try await pullNotifications(into: harness)
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
       try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "Again" } }
 
       // when
@@ -491,7 +491,7 @@ extension UpstreamObjectSyncTests {
       try await pullNotifications(into: harness)
 
       // then
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
       let expected: Set<UUID> = [harness.me.id, ann]
       #expect(harness.ui.object(Conversation.self, id: group.id)?.participantIDs == expected)
       await settle(second, with: answer, thenAllAt: .seconds(120), in: harness)
@@ -512,7 +512,7 @@ extension UpstreamObjectSyncTests {
       let (group, post, answer) = try await createdGroup(with: [ann, bob], in: harness)
       harness.fake.removeMembersRemotely([bob], from: group.id, by: ann)
       try await pullNotifications(into: harness)
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
       #expect(
         harness.ui.object(Conversation.self, id: group.id)?.participantIDs.contains(bob) == false)
       try harness.save {
@@ -542,7 +542,7 @@ extension UpstreamObjectSyncTests {
       try harness.save {
         try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(cat) }
       }
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
       harness.fake.removeMembersRemotely([bob], from: group.id, by: ann)
       try await pullNotifications(into: harness)
 
@@ -569,7 +569,7 @@ extension UpstreamObjectSyncTests {
       try harness.save {
         try $0.update(Conversation.self, id: group.id) { $0.participantIDs.remove(bob) }
       }
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
       harness.fake.removeMembersRemotely([ann], from: group.id, by: ann)
       try await pullNotifications(into: harness)
 
@@ -600,14 +600,14 @@ extension UpstreamObjectSyncTests {
       harness.fake.removeMembersRemotely([bob], from: id, by: ann)
       try await pullNotifications(into: harness)
       await harness.complete(add, answer)
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // when
       try harness.save {
         try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
       }
       await harness.answerAll(at: .seconds(60))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       let expected: Set<UUID> = [harness.me.id, ann, bob]
@@ -637,7 +637,7 @@ extension UpstreamObjectSyncTests {
 
       // when
       await harness.complete(deletion, await harness.respond(to: deletion))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(harness.fake.messages(in: id).isEmpty)
@@ -737,7 +737,7 @@ private func settle(
 ) async {
   await harness.complete(request, answer)
   await harness.answerAll(at: time)
-  await Quiescence.expectIdle(harness.stack.tracker)
+  await expectSettled(harness.stack.tracker)
 }
 
 /// The group of the self user and Ann, to which the user added Bob: the backend applied the

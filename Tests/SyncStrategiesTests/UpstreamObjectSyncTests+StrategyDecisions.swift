@@ -25,7 +25,7 @@ extension UpstreamObjectSyncTests {
       // when
       let completion = await harness.complete(
         request, .permanent(BackendFailure(responseClass: .permanent, status: 403)))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(completion == .reverted(harness.me.reference, reason: "reverted: status 403"))
@@ -52,7 +52,7 @@ extension UpstreamObjectSyncTests {
       // when
       let completion = await harness.complete(
         refused, .permanent(BackendFailure(responseClass: .permanent, status: 403)))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(completion == .reverted(harness.me.reference, reason: "reverted: status 403"))

@@ -75,7 +75,7 @@ extension UpstreamObjectSyncTests {
       // when
       let resend = try #require(await harness.next(at: .seconds(60)))
       await harness.complete(resend, await harness.respond(to: resend))
-      await Quiescence.expectIdle(harness.stack.tracker)
+      await expectSettled(harness.stack.tracker)
 
       // then
       #expect(harness.ui.object(Conversation.self, id: group.id)?.name == "Theirs")

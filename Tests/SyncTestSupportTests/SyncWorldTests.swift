@@ -127,4 +127,22 @@ struct SyncWorldTests {
     #expect(!world.events.elements.isEmpty)
     #expect(heard.elements == world.events.elements)
   }
+
+  @Test("Its diagnostics hold the journal, the engine's events, the log and the running jobs")
+  func diagnostics() async throws {
+    // given
+    let world = try await SyncWorld.start()
+    try world.save { try $0.update(User.self, id: world.me) { $0.name = "Ada" } }
+    await world.settle()
+
+    // when
+    let files = Dictionary(
+      uniqueKeysWithValues: await world.diagnostics().map { ($0.name, $0.text) })
+
+    // then
+    #expect(files.keys.sorted() == ["events.txt", "journal.txt", "log.txt", "running-jobs.txt"])
+    #expect(files["journal.txt"]?.contains("PUT /self → 200") == true)
+    #expect(files["events.txt"]?.contains("PUT /self") == true)
+    #expect(files["running-jobs.txt"] == "")
+  }
 }

@@ -89,12 +89,12 @@ struct CourierTestTraitTests {
     #expect(LogRecorder.current != nil)
   }
 
-  @Test("It fails a test whose work outlives it, like .quiescent alone")
+  @Test("It fails a test whose work outlives it, like .settles alone")
   func quiescenceIsChecked() async throws {
     // given
     let test = try #require(Test.current)
     let trait = CourierTestTrait.courier(
-      timeBudget: .seconds(5), quiescenceTimeout: .milliseconds(20))
+      timeBudget: .seconds(5), settleTimeout: .milliseconds(20))
     let (gate, opener) = AsyncStream<Void>.makeStream()
     defer { opener.finish() }
 

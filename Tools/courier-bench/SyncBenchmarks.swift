@@ -29,7 +29,7 @@ func pendingChains(_ count: Int, tracker: WorkTracker) async throws -> (ModelSta
     }
   }
   try context.save()
-  _ = await tracker.waitUntilIdle(timeout: .seconds(600))
+  _ = await tracker.settle(within: .seconds(600))
   return (stack, me.id)
 }
 
@@ -121,7 +121,7 @@ func saveAndMerge(store count: Int, changed: Int) async throws -> Samples {
       let context = stack.ui.context
       for id in ids { try context.update(User.self, id: id) { $0.name += "!" } }
       let changes = try context.save()
-      _ = await stack.tracker.waitUntilIdle(timeout: .seconds(60))
+      _ = await stack.tracker.settle(within: .seconds(60))
       guard changes[User.self].updated.count == changed else {
         throw BenchError.mismatch("saved \(changes[User.self].updated.count) of \(changed)")
       }
@@ -177,7 +177,7 @@ func endToEnd(_ count: Int) async throws -> Samples {
         Tables([User(id: me, isSelf: true, name: "Me")]), uuids: uuids, tracker: tracker)
       let engine = SyncEngine(stack: stack, transport: fake.transport, tracker: tracker)
       await engine.start()
-      _ = await tracker.waitUntilIdle(timeout: .seconds(60))
+      _ = await tracker.settle(within: .seconds(60))
       return (stack, engine, fake)
     },
     { prepared in
@@ -200,7 +200,7 @@ func endToEnd(_ count: Int) async throws -> Samples {
         }
       }
       try context.save()
-      _ = await stack.tracker.waitUntilIdle(timeout: .seconds(600))
+      _ = await stack.tracker.settle(within: .seconds(600))
       let received = fake.journal.filter { $0.request.method == "POST" && $0.status == 201 }.count
       guard received == count - count % 3 else {
         throw BenchError.mismatch("the fake received \(received) of \(count) objects")

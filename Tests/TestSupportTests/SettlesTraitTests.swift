@@ -2,9 +2,9 @@ import Seams
 import TestSupport
 import Testing
 
-@Suite("QuiescentTrait", .tags(.testSupport), .timeBudget(.seconds(10)))
-struct QuiescentTraitTests {
-  @Test("It gives each test a fresh, idle tracker", .quiescent())
+@Suite("SettlesTrait", .tags(.testSupport), .timeBudget(.seconds(10)))
+struct SettlesTraitTests {
+  @Test("It gives each test a fresh, idle tracker", .settles())
   func freshTrackerPerTest() {
     // when
     let tracker = WorkTracker.current
@@ -14,7 +14,7 @@ struct QuiescentTraitTests {
     #expect(tracker !== WorkTracker.$current.withValue(WorkTracker()) { WorkTracker.current })
   }
 
-  @Test("It waits after the body for work the body started", .quiescent(timeout: .seconds(2)))
+  @Test("It waits after the body for work the body started", .settles(within: .seconds(2)))
   func waitsForWorkStartedByBody() {
     // given
     let tracker = WorkTracker.current
@@ -30,7 +30,7 @@ struct QuiescentTraitTests {
   func failsWhenWorkOutlivesTheBody() async throws {
     // given
     let test = try #require(Test.current)
-    let trait = QuiescentTrait.quiescent(timeout: .milliseconds(30))
+    let trait = SettlesTrait.settles(within: .milliseconds(30))
     let (gate, opener) = AsyncStream<Void>.makeStream()
     defer { opener.finish() }
 
@@ -43,7 +43,7 @@ struct QuiescentTraitTests {
     } matching: { issue in
       issue.comments.contains {
         $0.rawValue.hasPrefix("2 enrolled jobs were still running after 30 ms")
-          && $0.rawValue.contains("upload avatar (TestSupportTests/QuiescentTraitTests.swift:")
+          && $0.rawValue.contains("upload avatar (TestSupportTests/SettlesTraitTests.swift:")
           && $0.rawValue.contains("merge save")
       }
     }
@@ -59,7 +59,7 @@ struct QuiescentTraitTests {
 
     // when / then
     await withKnownIssue {
-      await Quiescence.expectIdle(tracker, within: .milliseconds(10))
+      await expectSettled(tracker, within: .milliseconds(10))
     } matching: { issue in
       issue.sourceLocation?.line == expectedLine
         && issue.comments.first?.rawValue.contains("stuck") == true
@@ -73,7 +73,7 @@ struct QuiescentTraitTests {
     tracker.run("quick") {}
 
     // when
-    let wentIdle = await Quiescence.expectIdle(tracker, within: .seconds(2))
+    let wentIdle = await expectSettled(tracker, within: .seconds(2))
 
     // then
     #expect(wentIdle)

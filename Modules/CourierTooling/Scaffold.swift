@@ -29,8 +29,8 @@ public struct Scaffold: Sendable {
     ]
   }
 
-  /// The catalog's root page, which `Tools/docs` requires: a title, an overview to fill in, and
-  /// a Topics section that curates the starting type.
+  /// The catalog's root page, which `Tools/docs` requires: a title and an overview to fill in;
+  /// the author adds its Topics section with the module's first real types.
   var catalogPage: String {
     """
     # ``\(name)``
@@ -40,12 +40,6 @@ public struct Scaffold: Sendable {
     ## Overview
 
     What an app developer needs to know before using \(name): the main types and how they fit.
-
-    ## Topics
-
-    ### Essentials
-
-    - ``\(name)Version``
 
     """
   }

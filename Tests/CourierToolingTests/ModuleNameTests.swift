@@ -141,7 +141,6 @@ struct ScaffoldTests {
     #expect(files[0].contents.contains("public struct BillingVersion"))
     #expect(files[1].contents.hasPrefix("# ``Billing``\n"))
     #expect(files[1].contents.contains("## Overview"))
-    #expect(files[1].contents.contains("## Topics"))
     #expect(files[2].contents.contains("import Billing"))
     #expect(files[2].contents.contains(".tags(.billing)"))
     #expect(files[2].contents.contains("// given"))

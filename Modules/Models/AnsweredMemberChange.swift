@@ -2,23 +2,23 @@ import Foundation
 
 /// A change of a group's members that this device made and the backend answered before the
 /// news of it were read, so that older news of those members do not move them back.
-public struct AnsweredMemberChange: Sendable, Hashable, Codable {
+package struct AnsweredMemberChange: Sendable, Hashable, Codable {
   /// The order in which the answers came, counted by ``SyncMetadata/answersRecorded``.
-  public var number: Int
+  package var number: Int
   /// The group whose members changed.
-  public var conversation: UUID
+  package var conversation: UUID
   /// Whether the users joined the group, or left it.
-  public var joined: Bool
+  package var joined: Bool
   /// The users the backend said it added or removed, as the news of the change will name them.
-  public var users: Set<UUID>
+  package var users: Set<UUID>
   /// Whether news of any user moving ``users`` are the news awaited, not only the self user's.
   ///
   /// Set when the backend answered that it held them so already, which an earlier try of this
   /// device (whose answer was lost) or another user may have done.
-  public var fromAnyone: Bool
+  package var fromAnyone: Bool
 
   /// Creates the record of an answered member change.
-  public init(
+  package init(
     number: Int, conversation: UUID, joined: Bool, users: Set<UUID>, fromAnyone: Bool = false
   ) {
     self.number = number
@@ -37,7 +37,7 @@ public struct AnsweredMemberChange: Sendable, Hashable, Codable {
   }
 
   /// Reads the record; one written before ``fromAnyone`` existed awaits the self user's news.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     number = try container.decode(Int.self, forKey: .number)
     conversation = try container.decode(UUID.self, forKey: .conversation)
@@ -48,7 +48,7 @@ public struct AnsweredMemberChange: Sendable, Hashable, Codable {
 
   /// Writes the record, its users in id order so that equal records write equal bytes, and
   /// ``fromAnyone`` only when set.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(number, forKey: .number)
     try container.encode(conversation, forKey: .conversation)

@@ -2,14 +2,14 @@ import Foundation
 
 /// A new value of a key that this device sent and the backend answered before the news of it
 /// were read, so that older news of that key do not put an older value back.
-public struct AnsweredValueChange: Sendable, Hashable, Codable {
+package struct AnsweredValueChange: Sendable, Hashable, Codable {
   /// The order in which the answers came, counted by ``SyncMetadata/answersRecorded``.
-  public var number: Int
+  package var number: Int
   /// The key and the value the backend took.
-  public var value: AnsweredValue
+  package var value: AnsweredValue
 
   /// Creates the record of an answered change of one key.
-  public init(number: Int, value: AnsweredValue) {
+  package init(number: Int, value: AnsweredValue) {
     self.number = number
     self.value = value
   }
@@ -17,7 +17,7 @@ public struct AnsweredValueChange: Sendable, Hashable, Codable {
 
 /// A value the backend took for one key of the self user, of a group or of a connection, as its
 /// news will tell it.
-public enum AnsweredValue: Sendable, Hashable, Codable {
+package enum AnsweredValue: Sendable, Hashable, Codable {
   /// The self user's name.
   case selfName(String)
   /// The self user's accent.
@@ -30,7 +30,7 @@ public enum AnsweredValue: Sendable, Hashable, Codable {
   case connectionStatus(connection: UUID, status: Connection.Status)
 
   /// Which key of which object it is a value of.
-  public var key: AnsweredKey {
+  package var key: AnsweredKey {
     switch self {
     case .selfName: .selfName
     case .accent: .accent
@@ -43,7 +43,7 @@ public enum AnsweredValue: Sendable, Hashable, Codable {
 
 /// One key of the self user, of a group or of a connection whose answered value waits for its
 /// news.
-public enum AnsweredKey: Sendable, Hashable {
+package enum AnsweredKey: Sendable, Hashable {
   /// The self user's name.
   case selfName
   /// The self user's accent.

@@ -11,12 +11,12 @@ public struct ChangeLogRecords: Sendable, Equatable {
   public init() {}
 
   /// The records of `type`, by object id.
-  public subscript<Object: ModelObject>(_ type: Object.Type) -> [UUID: PendingChange<Object>] {
+  package subscript<Object: ModelObject>(_ type: Object.Type) -> [UUID: PendingChange<Object>] {
     entities[RecordSlot<Object>.self].records
   }
 
   /// Sets the record of the object `id` of `type`.
-  public mutating func set<Object: ModelObject>(
+  package mutating func set<Object: ModelObject>(
     _ record: PendingChange<Object>, for id: UUID, of type: Object.Type
   ) {
     entities.modify(RecordSlot<Object>.self) { $0.records[id] = record }
@@ -26,15 +26,15 @@ public struct ChangeLogRecords: Sendable, Equatable {
   var objectTypes: [any ModelObject.Type] { entities.objectTypes }
 
   /// How many records there are, of every entity.
-  public var count: Int {
+  package var count: Int {
     entities.slots.values.reduce(0) { $0 + (($1 as? any RecordCounting)?.recordCount ?? 0) }
   }
 
   /// Whether there are no records.
-  public var isEmpty: Bool { count == 0 }
+  package var isEmpty: Bool { count == 0 }
 
   /// The same records without the empty ones, as a store that removed those holds them.
-  public var withoutEmptyRecords: ChangeLogRecords {
+  package var withoutEmptyRecords: ChangeLogRecords {
     var kept = ChangeLogRecords()
     for slot in entities.slots.values {
       (slot as? any RecordCounting)?.copy(into: &kept, keepingEmpty: false)
@@ -44,7 +44,7 @@ public struct ChangeLogRecords: Sendable, Equatable {
 
   /// These records with `newer` written over them, record by record, an empty one removing the
   /// object's record: what a store holds after a save that wrote `newer`.
-  public func overlaid(with newer: ChangeLogRecords) -> ChangeLogRecords {
+  package func overlaid(with newer: ChangeLogRecords) -> ChangeLogRecords {
     var result = self
     result.overlay(with: newer)
     return result
@@ -56,7 +56,7 @@ public struct ChangeLogRecords: Sendable, Equatable {
   /// It costs as much as `newer` has records, however many these hold, so a store that keeps
   /// many pending changes does not pay for all of them at every save. (``overlaid(with:)`` on a
   /// value that is kept as well copies it first.)
-  public mutating func overlay(with newer: ChangeLogRecords) {
+  package mutating func overlay(with newer: ChangeLogRecords) {
     for slot in newer.entities.slots.values {
       (slot as? any RecordCounting)?.write(over: &self)
     }

@@ -3,15 +3,15 @@
 ///
 /// A change of members, say, is the members added and removed relative to it, so that news of
 /// older changes by others do not undo it.
-public struct EditBase<Object: ModelObject>: Sendable, Equatable {
+package struct EditBase<Object: ModelObject>: Sendable, Equatable {
   /// The keys the user changed.
-  public internal(set) var keys: Set<Object.Key>
+  package internal(set) var keys: Set<Object.Key>
   /// The object whose values of ``keys`` the changes are measured against; its other keys mean
   /// nothing.
-  public internal(set) var value: Object
+  package internal(set) var value: Object
 
   /// Creates the base of a change of `keys`, measured against `value`.
-  public init(keys: Set<Object.Key>, value: Object) {
+  package init(keys: Set<Object.Key>, value: Object) {
     self.keys = keys
     self.value = value
   }

@@ -13,27 +13,27 @@ import Seams
 /// For model-based tests, simulations and command-line tools: no task, no actor hop, the same
 /// interleaving in every run, and independent stacks can run in parallel. It is not `Sendable`;
 /// the compiler keeps it, and both contexts, where it was made. An app wants ``ModelStack``.
-public final class InlineModelStack {
+package final class InlineModelStack {
   /// The user interface's context.
-  public let ui: ModelContext
+  package let ui: ModelContext
   /// The synchronisation context.
-  public let sync: ModelContext
+  package let sync: ModelContext
   /// The store both contexts save to.
-  public let store: any ModelStore
+  package let store: any ModelStore
   /// The entities the contexts know.
-  public let entities: EntityRegistry
+  package let entities: EntityRegistry
 
   /// Opens a stack on `store`, loading what it holds into both contexts.
   ///
   /// - Throws: What the store throws while loading.
-  public convenience init(
+  package convenience init(
     store: any ModelStore, entities: EntityRegistry = .standard, uuids: UUIDSource = .current
   ) throws {
     self.init(store: store, state: try store.load(), entities: entities, uuids: uuids)
   }
 
   /// A stack on a fresh in-memory store holding `tables`.
-  public convenience init(
+  package convenience init(
     _ tables: Tables = Tables(), entities: EntityRegistry = .standard, uuids: UUIDSource = .current
   ) {
     self.init(

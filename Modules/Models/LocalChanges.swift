@@ -2,27 +2,27 @@ import Foundation
 
 /// The local changes of one entity that have not been synchronised yet: what the sync layer
 /// still has to push.
-public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
+package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// Objects inserted locally that the backend does not have yet.
-  public internal(set) var inserted: Set<UUID> = []
+  package internal(set) var inserted: Set<UUID> = []
   /// For each object, the keys changed locally since they were last synchronised.
-  public internal(set) var updatedKeys: [UUID: Set<Object.Key>] = [:]
+  package internal(set) var updatedKeys: [UUID: Set<Object.Key>] = [:]
   /// Objects deleted locally whose deletion the backend has not heard of yet.
-  public internal(set) var deleted: Set<UUID> = []
+  package internal(set) var deleted: Set<UUID> = []
   /// For each object with changed keys, its value as last synchronised: what the backend has, so a
   /// strategy can tell what was added or removed (participants, say).
   ///
   /// For a deleted object, its last value, so the deletion can name what it deletes.
-  public internal(set) var originals: [UUID: Object] = [:]
+  package internal(set) var originals: [UUID: Object] = [:]
   /// Changes the backend refused for good, by object: they wait for the app to retry or
   /// discard them, or for the object to change again.
-  public internal(set) var failures: [UUID: PushFailure] = [:]
+  package internal(set) var failures: [UUID: PushFailure] = [:]
   /// For each object, values the backend may hold because requests carrying them may have been
   /// applied though their answers were lost; cleared once an answer settles those keys.
   ///
   /// Beside a deletion, the value of an object whose creation was given up, which the backend
   /// only may hold (``ModelContext/discardInsertion(_:id:backendMayHold:)``).
-  public internal(set) var unconfirmed: [UUID: [UnconfirmedValue<Object>]] = [:]
+  package internal(set) var unconfirmed: [UUID: [UnconfirmedValue<Object>]] = [:]
   /// For each object with changed keys, each such key's last synchronised value when the user
   /// last changed it, or as an answer to this device last acknowledged it: what the user's
   /// change is measured against, however news of changes older than it move ``originals``
@@ -30,7 +30,7 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// removal put the last synchronised list where the user's list is for a while).
   ///
   /// Only the keys in ``updatedKeys`` hold meaningful values.
-  public internal(set) var editBases: [UUID: Object] = [:]
+  package internal(set) var editBases: [UUID: Object] = [:]
   /// For each object edited here, the serial of the last save that changed each of its keys.
   ///
   /// A request tells from it whether the user edited a key again since it went, even back to
@@ -40,10 +40,10 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   private var editSerial = 0
 
   /// Creates an empty record.
-  public init() {}
+  package init() {}
 
   /// Whether nothing is waiting to be pushed.
-  public var isEmpty: Bool { inserted.isEmpty && updatedKeys.isEmpty && deleted.isEmpty }
+  package var isEmpty: Bool { inserted.isEmpty && updatedKeys.isEmpty && deleted.isEmpty }
 
   /// Forgets what the object `id`'s changes were measured against (its original and its edit
   /// base), once nothing of it is pending or it starts over.
@@ -53,18 +53,18 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   }
 
   /// The local change of `id` the backend refused for good, if any.
-  public func failure(of id: UUID) -> PushFailure? { failures[id] }
+  package func failure(of id: UUID) -> PushFailure? { failures[id] }
 
   /// Whether object `id` has some local change to push: an insert, changed keys or a deletion.
-  public func hasChange(of id: UUID) -> Bool {
+  package func hasChange(of id: UUID) -> Bool {
     inserted.contains(id) || updatedKeys[id] != nil || deleted.contains(id)
   }
 
   /// Every object with some local change, in no particular order.
-  public var objectIDs: Set<UUID> { inserted.union(updatedKeys.keys).union(deleted) }
+  package var objectIDs: Set<UUID> { inserted.union(updatedKeys.keys).union(deleted) }
 
   /// The keys of `id` changed locally and not yet synchronised; empty if none.
-  public func keys(of id: UUID) -> Set<Object.Key> { updatedKeys[id] ?? [] }
+  package func keys(of id: UUID) -> Set<Object.Key> { updatedKeys[id] ?? [] }
 
   /// What the backend is known to hold for the changed object `id`: its last synchronised value,
   /// or for a new object, what the first creation that may have reached the backend sent.
@@ -72,7 +72,7 @@ public struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// A creation the backend applied twice keeps its first version, so the first record counts.
   /// `nil` for an object with no local change (the backend holds it as it is here), and for a new
   /// object no creation has carried yet (the backend cannot have it).
-  public func backendValue(of id: UUID) -> Object? {
+  package func backendValue(of id: UUID) -> Object? {
     originals[id] ?? (inserted.contains(id) ? unconfirmed[id]?.first?.value : nil)
   }
 
@@ -142,25 +142,25 @@ extension LocalChanges: EntitySlot {}
 
 /// A value the backend may hold for some keys of an object: a request carried it, and its answer
 /// was lost.
-public struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
+package struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
   /// The keys the request carried.
-  public internal(set) var keys: Set<Object.Key>
+  package internal(set) var keys: Set<Object.Key>
   /// The object as the request sent it, changed since as the server's news said.
-  public internal(set) var value: Object
+  package internal(set) var value: Object
   /// The record's mark when a request wrote it ahead, before it went; `nil` for a value recorded
   /// after its answer was lost.
-  public let mark: WriteAheadMark?
+  package let mark: WriteAheadMark?
   /// For a version of a new object that a creation sent: the user's changes made after it went,
   /// which it does not carry, measured against what the backend was taken to hold when the
   /// user made them; `nil` if the user changed nothing since.
   ///
   /// Once news say which version the backend kept, only that version's later changes are the
   /// user's own beside the backend's (``ModelContext/hearCreation(_:keptVersion:)``).
-  public internal(set) var editedSince: EditBase<Object>?
+  package internal(set) var editedSince: EditBase<Object>?
 
   /// Creates an unconfirmed value, with the mark of the write-ahead record it is, if any, and
   /// the user's changes made after it went.
-  public init(
+  package init(
     keys: Set<Object.Key>, value: Object, mark: WriteAheadMark? = nil,
     editedSince: EditBase<Object>? = nil
   ) {

@@ -10,7 +10,7 @@ extension ModelContext {
   /// The rules a save checks are for what the user does here and do not apply to what the
   /// server says (a status the backend moved, a message of spaces it took). Objects of an entity
   /// the stack does not know are ignored, with a warning in the log.
-  public func applyRemote<Object: ModelObject>(_ object: Object) {
+  package func applyRemote<Object: ModelObject>(_ object: Object) {
     guard entities.contains(Object.self) else {
       logger.warning("ignored a server \(Object.entityName): the stack does not know the entity")
       return
@@ -46,7 +46,7 @@ extension ModelContext {
   /// checks for the user's edits (another member may name a group with spaces).
   ///
   /// - Throws: ``ContextError/notFound(_:)`` if there is no such object.
-  public func applyRemoteChange<Object: ModelObject>(
+  package func applyRemoteChange<Object: ModelObject>(
     _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
   ) throws(ContextError) {
     try update(type, id: id, change)
@@ -63,7 +63,7 @@ extension ModelContext {
   /// server has not seen. Each version of the object that a creation may have left on the
   /// backend (``LocalChanges/unconfirmed``) changes the same way, since which one the backend
   /// kept is not known until the creation is answered.
-  public func updateLastSynchronised<Object: ModelObject>(
+  package func updateLastSynchronised<Object: ModelObject>(
     _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
   ) {
     let changes = log[type]
@@ -102,7 +102,7 @@ extension ModelContext {
   /// later changes by others apply over them; only changes made after it went stay the user's
   /// own beside those news (``UnconfirmedValue/editedSince``). If no version is accepted, the
   /// user's changes after each one stay theirs.
-  public func hearCreation<Object: ModelObject>(
+  package func hearCreation<Object: ModelObject>(
     _ object: Object, keptVersion isKept: (Object) -> Bool
   ) {
     let versions = log[Object.self].unconfirmed[object.id] ?? []
@@ -127,7 +127,7 @@ extension ModelContext {
   /// keys it carries meanwhile, even where the server ended where it began (a member added and
   /// removed again). Every mark must be ended with ``endServerTrail(of:id:from:)``; the values
   /// are kept in memory only, for as long as some mark is open.
-  public func startServerTrail<Object: ModelObject>(of type: Object.Type, id: UUID)
+  package func startServerTrail<Object: ModelObject>(of type: Object.Type, id: UUID)
     -> ServerTrailMark
   {
     serverTrails.modify(ServerTrails<Object>.self) { $0.start(id) }
@@ -135,7 +135,7 @@ extension ModelContext {
 
   /// The values the server was heard to hold for the object `id` since `mark`, oldest first
   /// (the last is the object's last synchronised value); ends that mark.
-  public func endServerTrail<Object: ModelObject>(
+  package func endServerTrail<Object: ModelObject>(
     of type: Object.Type, id: UUID, from mark: ServerTrailMark
   ) -> [Object] {
     endVersionedServerTrail(of: type, id: id, from: mark).map(\.value)
@@ -155,7 +155,7 @@ extension ModelContext {
   }
 
   /// Deletes the object the server deleted, whatever its local changes.
-  public func applyRemoteDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
+  package func applyRemoteDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard object(type, id: id) != nil else { return }
     remoteEdits.insert(ObjectReference(Object.entityName, id))
     edits.modify(type) { $0.set(nil, for: id) }
@@ -176,7 +176,7 @@ extension ModelContext {
   ///
   /// Objects that refer to it through a relationship go too, so the save that follows breaks no
   /// rule.
-  public func discardLocally<Object: ModelObject>(_ type: Object.Type, id: UUID) {
+  package func discardLocally<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     applyRemoteDeletion(type, id: id)
     func discardReferrers<Source: ModelObject>(_ source: Source.Type) {
       for relationship in Source.relationships where relationship.target == Object.entityName {
@@ -197,7 +197,7 @@ extension ModelContext {
   /// settles a deletion of what the backend does not hold. The deletion keeps `backendMayHold`
   /// among ``LocalChanges/unconfirmed`` too, which marks it as one of an object the backend only
   /// may hold (see ``restoreInsertion(_:)``).
-  public func discardInsertion<Object: ModelObject>(
+  package func discardInsertion<Object: ModelObject>(
     _ type: Object.Type, id: UUID, backendMayHold: Object
   ) {
     discardLocally(type, id: id)
@@ -215,7 +215,7 @@ extension ModelContext {
   /// Brings back `object`, whose creation was given up (``discardInsertion(_:id:backendMayHold:)``),
   /// as a new object whose creation goes again: the backend only may hold it, and a creation
   /// with the object's own id is answered with the object if it does.
-  public func restoreInsertion<Object: ModelObject>(_ object: Object) {
+  package func restoreInsertion<Object: ModelObject>(_ object: Object) {
     if log[Object.self].deleted.contains(object.id) {
       endedDeletionCounts[object.reference, default: 0] += 1
     }
@@ -233,7 +233,7 @@ extension ModelContext {
 
   /// Records that the backend refused the local change of `id` for good; it is not sent again
   /// until ``clearPushFailure(_:id:)``, or until the UI changes the object again.
-  public func markPushFailed<Object: ModelObject>(
+  package func markPushFailed<Object: ModelObject>(
     _ type: Object.Type, id: UUID, _ failure: PushFailure
   ) {
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
@@ -242,7 +242,7 @@ extension ModelContext {
   }
 
   /// Forgets the refusal of the local change of `id`, so it is sent again.
-  public func clearPushFailure<Object: ModelObject>(_ type: Object.Type, id: UUID) {
+  package func clearPushFailure<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].failures[id] != nil else { return }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { _ = $0.failures.removeValue(forKey: id) }
@@ -254,12 +254,12 @@ extension ModelContext {
   /// The sync context records them from every UI save and keeps them across saves until they are
   /// cleared; in the UI context they are always empty. Reading it costs as much as the number of
   /// changed objects, not the number of objects.
-  public func localChanges<Object: ModelObject>(of type: Object.Type) -> LocalChanges<Object> {
+  package func localChanges<Object: ModelObject>(of type: Object.Type) -> LocalChanges<Object> {
     log[type]
   }
 
   /// Marks `keys` of the object `id` as synchronised.
-  public func clearLocalChanges<Object: ModelObject>(
+  package func clearLocalChanges<Object: ModelObject>(
     _ type: Object.Type, id: UUID, keys: Set<Object.Key>
   ) {
     guard let dirty = log[type].updatedKeys[id], !dirty.isDisjoint(with: keys) else { return }
@@ -282,7 +282,7 @@ extension ModelContext {
   /// Records that the backend now holds `object`'s values for `keys` (they were pushed), so the
   /// synchronised value of those keys is theirs, whether or not they changed again since; values
   /// left unconfirmed by lost answers for those keys are settled too.
-  public func recordSynchronised<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
+  package func recordSynchronised<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
     let changes = log[Object.self]
     guard changes.updatedKeys[object.id] != nil || changes.unconfirmed[object.id] != nil else {
       return
@@ -314,7 +314,7 @@ extension ModelContext {
   /// A request carried them and its answer was lost, or a request left one of several values
   /// behind. Strategies whose requests are changes relative to the backend's value (added and
   /// removed members) take these into account.
-  public func recordUnconfirmed<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
+  package func recordUnconfirmed<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
     appendUnconfirmed(UnconfirmedValue(keys: keys, value: object), changesPlan: true)
   }
 
@@ -326,7 +326,7 @@ extension ModelContext {
   /// (``recordSynchronised(_:keys:)``); an answer that proves the request was not applied
   /// withdraws it by the mark returned here (``withdrawInFlight(_:id:mark:)``).
   @discardableResult
-  public func recordInFlight<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>)
+  package func recordInFlight<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>)
     -> WriteAheadMark
   {
     let mark = nextWriteAheadMark()
@@ -349,7 +349,7 @@ extension ModelContext {
   ///
   /// The record is found by its mark, so news that changed its values since still find it; a
   /// record already settled by another answer is gone, and then nothing changes.
-  public func withdrawInFlight<Object: ModelObject>(
+  package func withdrawInFlight<Object: ModelObject>(
     _ type: Object.Type, id: UUID, mark: WriteAheadMark
   ) {
     guard let index = log[type].unconfirmed[id]?.firstIndex(where: { $0.mark == mark }) else {
@@ -364,7 +364,7 @@ extension ModelContext {
   }
 
   /// Marks the insertion of the object `id` as synchronised: the backend has it now.
-  public func clearLocalInsertion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
+  package func clearLocalInsertion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].inserted.contains(id) else { return }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { _ = $0.inserted.remove(id) }
@@ -378,7 +378,7 @@ extension ModelContext {
   /// A request carrying a deletion notes it when it goes: if it changed by the time the answer
   /// comes, a deletion pending then was made later (news settled the first while the request
   /// was out, and the user deleted the object again), and that answer does not settle it.
-  public func endedDeletions(of reference: ObjectReference) -> Int {
+  package func endedDeletions(of reference: ObjectReference) -> Int {
     endedDeletionCounts[reference] ?? 0
   }
 
@@ -390,14 +390,14 @@ extension ModelContext {
   /// that has the self user in a group they are leaving, where the backend may have applied the
   /// leave and then had the user added back. Sending the deletion again makes both sides end
   /// without the object either way.
-  public func restartPendingDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
+  package func restartPendingDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].deleted.contains(id) else { return }
     endedDeletionCounts[ObjectReference(Object.entityName, id), default: 0] += 1
   }
 
   /// Marks the deletion of the object `id` as synchronised: the backend deleted it too, and
   /// holds none of the values it may have held.
-  public func clearLocalDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
+  package func clearLocalDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].deleted.contains(id) else { return }
     endedDeletionCounts[ObjectReference(Object.entityName, id), default: 0] += 1
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in

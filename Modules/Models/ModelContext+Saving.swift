@@ -7,7 +7,7 @@ extension ModelContext {
   /// Saving with no edits commits nothing and returns an empty change set.
   ///
   /// In the sync context, an object that still points at one the save deletes, and would break
-  /// a rule without it, goes too, as ``discardLocally(_:id:)`` takes along what points at an
+  /// a rule without it, goes too, as `discardLocally(_:id:)` takes along what points at an
   /// object then: the UI may have saved it after the deletion was made (a message written in a
   /// group the sync layer drops, whose save the store refused and kept for this one). The sync
   /// layer's deletions are the backend's word or the app's, and a rule they break only here

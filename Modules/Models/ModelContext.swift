@@ -14,7 +14,7 @@ import Seams
 ///   the next UI save writes the edit over it.
 /// - The sync context takes every key the UI context saved, even over its own unsaved edits,
 ///   and records it as a local change to push.
-/// - ``applyRemote(_:)`` (a server value in the sync context) leaves alone every key with a
+/// - `applyRemote(_:)` (a server value in the sync context) leaves alone every key with a
 ///   local change that has not been pushed yet.
 /// - A deletion wins over unsaved edits of the deleted object.
 public final class ModelContext: ModelLookup {
@@ -64,14 +64,14 @@ public final class ModelContext: ModelLookup {
   /// A catch-up moves the cursor past news it does not apply, so the news of a change whose
   /// request was out across one may be behind the cursor already: its answer must not wait
   /// for them (see ``SyncMetadata/forgetAwaitedNews(recordedSince:)``).
-  public private(set) var catchUpsApplied = 0
+  package private(set) var catchUpsApplied = 0
 
   /// Counts a catch-up the sync layer applied; call it in the turn that applies it.
-  public func noteCatchUpApplied() { catchUpsApplied += 1 }
+  package func noteCatchUpApplied() { catchUpsApplied += 1 }
 
   /// A number that changes whenever the local changes of this context change, so the sync
   /// layer can tell when a plan made from them is out of date.
-  public private(set) var localChangeVersion = 0
+  package private(set) var localChangeVersion = 0
   /// How many times a pending deletion of each object left the change log or was restarted; see
   /// ``endedDeletions(of:)``.
   var endedDeletionCounts: [ObjectReference: Int] = [:]
@@ -199,7 +199,7 @@ public final class ModelContext: ModelLookup {
     edits.modify(type) { $0.set(nil, for: id) }
   }
 
-  /// Drops every unsaved edit and any change of ``syncMetadata`` since the last save, returning
+  /// Drops every unsaved edit and any change of `syncMetadata` since the last save, returning
   /// the objects and the metadata to the last saved state.
   ///
   /// The change log keeps what the sync layer recorded since (requests handed out or answered
@@ -253,7 +253,7 @@ public final class ModelContext: ModelLookup {
   /// The sync layer's metadata, such as the last notification applied; saved with the context.
   ///
   /// Changed in place: removing one id from a set of it copies nothing.
-  public var syncMetadata: SyncMetadata {
+  package var syncMetadata: SyncMetadata {
     get { metadata }
     _modify { yield &metadata }
     set { metadata = newValue }

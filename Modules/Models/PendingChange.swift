@@ -5,28 +5,28 @@ import Foundation
 /// backend may hold after lost answers.
 ///
 /// A record with nothing in it means the object has nothing pending; a store removes it.
-public struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable {
+package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable {
   /// Inserted locally, and the backend does not have it yet.
-  public var isInserted = false
+  package var isInserted = false
   /// Deleted locally, and the backend has not heard of it yet.
-  public var isDeleted = false
+  package var isDeleted = false
   /// The keys changed locally since they were last synchronised.
-  public var keys: Set<Object.Key> = []
+  package var keys: Set<Object.Key> = []
   /// The object's last synchronised value (its last value, for a deletion).
-  public var original: Object?
+  package var original: Object?
   /// The backend's refusal, if it refused the change for good.
-  public var failure: PushFailure?
+  package var failure: PushFailure?
   /// Values the backend may hold because requests carrying them may have been applied.
-  public var unconfirmed: [UnconfirmedValue<Object>] = []
+  package var unconfirmed: [UnconfirmedValue<Object>] = []
   /// The changed keys' last synchronised values when the user first changed them (see
   /// ``LocalChanges/editBases``).
-  public var editBase: Object?
+  package var editBase: Object?
 
   /// Creates an empty record.
-  public init() {}
+  package init() {}
 
   /// Whether the object has nothing pending and the record can go.
-  public var isEmpty: Bool {
+  package var isEmpty: Bool {
     !isInserted && !isDeleted && keys.isEmpty && original == nil && failure == nil
       && unconfirmed.isEmpty
   }
@@ -36,7 +36,7 @@ public struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable {
   }
 
   /// Reads a record; an unknown key name is an error naming it.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     isInserted = try container.decode(Bool.self, forKey: .isInserted)
     isDeleted = try container.decode(Bool.self, forKey: .isDeleted)
@@ -51,7 +51,7 @@ public struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable {
 
   /// Writes the record: the keys by name, comma-separated; an empty list of unconfirmed values,
   /// and a missing edit base, are left out.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(isInserted, forKey: .isInserted)
     try container.encode(isDeleted, forKey: .isDeleted)
@@ -72,7 +72,7 @@ extension UnconfirmedValue: Codable {
   ///
   /// A value written before marks existed reads as unmarked, and one written before the user's
   /// later changes were kept beside it, as changed since by nothing.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
       keys: try Object.Key.decodeSet(from: container, forKey: .keys),
@@ -83,7 +83,7 @@ extension UnconfirmedValue: Codable {
 
   /// Writes the keys by name, comma-separated, the value, the mark's serial if it has one, and
   /// the user's later changes if there are any.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(Object.Key.names(of: keys), forKey: .keys)
     try container.encode(value, forKey: .value)
@@ -98,7 +98,7 @@ extension EditBase: Codable {
   }
 
   /// Reads an edit base; an unknown key name is an error naming it.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
       keys: try Object.Key.decodeSet(from: container, forKey: .keys),
@@ -106,7 +106,7 @@ extension EditBase: Codable {
   }
 
   /// Writes the keys by name, comma-separated, and the value.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(Object.Key.names(of: keys), forKey: .keys)
     try container.encode(value, forKey: .value)
@@ -138,7 +138,7 @@ extension RawRepresentable where RawValue == String, Self: Hashable {
 
 extension LocalChanges {
   /// What is pending of `id`, as a store keeps it; an empty record when nothing is.
-  public func pendingChange(of id: UUID) -> PendingChange<Object> {
+  package func pendingChange(of id: UUID) -> PendingChange<Object> {
     var record = PendingChange<Object>()
     record.isInserted = inserted.contains(id)
     record.isDeleted = deleted.contains(id)

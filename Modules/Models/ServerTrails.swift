@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a caller started listening to what the server is heard to hold for one object: pass
 /// it back to ``ModelContext/endServerTrail(of:id:from:)`` to read what was heard since.
-public struct ServerTrailMark: Sendable, Hashable {
+package struct ServerTrailMark: Sendable, Hashable {
   /// How many values had been heard for the object, since its trail began, when the mark was
   /// taken.
   let position: Int

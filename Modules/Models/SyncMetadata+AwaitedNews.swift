@@ -2,7 +2,7 @@ import Foundation
 
 /// Which records of answers awaiting their news existed at one moment, so that they can be
 /// forgotten once every news the backend held after that moment was read.
-public struct AwaitedNewsMark: Sendable, Hashable {
+package struct AwaitedNewsMark: Sendable, Hashable {
   /// The deleted messages awaiting news then.
   let messages: Set<UUID>
   /// The left groups awaiting news then.
@@ -13,7 +13,7 @@ public struct AwaitedNewsMark: Sendable, Hashable {
 
 extension SyncMetadata {
   /// Marks the records of answers awaiting news that exist now; take it before asking for news.
-  public var awaitedNewsMark: AwaitedNewsMark {
+  package var awaitedNewsMark: AwaitedNewsMark {
     AwaitedNewsMark(
       messages: deletedMessagesAwaitingNews, groups: leftGroupsAwaitingNews,
       answers: answersRecorded)
@@ -26,7 +26,7 @@ extension SyncMetadata {
   /// backend has no more news, fetched after the answer, comes after the news of the change:
   /// news not read by then were forgotten by the backend, or could not be read, and will not
   /// come.
-  public mutating func forgetAwaitedNews(recordedBefore mark: AwaitedNewsMark) {
+  package mutating func forgetAwaitedNews(recordedBefore mark: AwaitedNewsMark) {
     deletedMessagesAwaitingNews.subtract(mark.messages)
     leftGroupsAwaitingNews.subtract(mark.groups)
     memberChangesAwaitingNews.removeAll { $0.number < mark.answers }
@@ -35,7 +35,7 @@ extension SyncMetadata {
 
   /// Forgets the records made since `mark`: their answers came to requests whose news may
   /// already be behind the cursor.
-  public mutating func forgetAwaitedNews(recordedSince mark: AwaitedNewsMark) {
+  package mutating func forgetAwaitedNews(recordedSince mark: AwaitedNewsMark) {
     deletedMessagesAwaitingNews.formIntersection(mark.messages)
     leftGroupsAwaitingNews.formIntersection(mark.groups)
     memberChangesAwaitingNews.removeAll { $0.number >= mark.answers }
@@ -45,7 +45,7 @@ extension SyncMetadata {
   /// Records that the backend answered a change of this device that added `users` to group
   /// `conversation` (or removed them), before its news were read; `fromAnyone` when it answered
   /// that it held them so already, so that news of any user moving them are the ones awaited.
-  public mutating func awaitNews(
+  package mutating func awaitNews(
     ofMembers users: Set<UUID>, joining joined: Bool, conversation: UUID,
     fromAnyone: Bool = false
   ) {
@@ -58,7 +58,7 @@ extension SyncMetadata {
   }
 
   /// The members of group `conversation` that answered changes awaiting news name.
-  public func membersAwaitingNews(in conversation: UUID) -> Set<UUID> {
+  package func membersAwaitingNews(in conversation: UUID) -> Set<UUID> {
     memberChangesAwaitingNews.reduce(into: []) { members, change in
       if change.conversation == conversation { members.formUnion(change.users) }
     }
@@ -71,7 +71,7 @@ extension SyncMetadata {
   /// that, news of anyone take those users out of the changes the backend answered as made
   /// already (``AnsweredMemberChange/fromAnyone``), each of which goes once no user is left.
   @discardableResult
-  public mutating func takeMemberChange(
+  package mutating func takeMemberChange(
     of users: Set<UUID>, joining joined: Bool, conversation: UUID, fromSelfUser: Bool = true
   ) -> Bool {
     if fromSelfUser,
@@ -100,27 +100,27 @@ extension SyncMetadata {
 
   /// Forgets the answered member changes and renames of group `conversation`, whose news will
   /// not come here: the self user is no longer in it.
-  public mutating func forgetChanges(ofGroup conversation: UUID) {
+  package mutating func forgetChanges(ofGroup conversation: UUID) {
     memberChangesAwaitingNews.removeAll { $0.conversation == conversation }
     valueChangesAwaitingNews.removeAll { $0.value.key == .groupName(conversation) }
   }
 
   /// Records that the backend answered a change of this device that set `value`, before its
   /// news were read.
-  public mutating func awaitNews(of value: AnsweredValue) {
+  package mutating func awaitNews(of value: AnsweredValue) {
     valueChangesAwaitingNews.append(AnsweredValueChange(number: answersRecorded, value: value))
     answersRecorded += 1
   }
 
   /// Whether an answered change of `key` awaits its news.
-  public func isAwaitingNews(of key: AnsweredKey) -> Bool {
+  package func isAwaitingNews(of key: AnsweredKey) -> Bool {
     valueChangesAwaitingNews.contains { $0.value.key == key }
   }
 
   /// Whether news telling of `value` are older than an answered change of its key that awaits
   /// its news: they end the wait of the first change of that very value, if any, and are older
   /// only if another still waits.
-  public mutating func passesOver(_ value: AnsweredValue) -> Bool {
+  package mutating func passesOver(_ value: AnsweredValue) -> Bool {
     guard !valueChangesAwaitingNews.isEmpty else { return false }
     takeValueChange(value)
     return isAwaitingNews(of: value.key)
@@ -129,7 +129,7 @@ extension SyncMetadata {
   /// Takes the first answered change that news telling of `value` are the news of; returns
   /// whether there was one.
   @discardableResult
-  public mutating func takeValueChange(_ value: AnsweredValue) -> Bool {
+  package mutating func takeValueChange(_ value: AnsweredValue) -> Bool {
     guard let index = valueChangesAwaitingNews.firstIndex(where: { $0.value == value }) else {
       return false
     }

@@ -4,20 +4,20 @@ import Foundation
 /// that it survives a restart.
 public struct SyncMetadata: Sendable, Hashable, Codable {
   /// The id of the last notification applied; the next fetch asks for those after it.
-  public var lastNotificationID: UUID?
+  package var lastNotificationID: UUID?
   /// The users whose profiles the sync layer still owes a fetch: named by news and unknown
   /// here, or contacts whose connection the news showed accepted.
   ///
   /// Saved with the cursor that moved past their news, and kept until a fetch of them is
   /// answered, so that neither a failed fetch nor a restart loses them.
-  public var usersToFetch: Set<UUID>
+  package var usersToFetch: Set<UUID>
   /// The groups created here that a catch-up could not settle: its lists left them out while
   /// their creation was unanswered, and the news the backend still held did not tell of it.
   ///
   /// Once such a creation is answered, only lists read after the answer can say whether the
   /// self user is still in the group (its news may be among those forgotten), so the sync layer
   /// catches up again; news that tell of the creation settle the group without one.
-  public var createdGroupsToConfirm: Set<UUID>
+  package var createdGroupsToConfirm: Set<UUID>
   /// The messages whose deletion by this device the backend answered before the news of that
   /// deletion were read.
   ///
@@ -26,7 +26,7 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
   /// between, nor for good if the backend forgets the news of its deletion. Each one is kept
   /// until those news are read, or until every news the backend held when it was answered
   /// were read (see ``forgetAwaitedNews(recordedBefore:)``).
-  public var deletedMessagesAwaitingNews: Set<UUID>
+  package var deletedMessagesAwaitingNews: Set<UUID>
   /// The changes of group members made here that the backend answered before the news of them
   /// were read, in the order of their answers.
   ///
@@ -34,27 +34,32 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
   /// and leave the member where the answer put them: a member the user took out and added back
   /// stays in while the news of the removal are read. Each one is kept as long as a deleted
   /// message is.
-  public var memberChangesAwaitingNews: [AnsweredMemberChange]
+  package var memberChangesAwaitingNews: [AnsweredMemberChange]
   /// The new names (and the accent and handle) of the self user and of groups that the backend
   /// answered before the news of them were read, in the order of their answers.
   ///
   /// Until its news are read, news of such a key tell of an older value, and leave the key as
   /// the answer set it: a name the user gave twice shows the second while the news of the first
   /// are read. Each one is kept as long as a deleted message is.
-  public var valueChangesAwaitingNews: [AnsweredValueChange]
+  package var valueChangesAwaitingNews: [AnsweredValueChange]
   /// How many answered member and value changes were recorded so far, which numbers the next.
-  public var answersRecorded: Int
+  package var answersRecorded: Int
   /// The groups this device left, whose leaving the backend answered before the news of it
   /// were read.
   ///
   /// News of the group older than the answer, such as those of its creation, would bring it
   /// back until the news of the leaving: the sync layer passes over them. Each one is kept as
   /// long as a deleted message is.
-  public var leftGroupsAwaitingNews: Set<UUID>
+  package var leftGroupsAwaitingNews: Set<UUID>
 
   /// Creates metadata; nothing known by default.
-  public init(
-    lastNotificationID: UUID? = nil, usersToFetch: Set<UUID> = [],
+  /// Metadata of a client that has synchronised nothing yet.
+  public init() {
+    self.init(lastNotificationID: nil)
+  }
+
+  package init(
+    lastNotificationID: UUID?, usersToFetch: Set<UUID> = [],
     createdGroupsToConfirm: Set<UUID> = [], deletedMessagesAwaitingNews: Set<UUID> = [],
     memberChangesAwaitingNews: [AnsweredMemberChange] = [],
     valueChangesAwaitingNews: [AnsweredValueChange] = [], answersRecorded: Int = 0,
@@ -81,7 +86,7 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
     case leftGroupsAwaitingNews
   }
 
-  /// Reads metadata; a store written before ``usersToFetch``, ``createdGroupsToConfirm`` or the
+  /// Reads metadata; a store written before `usersToFetch`, `createdGroupsToConfirm` or the
   /// records of answers awaiting news existed owes no fetch, has no group to confirm and awaits
   /// no news.
   public init(from decoder: any Decoder) throws {

@@ -5,15 +5,15 @@
 /// ``ModelContext/withdrawInFlight(_:id:mark:)`` takes it back. A record's values can change
 /// while its request is out (news from the server change every version a creation may have
 /// left), so the values alone cannot find it again.
-public struct WriteAheadMark: Sendable, Hashable, CustomStringConvertible {
+package struct WriteAheadMark: Sendable, Hashable, CustomStringConvertible {
   /// The record's number, larger than that of every record the context held or wrote before.
-  public let serial: Int
+  package let serial: Int
 
   /// Creates the mark numbered `serial`, as a store reads it back.
-  public init(serial: Int) {
+  package init(serial: Int) {
     self.serial = serial
   }
 
   /// Reads as `write-ahead 3`.
-  public var description: String { "write-ahead \(serial)" }
+  package var description: String { "write-ahead \(serial)" }
 }

@@ -162,7 +162,8 @@ public struct TrackerHarness {
   }
 
   /// The sync context's local changes of `type`.
-  public func localChanges<Object: ModelObject>(_ type: Object.Type) async -> LocalChanges<Object> {
+  package func localChanges<Object: ModelObject>(_ type: Object.Type) async -> LocalChanges<Object>
+  {
     await stack.sync.perform { $0.localChanges(of: type) }
   }
 }

@@ -12,7 +12,8 @@ struct SyncMetadataTests {
   /// Ann's removal from Lunch, then Bob's addition to Team.
   static func awaiting() -> SyncMetadata {
     var metadata = SyncMetadata(
-      deletedMessagesAwaitingNews: [UUID(21)], leftGroupsAwaitingNews: [UUID(31)])
+      lastNotificationID: nil, deletedMessagesAwaitingNews: [UUID(21)],
+      leftGroupsAwaitingNews: [UUID(31)])
     metadata.awaitNews(ofMembers: [ann], joining: false, conversation: lunch)
     metadata.awaitNews(ofMembers: [bob], joining: true, conversation: team)
     return metadata

@@ -40,9 +40,10 @@ struct RecordCoderTests {
       me, ann, group, message, make.connection(from: me, to: ann, message: "Hi"), record, based,
       PendingChange<User>(), SyncMetadata(lastNotificationID: UUID(3)), SyncMetadata(),
       SyncMetadata(lastNotificationID: UUID(3), usersToFetch: [UUID(5), UUID(4)]),
-      SyncMetadata(createdGroupsToConfirm: [UUID(7), UUID(6)]),
-      SyncMetadata(deletedMessagesAwaitingNews: [UUID(9), UUID(8)]),
+      SyncMetadata(lastNotificationID: nil, createdGroupsToConfirm: [UUID(7), UUID(6)]),
+      SyncMetadata(lastNotificationID: nil, deletedMessagesAwaitingNews: [UUID(9), UUID(8)]),
       SyncMetadata(
+        lastNotificationID: nil,
         memberChangesAwaitingNews: [
           AnsweredMemberChange(number: 4, conversation: UUID(7), joined: false, users: [UUID(6)]),
           AnsweredMemberChange(

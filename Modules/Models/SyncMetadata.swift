@@ -52,12 +52,12 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
   /// long as a deleted message is.
   package var leftGroupsAwaitingNews: Set<UUID>
 
-  /// Creates metadata; nothing known by default.
   /// Metadata of a client that has synchronised nothing yet.
   public init() {
     self.init(lastNotificationID: nil)
   }
 
+  /// Creates metadata; nothing known but what is given.
   package init(
     lastNotificationID: UUID?, usersToFetch: Set<UUID> = [],
     createdGroupsToConfirm: Set<UUID> = [], deletedMessagesAwaitingNews: Set<UUID> = [],

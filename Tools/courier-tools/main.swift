@@ -79,6 +79,9 @@ let usage = """
     record-run FOLDER NAME TITLE STATUS SECONDS OUTPUT COMMAND…
                                               append a search run to FOLDER/NAME.jsonl and
                                               render FOLDER/NAME.md
+    instructions THRESHOLDS [--record] NAME=CALLGRIND_OUT…
+                                              compare callgrind counts with the thresholds
+                                              (exit 1 above 5 %), or record them
     check-docs FILE…                          list dates, seeds, commit hashes, measured times
                                               and broken relative links; exit 1 on any
   LIST and EVENTS are event-stream files (--event-stream-version 0).
@@ -314,6 +317,43 @@ case "record-run":
     fail("\(logPath): \(error)")
   }
   print("recorded in \(folder)/\(name).md")
+case "instructions":
+  // instructions THRESHOLDS [--record] NAME=CALLGRIND_OUT…: compare with the thresholds, or
+  // write the counts as the thresholds.
+  var rest = Array(arguments.dropFirst())
+  guard let thresholdsPath = rest.first else { fail(usage) }
+  rest.removeFirst()
+  let recording = rest.contains("--record")
+  var measured: [String: Int] = [:]
+  for pair in rest where pair != "--record" {
+    let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2 else { fail("expected NAME=FILE, got \(pair)") }
+    do {
+      measured[parts[0]] = try InstructionGate.count(fromCallgrindOutput: read(parts[1]))
+    } catch {
+      fail("\(parts[1]): \(error)")
+    }
+  }
+  if recording {
+    write(InstructionGate.thresholdsJSON(measured), to: thresholdsPath)
+    print("recorded \(measured.count) thresholds in \(thresholdsPath)")
+    exit(0)
+  }
+  guard FileManager.default.fileExists(atPath: thresholdsPath) else {
+    fail(
+      "no thresholds at \(thresholdsPath) for this toolchain; record them with --record", code: 1)
+  }
+  let thresholds: [String: Int]
+  do {
+    thresholds = try InstructionGate.thresholds(fromJSON: read(thresholdsPath))
+  } catch {
+    fail("\(thresholdsPath): \(error)")
+  }
+  let verdicts = InstructionGate.verdicts(measured: measured, thresholds: thresholds)
+  for verdict in verdicts { print(verdict) }
+  if verdicts.contains(where: { !$0.passed }) {
+    fail("instruction counts regressed by more than 5 % (or a workload has no threshold)", code: 1)
+  }
 case "check-docs":
   let documents = Array(arguments.dropFirst())
   guard !documents.isEmpty else { fail(usage) }

@@ -1,0 +1,41 @@
+import Foundation
+import Models
+import Seams
+import SyncStrategies
+
+/// Fixed workloads for the instruction-count gate (`Tools/check-instructions`): each runs once,
+/// the same way every time, so that `valgrind --tool=callgrind` counts the same instructions
+/// from run to run on one toolchain.
+let workloads: [(name: String, run: @MainActor () async throws -> Void)] = [
+  ("drain-10k", { try await drainWorkload(10_000) }),
+  ("save-10k", { try await saveWorkload(stored: 10_000, changed: 10_000) }),
+]
+
+/// Sets up `count` pending objects in chains of three and drains them.
+@MainActor
+private func drainWorkload(_ count: Int) async throws {
+  let tracker = WorkTracker()
+  let (stack, _) = try await pendingChains(count, tracker: tracker)
+  let sent = await drain(stack, .standard())
+  guard sent == count - count % 3 else {
+    throw BenchError.mismatch("drained \(sent) requests for \(count) objects")
+  }
+}
+
+/// Renames `changed` of `stored` users in the UI context, saves, and waits for the merge.
+@MainActor
+private func saveWorkload(stored: Int, changed: Int) async throws {
+  let uuids = UUIDSource.seeded(7)
+  let users = (0..<stored).map { User(id: uuids.next(), name: "User \($0)") }
+  let tracker = WorkTracker()
+  let stack = ModelStack.inMemory(Tables(users), uuids: uuids, tracker: tracker)
+  let context = stack.ui.context
+  for user in users.prefix(changed) {
+    try context.update(User.self, id: user.id) { $0.name += "!" }
+  }
+  let changes = try context.save()
+  _ = await tracker.settle(within: .seconds(600))
+  guard changes[User.self].updated.count == changed else {
+    throw BenchError.mismatch("saved \(changes[User.self].updated.count) of \(changed)")
+  }
+}

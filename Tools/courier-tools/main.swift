@@ -276,6 +276,17 @@ case "disabled-tests":
 case "snippets":
   let rest = Array(arguments.dropFirst())
   guard let output = rest.first, rest.count > 1 else { fail(usage) }
+  // A snippet's errors point at its document through #sourceLocation, whose #fileID keeps only
+  // the file's name: two documents of one name would clash in an optimised build.
+  let withSnippets = rest.dropFirst().filter {
+    !DocSnippet.extract(from: read($0), document: $0).isEmpty
+  }
+  let byName = Dictionary(grouping: withSnippets) { URL(fileURLWithPath: $0).lastPathComponent }
+  if let (name, paths) = byName.first(where: { $0.value.count > 1 }) {
+    fail(
+      "documents share the name \(name), which the snippet check cannot tell apart: "
+        + paths.joined(separator: ", ") + "; rename one")
+  }
   try? FileManager.default.removeItem(atPath: output)
   var count = 0
   for document in rest.dropFirst() {

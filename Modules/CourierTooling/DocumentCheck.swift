@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The check reads Markdown. Prose and inline code are checked for every kind of finding; fenced
 /// code blocks are checked only for dates and commit hashes, since a command such as
-/// `Tools/simulate --seed 7` or a budget such as `.seconds(30)` in an example is not history. A
+/// `Tools/simulate --seed N` or a budget such as `.seconds(30)` in an example is not history. A
 /// date that starts an ISO 8601 timestamp (`2024-03-01T09:00:00Z`) is data, not a date of the
 /// project's life. A duration written as a bound (`≤ 50 ms`, `at most 2 s`, `within 100 ms`,
 /// `after 5 s`) is a goal or a rule; any other duration in prose is a measurement.
@@ -16,7 +16,7 @@ public enum DocumentCheck {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
       /// A calendar date such as `2026-11-28`.
       case date
-      /// A seed number of a search, such as "seed 1003".
+      /// The number of a search's seed: the word "seed" or "seeds" followed by a number.
       case seed
       /// An abbreviated or full commit hash.
       case commitHash = "commit hash"
@@ -43,7 +43,7 @@ public enum DocumentCheck {
       self.text = text
     }
 
-    /// `README.md:12: seed: "seed 1003"`.
+    /// The document, the line, the kind and the text found, separated by colons.
     public var description: String { "\(document):\(line): \(kind.rawValue): \"\(text)\"" }
   }
 
@@ -80,7 +80,7 @@ public enum DocumentCheck {
 
   /// A calendar date not followed by a time of day.
   static let datePattern = #"\b(19|20)\d\d-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b(?!T)"#
-  /// "seed 42", "seeds 19 and 42", "seed #7", "seeds 1–3".
+  /// "seed" or "seeds", then a number, with or without a `#` before it.
   static let seedPattern = #"(?i)\bseeds?\s+#?\d+"#
   /// A number followed by a unit of time.
   static let durationPattern =

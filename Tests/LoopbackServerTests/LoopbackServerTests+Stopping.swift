@@ -37,7 +37,8 @@ extension LoopbackServerTests {
       #expect(!server.isRunning)
       let closed = try await DedicatedThread.perform { client.client.isClosedByServer() }
       #expect(closed)
-      #expect(throws: ServerError.self) { try LoopbackClient(port: server.port) }
+      // Whether the port still accepts is not asked: once it is free, a server of a suite
+      // running beside this one may be given it.
     }
 
     #if os(Linux)

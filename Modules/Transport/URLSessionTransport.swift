@@ -24,12 +24,25 @@ public final class URLSessionTransport: TransportSession {
     public var maxConcurrentRequests: Int
     /// How temporary failures are retried.
     public var retry: RetryPolicy
+    /// Whether a connection is kept open for the next request (`true`, the default), or each
+    /// request asks the server to close its connection after answering (`Connection: close`).
+    ///
+    /// On Linux, `URLSession` sends a request again on a new connection when a kept-open one
+    /// closes without an answer, but cannot send the body again: a lost answer to a request with
+    /// a body is then reported only when the server gives up waiting for that body, seconds
+    /// later. Without reuse, every request has a connection of its own, and a lost answer is
+    /// reported as soon as the connection closes, at the cost of opening one per request.
+    public var reusesConnections: Bool
 
     /// Creates a configuration.
-    public init(baseURL: URL, maxConcurrentRequests: Int = 6, retry: RetryPolicy = RetryPolicy()) {
+    public init(
+      baseURL: URL, maxConcurrentRequests: Int = 6, retry: RetryPolicy = RetryPolicy(),
+      reusesConnections: Bool = true
+    ) {
       self.baseURL = baseURL
       self.maxConcurrentRequests = maxConcurrentRequests
       self.retry = retry
+      self.reusesConnections = reusesConnections
     }
   }
 
@@ -175,6 +188,9 @@ public final class URLSessionTransport: TransportSession {
     }
     urlRequest.setValue(requestID, forHTTPHeaderField: "X-Request-ID")
     if let token { urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+    if !configuration.reusesConnections {
+      urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+    }
     logger.debug(
       "\(request.method.rawValue) \(request.path) [\(requestID)] attempt \(attempt), headers: "
         + Redaction.describe(urlRequest.allHTTPHeaderFields ?? [:]))

@@ -73,4 +73,8 @@ public struct ErrorLabel: RawRepresentable, Sendable, Hashable, CustomStringConv
   public static let badConnectionUpdate: ErrorLabel = "bad-conn-update"
   /// Another user already made a conversation with this id.
   public static let idTaken: ErrorLabel = "id-taken"
+  /// The bearer token is none the backend handed out (401).
+  public static let invalidToken: ErrorLabel = "invalid-token"
+  /// No user signs in with the handle given (403).
+  public static let invalidCredentials: ErrorLabel = "invalid-credentials"
 }

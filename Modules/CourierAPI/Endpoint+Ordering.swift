@@ -15,7 +15,7 @@ extension Endpoint {
       .renameConversation, .addMembers, .removeMembers, .postMessage, .deleteMessage:
       true
     case .getSelf, .getUsers, .getUser, .searchContacts, .getConnections, .getConversations,
-      .getNotifications, .lastNotification:
+      .getNotifications, .lastNotification, .signIn:
       false
     }
   }

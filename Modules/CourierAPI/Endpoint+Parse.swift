@@ -119,6 +119,7 @@ private struct Input {
       }
       return .getNotifications(since: since, size: try size(default: 100))
     case .lastNotification: return .lastNotification
+    case .signIn: return .signIn(try decode(SignIn.self))
     }
   }
 

@@ -47,6 +47,8 @@ extension Endpoint {
           + [QueryItem("size", "\(size)")])
     case .lastNotification:
       try HTTPRequest(.get, "/notifications/last")
+    case .signIn(let body):
+      try HTTPRequest(.post, "/login", json: body.jsonValue)
     }
   }
 }

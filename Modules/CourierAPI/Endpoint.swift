@@ -46,6 +46,8 @@ public enum Endpoint: Sendable, Hashable {
   case getNotifications(since: UUID?, size: Int)
   /// `GET /notifications/last`: the newest notification.
   case lastNotification
+  /// `POST /login`: sign in by handle, for a bearer token that every later request carries.
+  case signIn(SignIn)
 
   /// Which route the call takes, without its values.
   public var route: Route {
@@ -67,6 +69,7 @@ public enum Endpoint: Sendable, Hashable {
     case .deleteMessage: .deleteMessage
     case .getNotifications: .getNotifications
     case .lastNotification: .lastNotification
+    case .signIn: .signIn
     }
   }
 }
@@ -130,6 +133,8 @@ public enum Route: String, Sendable, Hashable, CaseIterable, CustomStringConvert
   case getNotifications = "GET /notifications"
   /// `GET /notifications/last`.
   case lastNotification = "GET /notifications/last"
+  /// `POST /login`.
+  case signIn = "POST /login"
 
   /// The method and the path template.
   public var description: String { rawValue }

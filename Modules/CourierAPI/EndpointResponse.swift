@@ -33,6 +33,8 @@ public enum EndpointResponse: Sendable, Equatable {
   case notifications(Page<NotificationPayload>)
   /// One notification: `GET /notifications/last`.
   case notification(NotificationPayload)
+  /// A bearer token and the user it stands for: `POST /login`.
+  case signedIn(SignedIn)
   /// Nothing to say (204): nothing changed, or a deletion went through.
   case noContent
 
@@ -51,6 +53,7 @@ public enum EndpointResponse: Sendable, Equatable {
     case .message(let message): message.jsonValue
     case .notifications(let page): page.jsonValue(listKey: NotificationPayload.pageKey)
     case .notification(let notification): notification.jsonValue
+    case .signedIn(let session): session.jsonValue
     case .noContent: nil
     }
   }
@@ -108,6 +111,7 @@ extension Endpoint {
     case .getNotifications:
       return .notifications(try Page.parse(body, listKey: NotificationPayload.pageKey))
     case .lastNotification: return .notification(try NotificationPayload.parse(body))
+    case .signIn: return .signedIn(try SignedIn.parse(body))
     }
   }
 }

@@ -34,7 +34,7 @@ public enum CourierCommand: Sendable, Equatable {
   /// The help text of the executable as a whole.
   public static let usage = """
     usage: courier demo [--seed N] [--faults] [--json] [--server URL] [--store FILE] [--help]
-           courier serve [--port N] [--seed N] [--scenario empty|demo] [--help]
+           courier serve [--port N] [--seed N] [--scenario empty|demo|chat] [--help]
     """
 }
 

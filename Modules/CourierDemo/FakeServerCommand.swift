@@ -25,6 +25,14 @@ public struct FakeServerCommand: Sendable {
     case .demo:
       DemoScenario.populate(fake)
       fake.contactsAcceptRequests = true
+    case .chat:
+      let users = ChatScenario.populate(fake)
+      fake.requiresSignIn = true
+      write(
+        "users: "
+          + ChatScenario.handles.compactMap { handle in
+            users[handle].map { "\(handle) (\($0.uuidString.lowercased()))" }
+          }.joined(separator: ", ") + "; sign in with POST /login {\"handle\": …}")
     }
     for rule in options.faults {
       fake.addFault(rule)

@@ -9,6 +9,9 @@ public struct ServeOptions: Sendable, Equatable {
     /// The demo story's users, with every contact accepting requests at once, so that
     /// `courier demo --server URL` completes the whole story.
     case demo
+    /// Ann, Bob and Cleo, connected with each other, for chat clients that sign in by handle
+    /// (`POST /login {"handle": "bob"}`).
+    case chat
   }
 
   /// The port to listen on; 0 for any free one.
@@ -57,7 +60,7 @@ public struct ServeOptions: Sendable, Equatable {
 
   /// The help text.
   public static let usage = """
-    usage: courier serve [--port N] [--seed N] [--scenario empty|demo] [--fault RULE]...
+    usage: courier serve [--port N] [--seed N] [--scenario empty|demo|chat] [--fault RULE]...
 
     Runs Courier's fake backend as an HTTP server on 127.0.0.1, prints its base URL, and logs
     each request on one line (index, method, path, status, fault). Ctrl-C stops it.
@@ -66,13 +69,17 @@ public struct ServeOptions: Sendable, Equatable {
       --seed N          ids from seed N (default 1)
       --scenario NAME   empty: a self user only (default); demo: the demo story's users, each
                         contact accepting a connection request at once, for
-                        `courier demo --server URL`
-      --fault RULE      inject a fault: 'METHOD PATH: FAULT [once|N times|always]', where
+                        `courier demo --server URL`; chat: Ann, Bob and Cleo, connected
+                        with each other, who sign in with POST /login {"handle": "ann"} (or
+                        bob, cleo) for a bearer token, as `courier-chat` does
+      --fault RULE      inject a fault: 'METHOD PATH: FAULT [once|N times|always] [after N]',
+                        where
                         FAULT is status N [retry-after S], network connection-lost|timed-out|
                         offline|cannot-connect, delay 500ms, park, hold-answer,
                         lose-response or malformed-body; * matches a path segment or any
-                        method; repeat the option for more rules; each request a rule hits
-                        is logged with its fault
+                        method; after N lets the first N matching requests through; repeat
+                        the option for more rules; each request a rule hits is logged with its
+                        fault
       --help            this text
     """
 }

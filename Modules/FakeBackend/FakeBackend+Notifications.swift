@@ -6,11 +6,13 @@ import ParsingCore
 
 /// The fake's handler for the notification stream.
 extension FakeBackend {
-  static func getNotifications(since: UUID?, size: Int, _ state: ServerState) -> Answer {
-    if let since, !state.notifications.contains(where: { $0.id == since }) {
+  static func getNotifications(since: UUID?, size: Int, _ stream: [NotificationPayload])
+    -> Answer
+  {
+    if let since, !stream.contains(where: { $0.id == since }) {
       return .notFound("notification \(since.lowercasedText)")
     }
-    switch page(state.notifications, id: \.id, paging: Paging(size: size, start: since)) {
+    switch page(stream, id: \.id, paging: Paging(size: size, start: since)) {
     case .failure(let missing): return missing.answer
     case .success(let (items, hasMore)):
       return .ok(.notifications(Page(elements: items, failures: [], hasMore: hasMore)))

@@ -4,6 +4,7 @@ import JSON
 import ParsingCore
 import Seams
 import Transport
+import UserParsing
 
 /// The API contract the fake serves: every request is parsed into an `Endpoint`
 /// (the same enum the client prints its requests from) and answered by the handler of its
@@ -28,11 +29,14 @@ import Transport
 /// | `DELETE /conversations/{id}/messages/{nonce}` | 204 and a `conversation.message-delete` event; 404 for an unknown or deleted message, 403 for another user's |
 /// | `GET /notifications?since=&size=` | 200 `{"notifications": […], "has_more"}` after `since`; 404 `not-found` for an unknown `since` |
 /// | `GET /notifications/last` | 200 the newest notification, 404 if there is none |
+/// | `POST /login {handle}` | 200 `{"access_token", "user"}`; 403 `invalid-credentials` for an unknown handle |
 /// | anything else | 404 `no-endpoint`, journalled as unmatched |
 ///
-/// `size` must be 1…500, else 400 `invalid-size`. Everything but `/self` needs a self user set
-/// up first (403 `no-self`). A body that is not the JSON an endpoint takes answers 400
-/// `bad-request` naming every bad field.
+/// A request acts for the user its `Authorization: Bearer` token was handed out to by
+/// `POST /login`; any other request acts for the self user (403 `no-self` when there is none),
+/// unless `requiresSignIn` is set, when it is answered 401 `invalid-token`. Each user has a notification stream of their own,
+/// holding the changes that concern them. `size` must be 1…500, else 400 `invalid-size`. A body
+/// that is not the JSON an endpoint takes answers 400 `bad-request` naming every bad field.
 extension FakeBackend {
   /// What a handler answers: a typed response with its status, or an error.
   enum Answer: Sendable {
@@ -73,8 +77,22 @@ extension FakeBackend {
   public func answer(_ endpoint: Endpoint, idempotencyKey: String?) -> (
     answer: Result<EndpointResponse, APIError>, version: ServerVersion, isRepeat: Bool
   ) {
+    answer(endpoint, as: nil, idempotencyKey: idempotencyKey)
+  }
+
+  /// The fake's answer to `endpoint` sent by `user` (the self user when `nil`) with
+  /// `idempotencyKey`, typed, with the server's version once it had answered, and whether it
+  /// was the first answer given again to a repeated key (then nothing was applied).
+  ///
+  /// For simulations of several clients, which act for different users without HTTP.
+  public func answer(_ endpoint: Endpoint, as user: UUID?, idempotencyKey: String? = nil) -> (
+    answer: Result<EndpointResponse, APIError>, version: ServerVersion, isRepeat: Bool
+  ) {
     let (answer, version, isRepeat) = state.withLock { state -> (Answer, ServerVersion, Bool) in
-      guard let me = state.selfID else {
+      if case .signIn(let body) = endpoint {
+        return (Self.signIn(body, &state), state.version, false)
+      }
+      guard let me = user ?? state.selfID else {
         return (.error(403, .noSelf, "no self user is set up"), state.version, false)
       }
       return Self.keyed(endpoint, key: idempotencyKey, for: me, in: &state)
@@ -95,7 +113,7 @@ extension FakeBackend {
       return (handle(endpoint, for: me, in: &state), state.version, false)
     }
     if let first = state.answersByIdempotencyKey[key] {
-      guard first.endpoint == endpoint else {
+      guard first.endpoint == endpoint, first.user == me else {
         let refusal = Answer.error(
           422, .idempotencyKeyReused,
           "idempotency key \(key) was used for \(first.endpoint.route) before")
@@ -105,7 +123,7 @@ extension FakeBackend {
     }
     let answer = handle(endpoint, for: me, in: &state)
     state.answersByIdempotencyKey[key] = ServerState.KeyedAnswer(
-      endpoint: endpoint, answer: answer, version: state.version)
+      endpoint: endpoint, user: me, answer: answer, version: state.version)
     return (answer, state.version, false)
   }
 
@@ -114,15 +132,53 @@ extension FakeBackend {
     switch request.endpoint {
     case .failure(let error):
       return answer(to: error).response
+    case .success(.signIn(let body)):
+      return signIn(body, &state).response
     case .success(let endpoint):
-      guard let me = state.selfID else {
-        return Answer.error(403, .noSelf, "no self user is set up").response
+      let me: UUID
+      switch user(of: request, in: state) {
+      case .success(let user): me = user
+      case .failure(let refusal): return refusal.answer.response
       }
       guard endpoint.changesState else { return handle(endpoint, for: me, in: &state).response }
       let key = request.headers[Endpoint.idempotencyKeyHeader.lowercased()]
       let (answer, version, _) = keyed(endpoint, key: key, for: me, in: &state)
       return versioned(answer.response, version)
     }
+  }
+
+  /// Why a request acts for nobody.
+  struct Refusal: Error {
+    let answer: Answer
+  }
+
+  /// The user `request` acts for: the one its bearer token was handed out to, else the self
+  /// user, unless sign-in is required.
+  static func user(of request: FakeRequest, in state: ServerState) -> Result<UUID, Refusal> {
+    let authorization = request.headers["authorization"]
+    let token = authorization.map { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : $0 }
+    if let token, let user = state.tokens[token] { return .success(user) }
+    if state.requiresSignIn {
+      let problem = token == nil ? "no bearer token was sent" : "the bearer token is unknown"
+      return .failure(Refusal(answer: .error(401, .invalidToken, "\(problem); sign in first")))
+    }
+    guard let me = state.selfID else {
+      return .failure(Refusal(answer: .error(403, .noSelf, "no self user is set up")))
+    }
+    return .success(me)
+  }
+
+  /// Signs in the user with the body's handle, handing out a new bearer token.
+  static func signIn(_ body: SignIn, _ state: inout ServerState) -> Answer {
+    let handle = body.handle.lowercased()
+    guard
+      let user = state.userOrder.first(where: { state.users[$0]?.handle?.lowercased() == handle })
+    else {
+      return .error(403, .invalidCredentials, "no user has the handle \(body.handle)")
+    }
+    let token = state.uuids.next().lowercasedText
+    state.tokens[token] = user
+    return .ok(.signedIn(SignedIn(accessToken: token, user: user)))
   }
 
   /// `response` with the version the server reached once it answered: the version of the
@@ -155,9 +211,11 @@ extension FakeBackend {
     case .removeMembers(let id, let body): removeMembers(body.users, from: id, me, &state)
     case .postMessage(let id, let body): postMessage(body, in: id, me, &state)
     case .deleteMessage(let id, let nonce): deleteMessage(nonce, in: id, me, &state)
-    case .getNotifications(let since, let size): getNotifications(since: since, size: size, state)
+    case .getNotifications(let since, let size):
+      getNotifications(since: since, size: size, state.streams[me] ?? [])
     case .lastNotification:
-      state.notifications.last.map { .ok(.notification($0)) } ?? .notFound("a notification")
+      state.streams[me]?.last.map { .ok(.notification($0)) } ?? .notFound("a notification")
+    case .signIn(let body): signIn(body, &state)
     }
   }
 

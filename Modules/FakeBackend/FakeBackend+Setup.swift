@@ -91,6 +91,15 @@ extension FakeBackend {
     }
   }
 
+  /// Whether every request must carry a bearer token that `POST /login` handed out, as on a
+  /// real backend: when `true`, a request without one or with another is answered 401
+  /// `invalid-token`; when `false` (the default), such a request acts for the self user, as a
+  /// test of one client expects, and a handed-out token still acts for its user.
+  public var requiresSignIn: Bool {
+    get { state.withLock { $0.requiresSignIn } }
+    set { state.withLock { $0.requiresSignIn = newValue } }
+  }
+
   /// Whether every user the self user asks to connect accepts at once, with the events a
   /// remote acceptance emits: for scenarios where nobody else is at the keyboard, such as
   /// `courier serve --scenario demo`.
@@ -227,8 +236,15 @@ extension FakeBackend {
     state.withLock { ServerSnapshot(state: $0) }
   }
 
-  /// Every notification the fake still keeps, oldest first.
+  /// Every notification the fake still keeps for the self user, oldest first.
   public var notifications: [NotificationPayload] { state.withLock { $0.notifications } }
+
+  /// Every notification the fake still keeps for `user`, oldest first: the changes that concern
+  /// them (their own profile and their connections' ones, their side of each connection, and
+  /// everything in the conversations they are members of).
+  public func notifications(of user: UUID) -> [NotificationPayload] {
+    state.withLock { $0.streams[user] ?? [] }
+  }
 
   /// Forgets every notification but the newest `count`, as a backend that keeps them for a
   /// limited time does: a client asking for news after a forgotten one gets `404`.

@@ -13,12 +13,14 @@ public enum FaultRuleParseError: Error, Sendable, Hashable, CustomStringConverti
   case fault(String)
   /// The count is not `once`, `N times` or `always`.
   case count(String)
+  /// What follows `after` is not a whole number of requests to let through first.
+  case after(String)
 
   /// Names the part that is wrong and what it should be.
   public var description: String {
     switch self {
     case .shape(let text):
-      "'\(text)' is not a fault rule: write METHOD PATH: FAULT [once|N times|always]"
+      "'\(text)' is not a fault rule: write METHOD PATH: FAULT [once|N times|always] [after N]"
     case .method(let text): "'\(text)' is not a method: write GET, POST, … or *"
     case .path(let text): "'\(text)' is not a path: it starts with /, and * matches a segment"
     case .fault(let text):
@@ -26,13 +28,17 @@ public enum FaultRuleParseError: Error, Sendable, Hashable, CustomStringConverti
         + "timed-out|offline|cannot-connect, delay DURATION (such as 500ms or 2s), park, "
         + "hold-answer, lose-response or malformed-body"
     case .count(let text): "'\(text)' is not a count: write once, N times or always"
+    case .after(let text):
+      "'\(text)' is not a number of requests to let through first: write after N, N from 1"
     }
   }
 }
 
 extension FaultRule {
-  /// Reads a rule written as `METHOD PATH: FAULT [once|N times|always]`, such as
-  /// `POST /conversations/*/messages: lose-response once` or `* /**: status 503 always`.
+  /// Reads a rule written as `METHOD PATH: FAULT [once|N times|always] [after N]`, such as
+  /// `POST /conversations/*/messages: lose-response once` or `* /**: status 503 always`;
+  /// `after N` lets the first N matching requests through, so that
+  /// `POST /conversations/*/messages: hold-answer once after 2` holds the third message's answer.
   ///
   /// The faults are those of ``Fault``: `status N [retry-after S]`, `network
   /// connection-lost|timed-out|offline|cannot-connect`, `delay DURATION` (`500ms`, `2s`),
@@ -52,12 +58,28 @@ extension FaultRule {
     guard path.hasPrefix("/") else { throw .path(path) }
     let matcher = RequestMatcher(method == "*" ? nil : method, path)
     var words = text[text.index(after: colon)...].split(separator: " ").map(String.init)
+    let skipped = try Self.skipped(removingFrom: &words)
     let count = try Self.count(removingFrom: &words)
     let fault = try Self.fault(words)
+    let through = [Fault?](repeating: nil, count: skipped)
     switch count {
-    case .times(let number): self = .times(number, matcher, fault)
-    case .always: self = .always(matcher, fault)
+    case .times(let number):
+      self = FaultRule(matcher, steps: through + [Fault?](repeating: fault, count: number))
+    case .always:
+      self = FaultRule(matcher, steps: through + [fault], repeatsLastStep: true)
     }
+  }
+
+  /// The number after a trailing `after`, taken off `words`; 0 when there is none.
+  private static func skipped(removingFrom words: inout [String]) throws(FaultRuleParseError)
+    -> Int
+  {
+    guard words.count >= 2, words[words.count - 2] == "after" else { return 0 }
+    guard let number = Int(words[words.count - 1]), number > 0 else {
+      throw .after(words[words.count - 1])
+    }
+    words.removeLast(2)
+    return number
   }
 
   private enum Count {

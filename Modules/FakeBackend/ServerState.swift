@@ -10,7 +10,7 @@ import Transport
 import UserParsing
 
 /// Everything the fake server knows, and the changes it can make; each change records the events
-/// the real backend would send the self user.
+/// the real backend would send each user it concerns, in that user's notification stream.
 struct ServerState {
   struct ConnectionKey: Hashable {
     let from: UUID
@@ -30,7 +30,14 @@ struct ServerState {
   var uuids: UUIDSource
   private let epoch: Date
   private var ticks = 0
+  /// The user a request without a bearer token acts for: the self user of a test with one
+  /// client.
   var selfID: UUID?
+  /// The user each bearer token handed out by `POST /login` stands for.
+  var tokens: [String: UUID] = [:]
+  /// Whether a request must carry a token `POST /login` handed out, rather than act for the
+  /// self user without one.
+  var requiresSignIn = false
   /// Whether every connection request the self user sends is accepted at once by its recipient.
   var contactsAcceptRequests = false
   var users: [UUID: UserPayload] = [:]
@@ -43,7 +50,8 @@ struct ServerState {
   /// Every message ever posted, by nonce, deleted ones included: a repeated nonce is answered
   /// with the first message and never creates another.
   var messagesByNonce: [UUID: MessagePayload] = [:]
-  var notifications: [NotificationPayload] = []
+  /// Each user's notifications, oldest first.
+  var streams: [UUID: [NotificationPayload]] = [:]
   /// The version of the last change the server applied; each notification takes the next one.
   var version = ServerVersion.zero
   /// The answers to requests that named an idempotency key, by key, with the call they answered:
@@ -54,6 +62,8 @@ struct ServerState {
   struct KeyedAnswer {
     /// The call it answered.
     let endpoint: Endpoint
+    /// Who made the call.
+    let user: UUID
     /// The answer, as the handler gave it.
     let answer: FakeBackend.Answer
     /// The server's version once it had answered.
@@ -89,10 +99,53 @@ struct ServerState {
     return epoch.addingTimeInterval(TimeInterval(ticks))
   }
 
-  mutating func notify(_ events: [EventPayload]) {
-    guard !events.isEmpty else { return }
+  /// The self user's notifications, oldest first; none without a self user.
+  var notifications: [NotificationPayload] {
+    get { selfID.flatMap { streams[$0] } ?? [] }
+    set { if let selfID { streams[selfID] = newValue } }
+  }
+
+  /// One change, told to each recipient as the events given for them, all with the change's
+  /// version.
+  ///
+  /// The self user's notification takes the next id of the id source, as it always has; another
+  /// user's is made from their id and the version, so that more listeners do not change the ids
+  /// a seeded run makes.
+  mutating func notify(_ told: [(recipient: UUID, events: [EventPayload])]) {
     version = version.next
-    notifications.append(NotificationPayload(id: uuids.next(), version: version, events: events))
+    for (recipient, told) in told {
+      guard !told.isEmpty else { continue }
+      let id = recipient == selfID ? uuids.next() : Self.notificationID(for: recipient, version)
+      streams[recipient, default: []].append(
+        NotificationPayload(id: id, version: version, events: told))
+    }
+  }
+
+  /// One change, told to each of `recipients` as the same events.
+  mutating func notify(_ recipients: some Sequence<UUID>, _ events: [EventPayload]) {
+    guard !events.isEmpty else { return }
+    notify(recipients.map { ($0, events) })
+  }
+
+  /// The id of `recipient`'s notification of the change with `version`: their id with the version
+  /// mixed into its last eight bytes, unique within their stream.
+  static func notificationID(for recipient: UUID, _ version: ServerVersion) -> UUID {
+    var bytes = recipient.uuid
+    withUnsafeMutableBytes(of: &bytes) { raw in
+      var mixed = version.rawValue
+      for index in 8..<16 {
+        raw[index] ^= UInt8(truncatingIfNeeded: mixed)
+        mixed >>= 8
+      }
+    }
+    return UUID(uuid: bytes)
+  }
+
+  /// Everyone who hears of changes to `user`'s profile: the user, and the users connected to them.
+  func audience(ofUser user: UUID) -> [UUID] {
+    [user]
+      + connectionOrder.filter { $0.to == user && connections[$0]?.status == .accepted }.map(
+        \.from)
   }
 
   // MARK: - Users
@@ -118,15 +171,14 @@ struct ServerState {
     }
     users[id] = user
     // The backend tells a user of their own changes and of their connections' ones.
-    guard let selfID,
-      id == selfID || connections[ConnectionKey(from: selfID, to: id)]?.status == .accepted
-    else { return }
     var handle: String?
     if case .set(let text)? = update.handle { handle = text }
-    notify([
-      .userUpdate(
-        UserUpdatePayload(id: id, name: update.name, accentID: update.accentID, handle: handle))
-    ])
+    notify(
+      audience(ofUser: id),
+      [
+        .userUpdate(
+          UserUpdatePayload(id: id, name: update.name, accentID: update.accentID, handle: handle))
+      ])
   }
 
   // MARK: - Conversations
@@ -151,14 +203,18 @@ struct ServerState {
       lastEventTime: time)
     conversations[conversation.id] = conversation
     conversationOrder.append(conversation.id)
-    if let selfID, unique.contains(selfID) {
-      notify([
-        .conversationCreate(
-          ConversationEvent(
-            conversation: conversation.id, from: creator, time: time,
-            data: conversationPayload(conversation, for: selfID)))
-      ])
-    }
+    notify(
+      unique.map { member in
+        (
+          member,
+          [
+            .conversationCreate(
+              ConversationEvent(
+                conversation: conversation.id, from: creator, time: time,
+                data: conversationPayload(conversation, for: member)))
+          ]
+        )
+      })
     return conversation
   }
 
@@ -166,9 +222,10 @@ struct ServerState {
     let time = tick()
     conversations[id]?.name = name
     conversations[id]?.lastEventTime = time
-    notify([
-      .conversationRename(ConversationEvent(conversation: id, from: user, time: time, data: name))
-    ])
+    notify(
+      members(of: id),
+      [.conversationRename(ConversationEvent(conversation: id, from: user, time: time, data: name))]
+    )
   }
 
   /// Adds `users` who are not members yet, each once however often the list names them;
@@ -183,16 +240,24 @@ struct ServerState {
     let time = tick()
     conversations[id]?.members += added
     conversations[id]?.lastEventTime = time
-    // A self user who joins learns the conversation itself, as a new member of a real one would.
-    if let selfID, added.contains(selfID), let joined = conversations[id] {
-      notify([
-        .conversationCreate(
-          ConversationEvent(
-            conversation: id, from: user, time: time,
-            data: conversationPayload(joined, for: selfID)))
-      ])
+    // A user who joins learns the conversation itself, as a new member of a real one would.
+    if let joined = conversations[id] {
+      notify(
+        added.map { member in
+          (
+            member,
+            [
+              .conversationCreate(
+                ConversationEvent(
+                  conversation: id, from: user, time: time,
+                  data: conversationPayload(joined, for: member)))
+            ]
+          )
+        })
     }
-    notify([.memberJoin(ConversationEvent(conversation: id, from: user, time: time, data: added))])
+    notify(
+      members(of: id),
+      [.memberJoin(ConversationEvent(conversation: id, from: user, time: time, data: added))])
     return added
   }
 
@@ -204,9 +269,10 @@ struct ServerState {
     let time = tick()
     conversations[id]?.members.removeAll { removed.contains($0) }
     conversations[id]?.lastEventTime = time
-    notify([
-      .memberLeave(ConversationEvent(conversation: id, from: user, time: time, data: removed))
-    ])
+    // Those removed hear of it too.
+    notify(
+      conversation.members,
+      [.memberLeave(ConversationEvent(conversation: id, from: user, time: time, data: removed))])
     return removed
   }
 
@@ -220,8 +286,9 @@ struct ServerState {
     messages[id, default: []].append(message)
     messagesByNonce[nonce] = message
     conversations[id]?.lastEventTime = time
-    notify([.messageAdd(ConversationEvent(conversation: id, from: user, time: time, data: message))]
-    )
+    notify(
+      members(of: id),
+      [.messageAdd(ConversationEvent(conversation: id, from: user, time: time, data: message))])
     return (message, true)
   }
 
@@ -231,9 +298,9 @@ struct ServerState {
     guard messages[id]?.contains(where: { $0.nonce == nonce }) == true else { return }
     let time = tick()
     messages[id]?.removeAll { $0.nonce == nonce }
-    notify([
-      .messageDelete(ConversationEvent(conversation: id, from: user, time: time, data: nonce))
-    ])
+    notify(
+      members(of: id),
+      [.messageDelete(ConversationEvent(conversation: id, from: user, time: time, data: nonce))])
   }
 
   // MARK: - Connections
@@ -248,7 +315,7 @@ struct ServerState {
       from: from, to: to, status: status, conversation: conversation, lastUpdate: time,
       message: message ?? connections[key]?.message)
     if connections.updateValue(connection, forKey: key) == nil { connectionOrder.append(key) }
-    if from == selfID { notify([.connection(connection)]) }
+    notify([from], [.connection(connection)])
   }
 
   /// Creates a request from `from` to `to`: sent on one side, pending on the other, with a

@@ -36,6 +36,7 @@ let everyEndpoint: [Endpoint] = [
   .getNotifications(since: nil, size: 100),
   .getNotifications(since: UUID(13), size: 1),
   .lastNotification,
+  .signIn(SignIn(handle: "ann")),
 ]
 
 @Suite("Endpoint", .tags(.transport, .encoding, .parsing), .timeBudget(.seconds(5)))

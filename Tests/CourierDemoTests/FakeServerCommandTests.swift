@@ -1,6 +1,9 @@
+import ConnectionParsing
+import CourierAPI
 import CourierDemo
 import FakeBackend
 import Foundation
+import ParsingCore
 import Seams
 import TestSupport
 import Testing
@@ -145,6 +148,35 @@ struct FakeServerCommandTests {
       serving.lines.elements.contains {
         $0.contains("GET /self → 503") && $0.contains("status 503")
       })
+  }
+
+  @Test(
+    "In the chat scenario each user signs in by handle over HTTP and acts as themself",
+    .disabled(under: .thread, "URLSession to a loopback socket times out under TSan on Linux"))
+  func chatScenarioSignsIn() async throws {
+    // given
+    var options = ServeOptions()
+    options.scenario = .chat
+    let serving = try await Self.serve(options)
+    let session = URLSession(configuration: .ephemeral)
+    var login = URLRequest(url: serving.url.appendingPathComponent("login"))
+    login.httpMethod = "POST"
+    login.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    login.httpBody = Data(#"{"handle":"bob"}"#.utf8)
+
+    // when
+    let (signedIn, _) = try await session.data(for: login)
+    let token = try SignedIn.parse(signedIn).accessToken
+    var me = URLRequest(url: serving.url.appendingPathComponent("connections"))
+    me.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    let (connections, _) = try await session.data(for: me)
+    serving.stop.fulfill()
+    _ = await serving.task.value
+
+    // then: Bob is connected with Ann and Cleo
+    let page = try Page<ConnectionPayload>.parse(connections, listKey: ConnectionPayload.pageKey)
+    #expect(page.elements.map(\.status) == [.accepted, .accepted])
+    #expect(serving.lines.elements.contains { $0.hasPrefix("users: ann (") })
   }
 
   @Test("A port that is taken ends the command with exit code 1 and the reason")

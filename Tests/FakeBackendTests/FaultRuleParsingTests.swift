@@ -31,6 +31,15 @@ struct FaultRuleParsingTests {
         .times(2, RequestMatcher("GET", "/users"), .malformedBody)
       ),
       ("POST /connections: park", .once(RequestMatcher("POST", "/connections"), .park)),
+      (
+        "POST /conversations/*/messages: hold-answer once after 2",
+        FaultRule(
+          RequestMatcher("POST", "/conversations/*/messages"), steps: [nil, nil, .holdAnswer])
+      ),
+      (
+        "* /**: status 503 always after 1",
+        FaultRule(RequestMatcher(nil, "/**"), steps: [nil, .status(503)], repeatsLastStep: true)
+      ),
     ])
   func reads(text: String, expected: FaultRule) throws {
     // when
@@ -49,6 +58,7 @@ struct FaultRuleParsingTests {
       ("POST /connections: explode", "is not a fault"),
       ("POST /connections: status 999", "is not a fault"),
       ("POST /connections: park 0 times", "is not a count"),
+      ("POST /connections: park once after none", "is not a number of requests"),
     ])
   func refuses(text: String, message: String) {
     // when

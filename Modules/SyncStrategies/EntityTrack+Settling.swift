@@ -11,15 +11,20 @@ extension EntityTrack {
   {
     guard let flight = flights.removeValue(forKey: token) else { return .unknownToken(token) }
     release(token, of: flight)
+    noteKey(of: flight, outcome)
     // An update whose answer was lost goes again as it went; it keeps hearing news meanwhile.
     if case .temporary(let failure) = outcome, failure.mayHaveBeenApplied, flight.kind == .update,
       flight.trail != nil, !isDroppedByNews(flight.id, in: context)
     {
-      if let older = lostAttempts.updateValue(flight, forKey: flight.id), let trail = older.trail,
-        trail != flight.trail
-      {
-        _ = context.endServerTrail(of: Object.self, id: flight.id, from: trail)
+      var attempts = lostAttempts[flight.id] ?? []
+      if let index = attempts.firstIndex(where: { $0.endpoint == flight.endpoint }) {
+        let older = attempts.remove(at: index)
+        if let trail = older.trail, trail != flight.trail {
+          _ = context.endServerTrail(of: Object.self, id: flight.id, from: trail)
+        }
       }
+      attempts.append(flight)
+      lostAttempts[flight.id] = attempts
       recordPossiblyApplied(flight, in: context)
       return .retrying(reference(flight.id), retryIn: .zero, failure)
     }

@@ -76,10 +76,16 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// The keys of an insert or a deletion in the queue: none, typed by the entity.
   private let noKeys: KeySet
   var flights: [RequestToken: Flight] = [:]
-  /// For each object, the update whose answer was lost, kept to be sent again as it went: the
-  /// same call, under the same idempotency key, still hearing the server's news from when it
-  /// first went, so its answer, when it comes, places it in the server's order.
-  var lostAttempts: [UUID: Flight] = [:]
+  /// For each object, the updates whose answers were lost, one per call, each kept to be sent
+  /// again as it went: the same call, under the same idempotency key, still hearing the
+  /// server's news from when it first went, so its answer, when it comes, places it in the
+  /// server's order.
+  var lostAttempts: [UUID: [Flight]] = [:]
+  /// For each new object that is never changed once made (a message), its creation's call and
+  /// idempotency key when the answer was lost: every later attempt of that call goes under the
+  /// key, whatever failed in between, since no later change of the object can make the first
+  /// answer out of date.
+  var unansweredCreations: [UUID: (endpoint: Endpoint, key: String)] = [:]
   /// What this track's idempotency keys start with: unique to the track, so that keys of
   /// trackers before a restart, or of other devices, never meet.
   private let keyPrefix = UUID().uuidString
@@ -107,7 +113,9 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// The entity's objects and changes are read once for the whole survey, not once per object.
   func survey(in context: ModelContext, into survey: inout Survey) {
     let changes = context.localChanges(of: Object.self)
-    if !lostAttempts.isEmpty { forgetSettledAttempts(changes, in: context) }
+    if !lostAttempts.isEmpty || !unansweredCreations.isEmpty {
+      forgetSettledAttempts(changes, in: context)
+    }
     guard !changes.isEmpty || !flights.isEmpty else { return }
     let objects = context.objectsByID(Object.self)
     var work: [Work] = []
@@ -290,8 +298,12 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         return .failed
       }
       let edits = context.localChanges(of: Object.self).lastEdits[id] ?? [:]
-      let resent = resumedAttempt(of: id, endpoint: endpoint, edits: edits, in: context)
-      let key = resent?.idempotencyKey ?? "\(keyPrefix)-\(token.value)"
+      let resent = resumedAttempt(
+        of: id, endpoint: endpoint, keys: carried, edits: edits, in: context)
+      let key =
+        resent?.idempotencyKey
+        ?? unansweredCreations[id].flatMap { $0.endpoint == endpoint ? $0.key : nil }
+        ?? "\(keyPrefix)-\(token.value)"
       let request: HTTPRequest
       do {
         request = try endpoint.request(idempotencyKey: key)
@@ -337,23 +349,51 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// The update of `id` whose answer was lost, if `endpoint` sends it again as it went and
   /// the user saved none of its keys since; any other lost attempt of `id` stops hearing news.
   private func resumedAttempt(
-    of id: UUID, endpoint: Endpoint, edits: [Object.Key: Int], in context: ModelContext
+    of id: UUID, endpoint: Endpoint, keys: Set<Object.Key>, edits: [Object.Key: Int],
+    in context: ModelContext
   ) -> Flight? {
-    guard let attempt = lostAttempts.removeValue(forKey: id) else { return nil }
-    let unchanged = attempt.keys.allSatisfy { edits[$0] == attempt.editsAtSend[$0] }
-    if attempt.endpoint == endpoint && unchanged { return attempt }
-    if let trail = attempt.trail {
-      _ = context.endServerTrail(of: Object.self, id: id, from: trail)
+    guard let attempts = lostAttempts.removeValue(forKey: id) else { return nil }
+    var resumed: Flight?
+    var kept: [Flight] = []
+    for attempt in attempts {
+      let unchanged = attempt.keys.allSatisfy { edits[$0] == attempt.editsAtSend[$0] }
+      if resumed == nil, attempt.endpoint == endpoint, unchanged {
+        resumed = attempt
+      } else if attempt.keys.isDisjoint(with: keys) && unchanged {
+        // Another call of other keys: it goes again on its own.
+        kept.append(attempt)
+      } else if let trail = attempt.trail {
+        // The user replaced what it carried.
+        _ = context.endServerTrail(of: Object.self, id: id, from: trail)
+      }
     }
-    return nil
+    if !kept.isEmpty { lostAttempts[id] = kept }
+    return resumed
   }
 
-  /// Stops keeping the lost attempts of objects with nothing left to send: their news are not
-  /// needed any more.
+  /// Keeps the key of a creation of an object that never changes once made while the backend
+  /// may have applied it unheard, and forgets it once an answer came.
+  func noteKey(of flight: Flight, _ outcome: UpstreamOutcome) {
+    guard flight.kind == .insert, pushableKeys.isEmpty else { return }
+    switch outcome {
+    case .temporary(let failure) where failure.mayHaveBeenApplied:
+      unansweredCreations[flight.id] = (flight.endpoint, flight.idempotencyKey)
+    case .temporary:
+      break
+    case .success, .permanent:
+      unansweredCreations[flight.id] = nil
+    }
+  }
+
+  /// Stops keeping the lost attempts and unanswered creations of objects with nothing left to
+  /// send: their news and keys are not needed any more.
   func forgetSettledAttempts(_ changes: LocalChanges<Object>, in context: ModelContext) {
-    for (id, attempt) in lostAttempts where !changes.hasChange(of: id) {
+    for id in unansweredCreations.keys where !changes.hasChange(of: id) {
+      unansweredCreations[id] = nil
+    }
+    for (id, attempts) in lostAttempts where !changes.hasChange(of: id) {
       lostAttempts[id] = nil
-      if let trail = attempt.trail {
+      for trail in attempts.compactMap(\.trail) {
         _ = context.endServerTrail(of: Object.self, id: id, from: trail)
       }
     }

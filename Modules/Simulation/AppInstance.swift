@@ -22,7 +22,8 @@ final class AppInstance {
 
   init(
     number: Int, store: any ModelStore, fake: FakeBackend, clock: ManualTimeSource,
-    uuids: UUIDSource, options: SimulationOptions, log: EventLog
+    uuids: UUIDSource, options: SimulationOptions, log: EventLog,
+    device: DeviceLink = DeviceLink()
   ) throws {
     self.number = number
     let life = Lifeline()
@@ -37,7 +38,9 @@ final class AppInstance {
     engine = SyncEngine(
       stack: stack,
       transport: MortalTransport(
-        transport: fake.transport.limited(to: options.maxConcurrentRequests, time: clock),
+        transport: DeviceTransport(
+          transport: fake.transport.limited(to: options.maxConcurrentRequests, time: clock),
+          link: device),
         life: life),
       upstream: UpstreamObjectSync(
         strategies: strategies,

@@ -18,6 +18,9 @@ public struct SimulationCommandLine: Sendable {
   public var verbose = false
   /// Whether to print the help text and stop.
   public var help = false
+  /// Whether to run three devices of two users against one backend (`--devices`), with
+  /// ``DeviceSimulator``, instead of one client.
+  public var devices = false
   /// How every schedule is drawn and run.
   public var options = SimulationOptions()
 
@@ -76,6 +79,7 @@ public struct SimulationCommandLine: Sendable {
       // On by default since 2026-11-24; replay commands printed before still name it.
       case "--held-answers": options.heldAnswers = true
       case "--in-memory": options.durableStore = false
+      case "--devices": devices = true
       case "--verbose": verbose = true
       case "--trace": options.trace = true
       case "--help", "-h": help = true
@@ -95,6 +99,7 @@ public struct SimulationCommandLine: Sendable {
                           [--no-member-additions] [--no-remote-deletions]
                           [--no-deletions-elsewhere] [--no-store-refusals] [--in-memory]
                           [--verbose] [--trace]
+       Tools/simulate --devices [--seed N | --seeds N [--from N]] [--steps K]
 
     Runs the real sync engine, strategies, model stack and fake backend through seeded
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
@@ -123,6 +128,12 @@ public struct SimulationCommandLine: Sendable {
     saves, as seeds found before 2026-11-24's evening need. --trace prints
     every step, request and event of the run. A failing seed's report names the command that
     replays it.
+
+    --devices runs three real clients instead (two devices of the self user and one of Ann,
+    each with its own store, engine, network and restarts) against one backend, editing the
+    same group and names; each must end agreeing with the backend, and the backend must never
+    have applied a change of one device twice. It takes --seed, --seeds, --from, --steps and
+    --trace; the other options are the one-client simulator's.
     """
 }
 

@@ -35,6 +35,55 @@ func describe(_ report: SimulationReport, options: SimulationOptions, shrink: Bo
   for (index, step) in shortest.enumerated() { say("  \(index + 1). \(step)") }
 }
 
+/// Runs the three-device simulation over the seeds asked for, printing each failure.
+@MainActor
+func runDevices(_ arguments: SimulationCommandLine) async -> Never {
+  let clock = ContinuousClock()
+  let start = clock.now
+  let seeds =
+    arguments.seed.map { [$0] }
+    ?? (0..<UInt64(arguments.seeds)).map { arguments.first + $0 }
+  var failing: [UInt64] = []
+  var known: [UInt64] = []
+  var repeats = 0
+  var resentAfterRestart = 0
+  for (offset, seed) in seeds.enumerated() {
+    let report = await DeviceSimulator.run(
+      seed: seed, steps: arguments.options.steps, trace: arguments.options.trace)
+    repeats += report.repeats
+    resentAfterRestart += report.resentAfterRestart
+    if let violation = report.violation, violation.isKnownIssue {
+      known.append(seed)
+    } else if let violation = report.violation {
+      failing.append(seed)
+      if failing.count <= 3 || arguments.seed != nil {
+        say("seed \(seed) broke the promise: \(violation)")
+        say("replay: Tools/simulate --devices --seed \(seed) --steps \(arguments.options.steps)")
+        for event in report.lastEvents { say("  \(event)") }
+      }
+    }
+    if (offset + 1) % 1_000 == 0 { say("… \(offset + 1) seeds, \(failing.count) failing") }
+  }
+  let seconds = (clock.now - start) / .seconds(1)
+  say(
+    "\(seeds.count) seeds of three devices, \(failing.count) failing; answered as repeats of an "
+      + "idempotency key: \(repeats); applied again after a restart: \(resentAfterRestart); "
+      + "the known issue (a resend after a restart over another device's later change): "
+      + "\(known.count) seeds / "
+      + String(format: "%.1f seeds/s in %.1f s", Double(seeds.count) / seconds, seconds))
+  if !known.isEmpty {
+    say("seeds of the known issue: \(known.prefix(20).map(String.init).joined(separator: " "))")
+  }
+  if failing.isEmpty {
+    say("no seed broke the promise")
+    exit(0)
+  }
+  say("failing seeds: \(failing.prefix(20).map(String.init).joined(separator: " "))")
+  exit(1)
+}
+
+if arguments.devices { await runDevices(arguments) }
+
 let clock = ContinuousClock()
 let start = clock.now
 var figures = SimulationFigures()

@@ -1,0 +1,146 @@
+import ConversationParsing
+import CourierAPI
+import EventParsing
+import FakeBackend
+import Foundation
+import Models
+import SyncEngine
+import SyncStrategies
+import UserParsing
+
+extension DeviceSimulator {
+  /// Says which device's notification cursor moved back in its user's stream, if one did.
+  func cursorMovedBack() async -> String? {
+    for index in devices.indices {
+      let stream = fake.notifications(of: devices[index].user)
+      let last = await devices[index].app.engine.lastNotificationID
+      let position = last.flatMap { id in stream.firstIndex { $0.id == id } } ?? -1
+      if position < devices[index].cursor {
+        return "device \(index)'s notification cursor moved back from \(devices[index].cursor) "
+          + "to \(position)"
+      }
+      devices[index].cursor = position
+    }
+    return nil
+  }
+
+  /// Says where a device's UI differs from what the backend holds for its user, or what it has
+  /// left to send; `nil` when every device agrees with the backend.
+  func differences() async -> String? {
+    let server = fake.snapshot
+    for (index, device) in devices.enumerated() {
+      let ui = device.app.stack.ui.context
+      let queue = await device.app.engine.queue()
+      if !queue.isEmpty { return "device \(index) has work left at the end: \(queue)" }
+      let me = ui.object(User.self, id: device.user)
+      if me?.name != server.user(device.user)?.name {
+        return "device \(index) shows its user as \(me?.name ?? "nobody"), the backend as "
+          + "\(server.user(device.user)?.name ?? "nobody")"
+      }
+      for user in server.users.keys where user != device.user {
+        let shown = ui.object(User.self, id: user)
+        if let shown, shown.name != server.user(user)?.name {
+          return "device \(index) shows user \(server.user(user)?.handle ?? "?") as "
+            + "\(shown.name), the backend as \(server.user(user)?.name ?? "nobody")"
+        }
+      }
+      guard let held = server.conversation(group), held.members.contains(device.user) else {
+        continue
+      }
+      guard let shown = ui.object(Conversation.self, id: group) else {
+        return "device \(index) does not show the group its user is a member of"
+      }
+      if shown.name != held.name || shown.participantIDs != held.members {
+        return "device \(index) shows the group as \(shown.name ?? "unnamed") with "
+          + "\(shown.participantIDs.count) members, the backend as \(held.name ?? "unnamed") "
+          + "with \(held.members.count)"
+      }
+      let shownMessages = Set(ui.messages(inConversationWithID: group).map(\.nonce))
+      let heldMessages = Set(server.messages(in: group).map(\.nonce))
+      if shownMessages != heldMessages {
+        return "device \(index) shows \(shownMessages.count) messages in the group, the backend "
+          + "holds \(heldMessages.count)"
+      }
+    }
+    return nil
+  }
+
+  /// Names a change of one device the backend applied twice, if there is one, and counts the
+  /// changes applied again after a restart in `exempted`.
+  ///
+  /// A request whose idempotency key came before is a repeat, answered without applying it;
+  /// every other accepted request of a rename or a message applied its change, and so did one
+  /// whose answer the backend lost. A device keeps the keys of unanswered changes in memory, so
+  /// a change it sends again after a restart is applied again: that is counted, not a
+  /// violation, unless another device changed the same thing in between, which the resend then
+  /// undid.
+  func appliedTwice(exempted: inout Int) -> DeviceViolation? {
+    var keys: Set<String> = []
+    var applied: [String: Int] = [:]
+    /// The journal index of the last change applied to each target (a route and a path).
+    var lastChange: [String: (index: Int, token: String)] = [:]
+    var previousChange: [Int: (index: Int, token: String)] = [:]
+    for entry in fake.journal {
+      // A lost answer's change was applied too: only the answer went missing.
+      let accepted =
+        entry.fault == .loseResponse || entry.status.map { (200..<300).contains($0) } == true
+      guard accepted, let route = entry.route,
+        [.updateSelf, .renameConversation, .postMessage].contains(route)
+      else { continue }
+      if let key = entry.request.headers["idempotency-key"], !keys.insert(key).inserted {
+        continue
+      }
+      let token = entry.request.headers["authorization"] ?? "self"
+      let body = entry.request.body.map { String(decoding: $0, as: UTF8.self) } ?? ""
+      let change = "\(token) \(entry.request) \(body)"
+      // What a later change could have undone: the user's profile, the group's name, or for
+      // a message only the message itself.
+      let target =
+        switch route {
+        case .updateSelf: "\(token) \(entry.request)"
+        case .postMessage: change
+        default: "\(entry.request)"
+        }
+      previousChange[entry.index] = lastChange[target]
+      lastChange[target] = (entry.index, token)
+      guard let first = applied[change] else {
+        applied[change] = entry.index
+        continue
+      }
+      let twice = "(journal #\(first) and #\(entry.index)): \(entry.request) \(body)"
+      guard restarted(token, between: first, and: entry.index) else {
+        return DeviceViolation(
+          kind: .appliedTwice, detail: "the backend applied one change twice \(twice)")
+      }
+      if let previous = previousChange[entry.index], previous.index > first,
+        previous.token != token
+      {
+        return DeviceViolation(
+          kind: .resentAfterRestartOverLaterChange,
+          detail: "a change sent again after a restart undid another device's later change \(twice)"
+        )
+      }
+      exempted += 1
+    }
+    return nil
+  }
+
+  /// Whether the device signed in with `token` restarted between the journal entries `first`
+  /// and `second`.
+  private func restarted(_ token: String, between first: Int, and second: Int) -> Bool {
+    guard let device = devices.firstIndex(where: { "Bearer \($0.link.token ?? "")" == token })
+    else { return false }
+    return devices[device].restartedAt.contains { $0 > first && $0 <= second }
+  }
+
+  /// How many accepted requests repeated an idempotency key that came before.
+  func countRepeats() -> Int {
+    var keys: Set<String> = []
+    var repeats = 0
+    for entry in fake.journal {
+      guard let key = entry.request.headers["idempotency-key"] else { continue }
+      if !keys.insert(key).inserted { repeats += 1 }
+    }
+    return repeats
+  }
+}

@@ -1,0 +1,66 @@
+import CourierAPI
+import Foundation
+import HTTPRequest
+import JSON
+import Seams
+import Transport
+
+/// A defect planted in a device's link, to show that the simulation's checks catch what it
+/// breaks.
+package enum DeviceFlaw: Sendable, Hashable {
+  /// The link drops every request's idempotency key, so a resend is applied again.
+  case forgetsIdempotencyKeys
+  /// The link answers every read of notifications with an empty page: news never arrive.
+  case hidesNews
+}
+
+/// What sets one simulated device apart on the wire: the bearer token it signed in with, and
+/// whether its own network is up.
+final class DeviceLink: Sendable {
+  /// The token every request carries, or `nil` to act for the backend's self user.
+  let token: String?
+  /// The defect planted in the link, if any.
+  let flaw: DeviceFlaw?
+  private let offline = Locked(false)
+
+  /// Creates a link for a device signed in with `token`, with `flaw` planted in it.
+  init(token: String? = nil, flaw: DeviceFlaw? = nil) {
+    self.token = token
+    self.flaw = flaw
+  }
+
+  /// Whether the device's network is down: its requests fail at once.
+  var isOffline: Bool {
+    get { offline.withLock { $0 } }
+    set { offline.withLock { $0 = newValue } }
+  }
+}
+
+/// The transport as one device sees it: each request carries its token, and none leaves while
+/// its network is down.
+struct DeviceTransport: TransportSession {
+  let transport: any TransportSession
+  let link: DeviceLink
+
+  func send(_ request: HTTPRequest, options: SendOptions) async throws(TransportError)
+    -> TransportResponse
+  {
+    guard !link.isOffline else { throw .network(.offline) }
+    if link.flaw == .hidesNews, request.method == .get, request.path.encoded == "/notifications" {
+      return TransportResponse(status: 200, json: ["notifications": [], "has_more": false])
+    }
+    var headers = request.headers
+    if link.flaw == .forgetsIdempotencyKeys {
+      headers.removeAll { $0.name == Endpoint.idempotencyKeyHeader }
+    }
+    if let token = link.token { headers.append(HTTPHeader("Authorization", "Bearer \(token)")) }
+    let signed: HTTPRequest
+    do {
+      signed = try HTTPRequest(
+        request.method, request.path, query: request.query, headers: headers, body: request.body)
+    } catch {
+      throw .invalidRequest("\(error)")
+    }
+    return try await transport.send(signed, options: options)
+  }
+}

@@ -48,6 +48,7 @@ final class AppInstance {
       downstream: DownstreamSync(pageSize: options.pageSize), time: clock, tracker: tracker,
       onEvent: { event in
         log.add("app \(number): \(event)")
+        if case .notifications(_, let lastID?) = event { device.noteCursor(lastID) }
         if case .authenticationNeeded = event { log.noteSignInWait() }
         if case .changeDropped(let change) = event { log.noteDroppedChange(of: change.item.object) }
         if case .changeDropped(let change) = event, change.item.object.entity == .message {

@@ -22,11 +22,25 @@ final class DeviceLink: Sendable {
   /// The defect planted in the link, if any.
   let flaw: DeviceFlaw?
   private let offline = Locked(false)
+  private let cursors = Locked<[UUID]>([])
 
   /// Creates a link for a device signed in with `token`, with `flaw` planted in it.
   init(token: String? = nil, flaw: DeviceFlaw? = nil) {
     self.token = token
     self.flaw = flaw
+  }
+
+  /// Notes where the device's notification cursor got to after a page of news.
+  func noteCursor(_ id: UUID) {
+    cursors.withLock { $0.append(id) }
+  }
+
+  /// Where the cursor got to, page by page, since the last time this was asked.
+  func takeCursors() -> [UUID] {
+    cursors.withLock { cursors in
+      defer { cursors = [] }
+      return cursors
+    }
   }
 
   /// Whether the device's network is down: its requests fail at once.

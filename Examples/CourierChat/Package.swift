@@ -34,7 +34,6 @@ let package = Package(
       name: "ChatKitTests",
       dependencies: [
         "ChatKit",
-        .product(name: "ConnectionParsing", package: "Courier"),
         .product(name: "CourierAPI", package: "Courier"),
         .product(name: "Models", package: "Courier"),
         .product(name: "ModelsTestSupport", package: "Courier"),

@@ -1,5 +1,3 @@
-import ConnectionParsing
-import CourierAPI
 import FakeBackend
 import Foundation
 
@@ -18,12 +16,7 @@ public enum ChatScenario {
     let ann = fake.insertSelfUser(name: "Ann", handle: "ann")
     let bob = fake.insertUser(name: "Bob", handle: "bob")
     let cleo = fake.insertUser(name: "Cleo", handle: "cleo")
-    let names = [ann: "Ann", bob: "Bob", cleo: "Cleo"]
-    for (from, to) in [(ann, bob), (ann, cleo), (bob, cleo)] {
-      _ = fake.answer(
-        .requestConnection(ConnectionRequest(user: to, name: names[to] ?? "")), as: from)
-      _ = fake.answer(.updateConnection(user: from, ConnectionUpdate(status: .accepted)), as: to)
-    }
+    for (user, other) in [(ann, bob), (ann, cleo), (bob, cleo)] { fake.connect(user, with: other) }
     return ["ann": ann, "bob": bob, "cleo": cleo]
   }
 }

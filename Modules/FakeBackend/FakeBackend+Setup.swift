@@ -55,6 +55,25 @@ extension FakeBackend {
     return conversation
   }
 
+  /// Connects two users, neither of whom need be the self user, through the API as their own
+  /// devices would: `user` asks, `other` accepts, with the news of both.
+  ///
+  /// - Returns: The one-to-one conversation's id, or `nil` when either user is unknown or they
+  ///   could not connect.
+  @discardableResult
+  public func connect(_ user: UUID, with other: UUID) -> UUID? {
+    let name = self.user(other)?.name ?? ""
+    guard
+      case .success(.connection(let request)) = answer(
+        .requestConnection(ConnectionRequest(user: other, name: name)), as: user
+      ).answer,
+      case .success = answer(
+        .updateConnection(user: user, ConnectionUpdate(status: .accepted)), as: other
+      ).answer
+    else { return nil }
+    return request.conversation
+  }
+
   /// The remote user accepts the self user's request: both sides become accepted and the
   /// conversation one-to-one.
   ///

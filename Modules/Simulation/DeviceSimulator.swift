@@ -1,4 +1,3 @@
-import ConnectionParsing
 import CourierAPI
 import FakeBackend
 import Foundation
@@ -110,10 +109,7 @@ public final class DeviceSimulator {
     let me = fake.insertSelfUser(name: "Me", handle: "me")
     let ann = fake.insertUser(name: "Ann", handle: "ann")
     bob = fake.insertUser(name: "Bob", handle: "bob")
-    for (from, to) in [(me, ann), (me, bob), (ann, bob)] {
-      _ = fake.answer(.requestConnection(ConnectionRequest(user: to, name: "")), as: from)
-      _ = fake.answer(.updateConnection(user: from, ConnectionUpdate(status: .accepted)), as: to)
-    }
+    for (user, other) in [(me, ann), (me, bob), (ann, bob)] { fake.connect(user, with: other) }
     group = fake.createGroupRemotely(name: "Lunch", by: me, members: [ann])
     self.fake = fake
     for (index, (user, handle)) in [(me, "me"), (me, "me"), (ann, "ann")].enumerated() {

@@ -1,3 +1,4 @@
+import ConnectionParsing
 import ConversationParsing
 import CourierAPI
 import EventParsing
@@ -150,6 +151,22 @@ extension FakeBackendTests {
       let streams = [me, ann, bob].map { fake.notifications(of: $0) }
       #expect(Set(streams.compactMap { $0.last?.version }).count == 1)
       for stream in streams { #expect(Set(stream.map(\.id)).count == stream.count) }
+    }
+
+    @Test("Connecting two users accepts both sides, and each hears of their own side")
+    func connectTwoUsers() throws {
+      // given
+      let (fake, me, ann, bob) = Self.fakeWithUsers()
+
+      // when
+      let conversation = fake.connect(ann, with: bob)
+
+      // then
+      #expect(conversation != nil)
+      #expect(fake.connection(from: ann, to: bob)?.status == .accepted)
+      #expect(fake.connection(from: bob, to: ann)?.status == .accepted)
+      #expect(Self.kinds(fake.notifications(of: bob)).contains("user.connection"))
+      #expect(fake.notifications(of: me).isEmpty)
     }
   }
 }

@@ -1,5 +1,4 @@
 import ChatKit
-import ConnectionParsing
 import CourierAPI
 import FakeBackend
 import Foundation
@@ -45,8 +44,7 @@ struct ChatClientTests {
     let fake = FakeBackend()
     let ann = fake.insertUser(name: "Ann", handle: "ann")
     let bob = fake.insertUser(name: "Bob", handle: "bob")
-    _ = fake.answer(.requestConnection(ConnectionRequest(user: bob, name: "Bob")), as: ann)
-    _ = fake.answer(.updateConnection(user: ann, ConnectionUpdate(status: .accepted)), as: bob)
+    fake.connect(ann, with: bob)
     return fake
   }
 

@@ -347,8 +347,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   }
 
   /// The update of `id` whose answer was lost, if `endpoint` sends it again as it went and
-  /// the user saved none of its keys since. A lost attempt of other keys, not saved since, stays
-  /// for its own resend; one the user replaced stops hearing news.
+  /// the user saved none of its keys since.
+  ///
+  /// A lost attempt of other keys, not saved since, stays for its own resend; one the user
+  /// replaced stops hearing news.
   private func resumedAttempt(
     of id: UUID, endpoint: Endpoint, keys: Set<Object.Key>, edits: [Object.Key: Int],
     in context: ModelContext

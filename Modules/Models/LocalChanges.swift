@@ -14,6 +14,13 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   ///
   /// For a deleted object, its last value, so the deletion can name what it deletes.
   package internal(set) var originals: [UUID: Object] = [:]
+  /// For each object in ``originals``, the server's version of the news that last changed its
+  /// last synchronised value, where the news said one; absent where it is not known (the
+  /// value was the object here when the user first changed it, or came from a catch-up).
+  ///
+  /// A request sent again by a later life of the app, whose first answer was never heard, is
+  /// placed by it: news after the answer's version came after the request.
+  package internal(set) var originalVersions: [UUID: Int] = [:]
   /// Changes the backend refused for good, by object: they wait for the app to retry or
   /// discard them, or for the object to change again.
   package internal(set) var failures: [UUID: PushFailure] = [:]
@@ -49,6 +56,7 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// base), once nothing of it is pending or it starts over.
   mutating func forgetBases(of id: UUID) {
     originals[id] = nil
+    originalVersions[id] = nil
     editBases[id] = nil
   }
 
@@ -81,7 +89,10 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   mutating func recordSave(_ changes: EntityChanges<Object>, committed: Tables) {
     let table = committed.rows(of: Object.self)
     for id in changes.updated.keys where originals[id] == nil && !inserted.contains(id) {
-      if let original = table[id] { originals[id] = original }
+      if let original = table[id] {
+        originals[id] = original
+        originalVersions[id] = nil
+      }
     }
     for id in changes.inserted.keys {
       inserted.insert(id)
@@ -92,6 +103,7 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
     for (id, update) in changes.updated {
       updatedKeys[id, default: []].formUnion(update.keys)
       for key in update.keys { lastEdits[id, default: [:]][key] = editSerial }
+      forgetIdempotencyKeys(of: id, editedAt: update.keys)
       failures[id] = nil
       if inserted.contains(id), let backend = backendValue(of: id) {
         noteEdit(of: id, keys: update.keys, measuredAgainst: backend)
@@ -123,6 +135,19 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
 }
 
 extension LocalChanges {
+  /// Takes the idempotency key off each write-ahead record of `id` that carries one of `keys`:
+  /// the user changed what the request carried, so sending it again is a new change.
+  private mutating func forgetIdempotencyKeys(of id: UUID, editedAt keys: Set<Object.Key>) {
+    guard let records = unconfirmed[id],
+      records.contains(where: { $0.idempotencyKey != nil && !$0.keys.isDisjoint(with: keys) })
+    else { return }
+    unconfirmed[id] = records.map { record in
+      var record = record
+      if !record.keys.isDisjoint(with: keys) { record.idempotencyKey = nil }
+      return record
+    }
+  }
+
   /// Notes, on each version of the new object `id` that a creation sent, that the user changed
   /// `keys` after it went, while the backend was taken to hold `backend`.
   private mutating func noteEdit(
@@ -157,17 +182,22 @@ package struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
   /// Once news say which version the backend kept, only that version's later changes are the
   /// user's own beside the backend's (``ModelContext/hearCreation(_:keptVersion:)``).
   package internal(set) var editedSince: EditBase<Object>?
+  /// For a write-ahead record of an update, the idempotency key its request went under, until
+  /// the user changes one of its keys again: a later life of the app that sends the same
+  /// request again sends it under this key, so the backend applies it at most once.
+  package internal(set) var idempotencyKey: String?
 
-  /// Creates an unconfirmed value, with the mark of the write-ahead record it is, if any, and
-  /// the user's changes made after it went.
+  /// Creates an unconfirmed value, with the mark of the write-ahead record it is, if any, the
+  /// user's changes made after it went, and the idempotency key its request went under.
   package init(
     keys: Set<Object.Key>, value: Object, mark: WriteAheadMark? = nil,
-    editedSince: EditBase<Object>? = nil
+    editedSince: EditBase<Object>? = nil, idempotencyKey: String? = nil
   ) {
     self.keys = keys
     self.value = value
     self.mark = mark
     self.editedSince = editedSince
+    self.idempotencyKey = idempotencyKey
   }
 }
 

@@ -87,7 +87,10 @@ extension ModelContext {
     }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { [original] changes in
-        if serverChanged { changes.originals[id] = original }
+        if serverChanged {
+          changes.originals[id] = original
+          changes.originalVersions[id] = newsVersion
+        }
         if !changedVersions.isEmpty { changes.unconfirmed[id] = changedVersions }
       }
     }
@@ -205,6 +208,7 @@ extension ModelContext {
       log.modify(type) { changes in
         changes.deleted.insert(id)
         changes.originals[id] = backendMayHold
+        changes.originalVersions[id] = nil
         changes.unconfirmed[id] = [
           UnconfirmedValue(keys: Set(Object.Key.allCases), value: backendMayHold)
         ]
@@ -324,13 +328,17 @@ extension ModelContext {
   /// It is a write-ahead record: save the context before sending. It does not change which
   /// changes are ready, so ``localChangeVersion`` stays as it is. An answer settles it
   /// (``recordSynchronised(_:keys:)``); an answer that proves the request was not applied
-  /// withdraws it by the mark returned here (``withdrawInFlight(_:id:mark:)``).
+  /// withdraws it by the mark returned here (``withdrawInFlight(_:id:mark:)``). The record
+  /// keeps the request's `idempotencyKey`, if it has one, for a later life of the app to send
+  /// the request again under.
   @discardableResult
-  package func recordInFlight<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>)
-    -> WriteAheadMark
-  {
+  package func recordInFlight<Object: ModelObject>(
+    _ object: Object, keys: Set<Object.Key>, idempotencyKey: String? = nil
+  ) -> WriteAheadMark {
     let mark = nextWriteAheadMark()
-    appendUnconfirmed(UnconfirmedValue(keys: keys, value: object, mark: mark), changesPlan: false)
+    appendUnconfirmed(
+      UnconfirmedValue(keys: keys, value: object, mark: mark, idempotencyKey: idempotencyKey),
+      changesPlan: false)
     return mark
   }
 

@@ -21,6 +21,9 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
   /// The changed keys' last synchronised values when the user first changed them (see
   /// ``LocalChanges/editBases``).
   package var editBase: Object?
+  /// The server's version of the news that last changed ``original``, if known (see
+  /// ``LocalChanges/originalVersions``).
+  package var originalVersion: Int?
 
   /// Creates an empty record.
   package init() {}
@@ -32,7 +35,7 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
   }
 
   private enum CodingKeys: String, CodingKey {
-    case isInserted, isDeleted, keys, original, failure, unconfirmed, editBase
+    case isInserted, isDeleted, keys, original, failure, unconfirmed, editBase, originalVersion
   }
 
   /// Reads a record; an unknown key name is an error naming it.
@@ -47,6 +50,7 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
       try container.decodeIfPresent([UnconfirmedValue<Object>].self, forKey: .unconfirmed) ?? []
     // A record written before edit bases existed measures the change against its original.
     editBase = try container.decodeIfPresent(Object.self, forKey: .editBase)
+    originalVersion = try container.decodeIfPresent(Int.self, forKey: .originalVersion)
   }
 
   /// Writes the record: the keys by name, comma-separated; an empty list of unconfirmed values,
@@ -60,12 +64,13 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
     try container.encodeIfPresent(failure, forKey: .failure)
     if !unconfirmed.isEmpty { try container.encode(unconfirmed, forKey: .unconfirmed) }
     try container.encodeIfPresent(editBase, forKey: .editBase)
+    try container.encodeIfPresent(originalVersion, forKey: .originalVersion)
   }
 }
 
 extension UnconfirmedValue: Codable {
   private enum CodingKeys: String, CodingKey {
-    case keys, value, mark, editedSince
+    case keys, value, mark, editedSince, idempotencyKey
   }
 
   /// Reads an unconfirmed value; an unknown key name is an error naming it.
@@ -78,17 +83,19 @@ extension UnconfirmedValue: Codable {
       keys: try Object.Key.decodeSet(from: container, forKey: .keys),
       value: try container.decode(Object.self, forKey: .value),
       mark: try container.decodeIfPresent(Int.self, forKey: .mark).map(WriteAheadMark.init),
-      editedSince: try container.decodeIfPresent(EditBase<Object>.self, forKey: .editedSince))
+      editedSince: try container.decodeIfPresent(EditBase<Object>.self, forKey: .editedSince),
+      idempotencyKey: try container.decodeIfPresent(String.self, forKey: .idempotencyKey))
   }
 
-  /// Writes the keys by name, comma-separated, the value, the mark's serial if it has one, and
-  /// the user's later changes if there are any.
+  /// Writes the keys by name, comma-separated, the value, the mark's serial if it has one, the
+  /// user's later changes if there are any, and the idempotency key if there is one.
   package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(Object.Key.names(of: keys), forKey: .keys)
     try container.encode(value, forKey: .value)
     try container.encodeIfPresent(mark?.serial, forKey: .mark)
     try container.encodeIfPresent(editedSince, forKey: .editedSince)
+    try container.encodeIfPresent(idempotencyKey, forKey: .idempotencyKey)
   }
 }
 
@@ -147,6 +154,7 @@ extension LocalChanges {
     record.failure = failures[id]
     record.unconfirmed = unconfirmed[id] ?? []
     record.editBase = updatedKeys[id] == nil ? nil : editBases[id]
+    record.originalVersion = originals[id] == nil ? nil : originalVersions[id]
     return record
   }
 
@@ -159,5 +167,6 @@ extension LocalChanges {
     failures[id] = record.failure
     unconfirmed[id] = record.unconfirmed.isEmpty ? nil : record.unconfirmed
     editBases[id] = record.keys.isEmpty ? nil : record.editBase
+    originalVersions[id] = record.original == nil ? nil : record.originalVersion
   }
 }

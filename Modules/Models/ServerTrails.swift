@@ -15,6 +15,12 @@ package struct HeardValue<Object: ModelObject>: Sendable {
   package let value: Object
   /// The server's version of the news that told it, as a whole number.
   package let version: Int?
+
+  /// Creates a heard value: `value` as news at `version` told it.
+  package init(value: Object, version: Int?) {
+    self.value = value
+    self.version = version
+  }
 }
 
 /// The values the server was heard to hold for objects of one entity, in the order heard, kept

@@ -16,9 +16,9 @@ public struct DeviceSimulationReport: Sendable {
   public let violation: DeviceViolation?
   /// How many changes came again under their idempotency key and were answered as a repeat.
   public let repeats: Int
-  /// How many changes a device sent again after a restart, which the backend applied again;
-  /// none of them undid another device's change.
-  public let resentAfterRestart: Int
+  /// How many messages a device posted again after a restart under a new idempotency key,
+  /// which the backend kept once by their nonces.
+  public let messagesPostedAgain: Int
   /// How many requests the backend received.
   public let requests: Int
   /// The last events of the run: steps, requests, the engines' reports.
@@ -96,7 +96,7 @@ public final class DeviceSimulator {
             seed: seed, schedule: schedule,
             violation: DeviceViolation(
               kind: .setup, detail: "the world could not be set up: \(error)"), repeats: 0,
-            resentAfterRestart: 0, requests: 0, lastEvents: [])
+            messagesPostedAgain: 0, requests: 0, lastEvents: [])
         }
       }
     }
@@ -155,13 +155,13 @@ public final class DeviceSimulator {
       await settleEverything()
       violation = await differences().map { DeviceViolation(kind: .endStateDiffers, detail: $0) }
     }
-    var resentAfterRestart = 0
-    if violation == nil { violation = appliedTwice(exempted: &resentAfterRestart) }
+    var postedAgain = 0
+    if violation == nil { violation = appliedTwice(exempted: &postedAgain) }
     let repeats = countRepeats()
     for device in devices { await device.app.kill() }
     return DeviceSimulationReport(
       seed: seed, schedule: schedule, violation: violation, repeats: repeats,
-      resentAfterRestart: resentAfterRestart, requests: fake.requestCount,
+      messagesPostedAgain: postedAgain, requests: fake.requestCount,
       lastEvents: log.last(60))
   }
 

@@ -9,22 +9,17 @@ public struct DeviceViolation: Sendable, Hashable, CustomStringConvertible {
     /// At the end a device showed something other than what the backend holds, or had work
     /// left.
     case endStateDiffers
-    /// The backend applied one change of one device twice in the same life of its app.
+    /// The backend applied one change of one device twice.
     case appliedTwice
-    /// A device sent a change again after a restart, and the backend applied it over another
-    /// device's later change: the known issue left open, since a restarted app does not keep the
-    /// idempotency keys of unanswered changes.
-    case resentAfterRestartOverLaterChange
+    /// A device sent a change again, and the backend applied it over another device's later
+    /// change.
+    case resentOverLaterChange
   }
 
   /// The rule broken.
   public let kind: Kind
   /// What was seen, and where.
   public let detail: String
-
-  /// Whether it is the known issue the simulation reports without failing
-  /// (``Kind/resentAfterRestartOverLaterChange``).
-  public var isKnownIssue: Bool { kind == .resentAfterRestartOverLaterChange }
 
   /// The detail.
   public var description: String { detail }

@@ -216,10 +216,20 @@ extension EntityTrack {
     guard flight.kind == .update, case .success(_, let answered?) = outcome,
       heard.allSatisfy({ $0.version != nil })
     else { return nil }
+    var heard = heard
+    var start = flight.lastKnown
+    // Sent again after a restart: what the earlier life heard last, after the request was
+    // applied, came after it, and the request left the keys as it sent them.
+    if let heardBefore = flight.earlierLifeVersion, heardBefore > answered.rawValue,
+      let lastKnown = flight.lastKnown
+    {
+      heard.insert(HeardValue(value: lastKnown, version: heardBefore), at: 0)
+      start = flight.sent ?? lastKnown
+    }
     let earlier = heard.prefix { ($0.version ?? 0) <= answered.rawValue }
     let later = heard.dropFirst(earlier.count)
     guard later.allSatisfy({ ($0.version ?? 0) > answered.rawValue }) else { return nil }
-    return (earlier.last?.value ?? flight.lastKnown, later.map(\.value))
+    return (earlier.last?.value ?? start, later.map(\.value))
   }
 
   /// Gives the server's values to the keys whose news it applied after `flight`.

@@ -35,6 +35,12 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// The idempotency key the request went with: the same call sent again after its answer
     /// was lost goes with the same key, so the server applies it at most once.
     var idempotencyKey = ""
+    /// The server's version of the object's last synchronised value when the request went, for
+    /// an update sent again under the key of an earlier life of the app that never heard its
+    /// answer.
+    ///
+    /// News that life heard after the answer's version came after the request.
+    var earlierLifeVersion: Int?
     /// Other values the backend may have held for the keys when the request was made.
     let unconfirmed: [Object]
     let endpoint: Endpoint
@@ -300,9 +306,13 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       let edits = context.localChanges(of: Object.self).lastEdits[id] ?? [:]
       let resent = resumedAttempt(
         of: id, endpoint: endpoint, keys: carried, edits: edits, in: context)
+      let earlier =
+        resent == nil && kind == .update
+        ? earlierLifeKey(of: id, keys: carried, sending: sent ?? change.object, in: context) : nil
       let key =
         resent?.idempotencyKey
         ?? unansweredCreations[id].flatMap { $0.endpoint == endpoint ? $0.key : nil }
+        ?? earlier?.key
         ?? "\(keyPrefix)-\(token.value)"
       let request: HTTPRequest
       do {
@@ -324,11 +334,13 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       flight.catchUpsAtSend = resent?.catchUpsAtSend ?? context.catchUpsApplied
       flight.editsAtSend = edits
       flight.idempotencyKey = key
+      flight.earlierLifeVersion = earlier?.version
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).
       if writesAhead(kind) {
         flight.writeAheadMarks = flight.possibleOnBackend.map { possible in
-          context.recordInFlight(possible, keys: flight.keys)
+          context.recordInFlight(
+            possible, keys: flight.keys, idempotencyKey: kind == .update ? key : nil)
         }
       }
       flights[token] = flight
@@ -372,6 +384,25 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     }
     if !kept.isEmpty { lostAttempts[id] = kept }
     return resumed
+  }
+
+  /// The idempotency key under which an earlier life of the app sent the update of `id` that
+  /// carries `keys` with `sent`'s values, and never heard its answer, as its write-ahead record
+  /// keeps it; with the server's version of the object's last synchronised value now.
+  ///
+  /// The record keeps the key only while the user has not changed those keys again.
+  private func earlierLifeKey(
+    of id: UUID, keys: Set<Object.Key>, sending sent: Object?, in context: ModelContext
+  ) -> (key: String, version: Int?)? {
+    let changes = context.localChanges(of: Object.self)
+    guard let sent, let records = changes.unconfirmed[id] else { return nil }
+    for record in records {
+      guard let key = record.idempotencyKey, !key.hasPrefix(keyPrefix), record.keys == keys,
+        keys.allSatisfy({ record.value.hasSameValue(at: $0, as: sent) })
+      else { continue }
+      return (key, changes.originalVersions[id])
+    }
+    return nil
   }
 
   /// Keeps the key of a creation of an object that never changes once made while the backend

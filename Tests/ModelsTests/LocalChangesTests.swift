@@ -384,6 +384,55 @@ struct LocalChangesTests {
     #expect(left.map(\.value.participantIDs) == [[me.id]])
   }
 
+  @Test(
+    "A write-ahead record's idempotency key and the last synchronised value's version survive a restart"
+  )
+  func keyAndVersionSurviveRestart() throws {
+    // given: a rename went under key k-1, and news at version 7 moved the group's members
+    let me = make.selfUser()
+    let ann = make.user(name: "Ann")
+    let group = make.conversation(name: "Lunch", creator: me, participants: [ann])
+    let store = InMemoryStore(Tables([me, ann, group]))
+    let before = try InlineModelStack(store: store)
+    try before.ui.update(Conversation.self, id: group.id) { $0.name = "Brunch" }
+    try before.ui.save()
+    let sent = try #require(before.sync.object(Conversation.self, id: group.id))
+    before.sync.recordInFlight(sent, keys: [.name], idempotencyKey: "k-1")
+    before.sync.newsVersion = 7
+    before.sync.updateLastSynchronised(Conversation.self, id: group.id) {
+      $0.participantIDs.remove(ann.id)
+    }
+    before.sync.newsVersion = nil
+    try before.sync.save()
+
+    // when
+    let after = try InlineModelStack(store: store)
+
+    // then
+    let changes = after.sync.localChanges(of: Conversation.self)
+    #expect(changes.unconfirmed[group.id]?.map(\.idempotencyKey) == ["k-1"])
+    #expect(changes.originalVersions[group.id] == 7)
+  }
+
+  @Test("A save of a key a write-ahead record carries takes its idempotency key off, and only its")
+  func saveTakesKeyOff() throws {
+    // given: a rename went under k-1 and a member change under k-2
+    let me = make.selfUser()
+    let ann = make.user(name: "Ann")
+    let group = make.conversation(name: "Lunch", creator: me, participants: [ann])
+    let stack = InlineModelStack(Tables([me, ann, group]))
+    stack.sync.recordInFlight(group, keys: [.name], idempotencyKey: "k-1")
+    stack.sync.recordInFlight(group, keys: [.participantIDs], idempotencyKey: "k-2")
+
+    // when: the user renames the group again
+    try stack.ui.update(Conversation.self, id: group.id) { $0.name = "Brunch" }
+    try stack.ui.save()
+
+    // then
+    let records = stack.sync.localChanges(of: Conversation.self).unconfirmed[group.id] ?? []
+    #expect(records.map(\.idempotencyKey) == [nil, "k-2"])
+  }
+
   @Test("A context opened on a store marks new write-ahead records above every mark it holds")
   func marksGrowAcrossRestarts() throws {
     // given: the app died with two records written ahead, and the first was withdrawn

@@ -31,11 +31,14 @@ struct RecordCoderTests {
       UnconfirmedValue(
         keys: [.name], value: group, mark: WriteAheadMark(serial: 8),
         editedSince: EditBase(keys: [.participantIDs], value: group)),
+      UnconfirmedValue(
+        keys: [.name], value: group, mark: WriteAheadMark(serial: 9), idempotencyKey: "k-9"),
     ]
     var based = PendingChange<Conversation>()
     based.keys = [.participantIDs]
     based.original = group
     based.editBase = group
+    based.originalVersion = 42
     return [
       me, ann, group, message, make.connection(from: me, to: ann, message: "Hi"), record, based,
       PendingChange<User>(), SyncMetadata(lastNotificationID: UUID(3)), SyncMetadata(),

@@ -1,0 +1,126 @@
+import CourierAPI
+import FakeBackend
+import Foundation
+import Models
+import ModelsTestSupport
+import SyncEngine
+import SyncTestSupport
+import TestSupport
+import Testing
+import UserParsing
+
+extension SyncEngineTests {
+  /// A change the backend applied whose answer the app never heard, sent again by the next
+  /// life of the app after another device changed the same key.
+  ///
+  /// The resend goes under the key of the first request, so the backend applies it at most
+  /// once; the first answer's version places it before the other device's change, which stands.
+  @Suite("Resends after a restart, in the server's order")
+  @MainActor
+  struct RestartResends {
+    /// A backend with a self user, the store the app's lives share, and the clock they run on.
+    struct Device {
+      let clock = ManualTimeSource()
+      let fake: FakeBackend
+      let me: UUID
+      let store = InMemoryStore()
+
+      init() {
+        fake = FakeBackend(time: clock)
+        me = fake.insertSelfUser(name: "Ada")
+      }
+
+      /// Starts a life of the app on the store, with its own stack and engine.
+      func start() async throws -> (stack: ModelStack, engine: SyncEngine) {
+        let stack = try ModelStack(store: store, tracker: WorkTracker())
+        let engine = SyncEngine(stack: stack, transport: fake.transport, time: clock)
+        await engine.start()
+        _ = await engine.settle(
+          advancing: clock, quietPeriod: TimeoutScale.scaled(.milliseconds(100)))
+        return (stack, engine)
+      }
+
+      /// Starts a life, saves `edit` in it, lets the backend apply it with its answer held, lets
+      /// `other` change the backend, pulls the news, and ends the life with the answer unheard;
+      /// then starts the next life and lets it settle.
+      @MainActor
+      func restart(
+        afterUnheard edit: (ModelContext) throws -> Void, holding matcher: RequestMatcher,
+        then other: () -> Void
+      ) async throws -> ModelContext {
+        let first = try await start()
+        fake.addFault(.once(matcher, .holdAnswer))
+        try edit(first.stack.ui.context)
+        try first.stack.ui.context.save()
+        await fake.waitForParkedRequests(1)
+        other()
+        await first.engine.pullNotifications()
+        await first.engine.setOnline(false)
+        for index in fake.parkedRequests { fake.dropParkedRequest(index) }
+        await expectSettled(first.stack.tracker)
+        await first.engine.stop()
+        let second = try await start()
+        #expect(await second.engine.queue().isEmpty)
+        return second.stack.ui.context
+      }
+
+      /// The idempotency keys of the requests of `route` the backend received.
+      func keys(of route: Route) -> Set<String> {
+        Set(
+          fake.journal.filter { $0.route == route }.compactMap {
+            $0.request.headers["idempotency-key"]
+          })
+      }
+    }
+
+    @Test(
+      "A rename of the self user applied before the app died, and overtaken by another device's rename, is not applied again by the next life"
+    )
+    func selfRename() async throws {
+      // given: Ada renames herself to Grace; the backend applies it and the answer is never
+      // heard; her other device renames her to Hopper; this device reads both news and dies
+      let device = Device()
+      let me = device.me
+
+      // when
+      let ui = try await device.restart(
+        afterUnheard: { try $0.update(User.self, id: me) { $0.name = "Grace" } },
+        holding: RequestMatcher("PUT", "/self"),
+        then: { device.fake.renameUserRemotely(me, to: "Hopper") })
+
+      // then
+      #expect(device.keys(of: .updateSelf).count == 1)
+      #expect(device.fake.user(me)?.name == "Hopper")
+      #expect(ui.object(User.self, id: me)?.name == "Hopper")
+    }
+
+    @Test(
+      "A member addition applied before the app died, and undone by another member, is not applied again by the next life"
+    )
+    func memberAddition() async throws {
+      // given: the user adds Bob to Lunch; the backend adds him and the answer is never heard;
+      // Ann removes him; this device reads both news and dies
+      let device = Device()
+      let (fake, me) = (device.fake, device.me)
+      let ann = fake.insertUser(name: "Ann")
+      let bob = fake.insertUser(name: "Bob")
+      fake.connectRemotely(with: ann)
+      fake.connectRemotely(with: bob)
+      let lunch = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
+
+      // when
+      let ui = try await device.restart(
+        afterUnheard: {
+          try $0.update(Conversation.self, id: lunch) { $0.participantIDs.insert(bob) }
+        },
+        holding: RequestMatcher("POST", "/conversations/*/members"),
+        then: { fake.removeMembersRemotely([bob], from: lunch, by: ann) })
+
+      // then
+      let expected: Set<UUID> = [me, ann]
+      #expect(device.keys(of: .addMembers).count == 1)
+      #expect(Set(fake.members(of: lunch)) == expected)
+      #expect(ui.object(Conversation.self, id: lunch)?.participantIDs == expected)
+    }
+  }
+}

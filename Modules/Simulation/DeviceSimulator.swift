@@ -28,7 +28,8 @@ public struct DeviceSimulationReport: Sendable {
 /// Three real clients against one fake backend: two devices of the self user and one of Ann,
 /// each with its own store, engine, network and restarts, editing the same objects.
 ///
-/// After every step each device's notification cursor must not have moved back. At the end
+/// After every step no context of a device may show a name the server set before one it showed
+/// already, and each device's notification cursor must not have moved back. At the end
 /// every device is online with nothing held, reads its news until all is quiet, and then each
 /// must show what the backend holds for its user (names, the group's name, members and
 /// messages) with nothing left to send; and the backend must never have applied the same change
@@ -52,6 +53,9 @@ public final class DeviceSimulator {
     var cursor = -1
     /// The journal's length at each restart: requests from then on came from a later life.
     var restartedAt: [Int] = []
+    /// For each name a context of the device showed (`"UI user <id>"`, `"sync group"`), the
+    /// newest value it showed that the server applied, with the server's version of it.
+    var newestShown: [String: (name: String, version: Int)] = [:]
   }
 
   let seed: UInt64
@@ -145,6 +149,11 @@ public final class DeviceSimulator {
       log.add("step \(index + 1): \(step)")
       await perform(step, index)
       await quiesceAll()
+      if let broken = await olderValueShown() {
+        violation = DeviceViolation(
+          kind: .olderValueShown, detail: "after step \(index + 1): \(broken)")
+        break
+      }
       if let broken = await cursorMovedBack() {
         violation = DeviceViolation(
           kind: .cursorMovedBack, detail: "after step \(index + 1): \(broken)")

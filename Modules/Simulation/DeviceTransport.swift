@@ -12,6 +12,9 @@ package enum DeviceFlaw: Sendable, Hashable {
   case forgetsIdempotencyKeys
   /// The link answers every read of notifications with an empty page: news never arrive.
   case hidesNews
+  /// The link reads the whole stream of notifications at every read and hands it newest
+  /// first: old news are applied again, over newer ones.
+  case replaysNewsBackwards
 }
 
 /// What sets one simulated device apart on the wire: the bearer token it signed in with, and
@@ -63,6 +66,10 @@ struct DeviceTransport: TransportSession {
     if link.flaw == .hidesNews, request.method == .get, request.path.encoded == "/notifications" {
       return TransportResponse(status: 200, json: ["notifications": [], "has_more": false])
     }
+    let replaysBackwards =
+      link.flaw == .replaysNewsBackwards && request.path.encoded == "/notifications"
+    var query = request.query
+    if replaysBackwards { query.removeAll { $0.name == "since" } }
     var headers = request.headers
     if link.flaw == .forgetsIdempotencyKeys {
       headers.removeAll { $0.name == Endpoint.idempotencyKeyHeader }
@@ -71,10 +78,20 @@ struct DeviceTransport: TransportSession {
     let signed: HTTPRequest
     do {
       signed = try HTTPRequest(
-        request.method, request.path, query: request.query, headers: headers, body: request.body)
+        request.method, request.path, query: query, headers: headers, body: request.body)
     } catch {
       throw .invalidRequest("\(error)")
     }
-    return try await transport.send(signed, options: options)
+    let response = try await transport.send(signed, options: options)
+    return replaysBackwards ? Self.backwards(response) : response
+  }
+
+  /// `response` with its page of notifications in the opposite order.
+  private static func backwards(_ response: TransportResponse) -> TransportResponse {
+    guard case .object(var page)? = try? JSONParser.parse(response.body),
+      case .array(let notifications)? = page["notifications"]
+    else { return response }
+    page["notifications"] = .array(notifications.reversed())
+    return TransportResponse(status: response.status, json: .object(page))
   }
 }

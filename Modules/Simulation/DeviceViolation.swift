@@ -4,6 +4,8 @@ public struct DeviceViolation: Sendable, Hashable, CustomStringConvertible {
   public enum Kind: Sendable, Hashable {
     /// The world could not be set up.
     case setup
+    /// A context of a device showed a name the server set before one it had shown already.
+    case olderValueShown
     /// A device's notification cursor moved back in its user's stream.
     case cursorMovedBack
     /// At the end a device showed something other than what the backend holds, or had work

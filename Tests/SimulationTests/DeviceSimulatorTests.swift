@@ -56,6 +56,26 @@ struct DeviceSimulatorTests {
   }
 
   @Test(
+    "A device that reads its news again newest first shows an older name, and the check says so")
+  func catchesOlderValues() async {
+    // given: device 0 renames its user twice, and the answers and the news settle the name;
+    // then it reads every news again, newest first, which ends on the first rename
+    let schedule: [DeviceStep] = [
+      .renameSelf(device: 0, name: "Grace"), .wait, .pull(device: 0),
+      .renameSelf(device: 0, name: "Hopper"), .wait, .pull(device: 0), .pull(device: 0),
+    ]
+
+    // when
+    let report = await DeviceSimulator.run(
+      seed: 1, schedule: schedule, flaw: .replaysNewsBackwards)
+
+    // then
+    #expect(
+      report.violation?.kind == .olderValueShown,
+      "\(report.violation?.detail ?? "none")\n\(report.lastEvents.joined(separator: "\n"))")
+  }
+
+  @Test(
     "A device that drops idempotency keys has a lost rename applied twice, and the check says so"
   )
   func catchesResendsApplied() async {

@@ -334,7 +334,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       flight.catchUpsAtSend = resent?.catchUpsAtSend ?? context.catchUpsApplied
       flight.editsAtSend = edits
       flight.idempotencyKey = key
-      flight.earlierLifeVersion = earlier?.version
+      flight.earlierLifeVersion = resent?.earlierLifeVersion ?? earlier?.version
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).
       if writesAhead(kind) {

@@ -42,11 +42,12 @@ extension SyncEngineTests {
 
       /// Starts a life, saves `edit` in it, lets the backend apply it with its answer held, lets
       /// `other` change the backend, pulls the news, and ends the life with the answer unheard;
-      /// then starts the next life and lets it settle.
+      /// then starts the next life and lets it settle, losing the answer to its first resend
+      /// too if `losingResend`.
       @MainActor
       func restart(
         afterUnheard edit: (ModelContext) throws -> Void, holding matcher: RequestMatcher,
-        then other: () -> Void
+        losingResend: Bool = false, then other: () -> Void
       ) async throws -> ModelContext {
         let first = try await start()
         fake.addFault(.once(matcher, .holdAnswer))
@@ -59,6 +60,7 @@ extension SyncEngineTests {
         for index in fake.parkedRequests { fake.dropParkedRequest(index) }
         await expectSettled(first.stack.tracker)
         await first.engine.stop()
+        if losingResend { fake.addFault(.once(matcher, .loseResponse)) }
         let second = try await start()
         #expect(await second.engine.queue().isEmpty)
         return second.stack.ui.context
@@ -86,6 +88,26 @@ extension SyncEngineTests {
       let ui = try await device.restart(
         afterUnheard: { try $0.update(User.self, id: me) { $0.name = "Grace" } },
         holding: RequestMatcher("PUT", "/self"),
+        then: { device.fake.renameUserRemotely(me, to: "Hopper") })
+
+      // then
+      #expect(device.keys(of: .updateSelf).count == 1)
+      #expect(device.fake.user(me)?.name == "Hopper")
+      #expect(ui.object(User.self, id: me)?.name == "Hopper")
+    }
+
+    @Test(
+      "A rename sent again after a restart whose answer is lost once more still yields to the later rename"
+    )
+    func selfRenameLostTwice() async throws {
+      // given: as above, and the next life's first resend of Grace loses its answer too
+      let device = Device()
+      let me = device.me
+
+      // when
+      let ui = try await device.restart(
+        afterUnheard: { try $0.update(User.self, id: me) { $0.name = "Grace" } },
+        holding: RequestMatcher("PUT", "/self"), losingResend: true,
         then: { device.fake.renameUserRemotely(me, to: "Hopper") })
 
       // then

@@ -14,9 +14,10 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   ///
   /// For a deleted object, its last value, so the deletion can name what it deletes.
   package internal(set) var originals: [UUID: Object] = [:]
-  /// For each object in ``originals``, the server's version of the news that last changed its
-  /// last synchronised value, where the news said one; absent where it is not known (the
-  /// value was the object here when the user first changed it, or came from a catch-up).
+  /// For each object in ``originals``, the server's version of the latest news that changed its
+  /// last synchronised value or told it again, where the news said one; absent where it is not
+  /// known (the value was the object here when the user first changed it, or came from a fetch
+  /// or a catch-up that no news told since).
   ///
   /// A request sent again by a later life of the app, whose first answer was never heard, is
   /// placed by it: news after the answer's version came after the request.

@@ -79,7 +79,11 @@ extension ModelContext {
       return changed
     }
     let serverChanged = original != before
-    guard serverChanged || changedVersions != versions else { return }
+    // News that leave the value as it was (a fetch read it first) still say its version.
+    let versionMoved =
+      newsVersion != nil && newsVersion != changes.originalVersions[id]
+      && changes.originals[id] != nil
+    guard serverChanged || changedVersions != versions || versionMoved else { return }
     if serverChanged, !serverTrails.isEmpty {
       serverTrails.modify(ServerTrails<Object>.self) {
         $0.hear(original, of: id, version: newsVersion)
@@ -87,7 +91,7 @@ extension ModelContext {
     }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { [original] changes in
-        if serverChanged {
+        if serverChanged || versionMoved {
           changes.originals[id] = original
           changes.originalVersions[id] = newsVersion
         }

@@ -21,7 +21,7 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
   /// The changed keys' last synchronised values when the user first changed them (see
   /// ``LocalChanges/editBases``).
   package var editBase: Object?
-  /// The server's version of the news that last changed ``original``, if known (see
+  /// The server's version of the latest news that changed or told ``original``, if known (see
   /// ``LocalChanges/originalVersions``).
   package var originalVersion: Int?
 

@@ -33,11 +33,12 @@ struct DeviceSimulatorTests {
 
   @Test(
     "A rename whose answer was lost, sent again after a restart, is not applied over another device's later rename",
-    arguments: [34, 126, 337, 3195] as [UInt64]
+    arguments: [34, 126, 337, 3195, 5850] as [UInt64]
   )
   func restartResend(seed: UInt64) async {
     // when: each seed renames on one device, loses the answer, restarts, and resends after
-    // another device renamed the same thing (3195 loses the resend's answer too)
+    // another device renamed the same thing (3195 loses the resend's answer too; 5850 fetches
+    // the later rename before it reads the news of it)
     let report = await DeviceSimulator.run(seed: seed, steps: 40)
 
     // then

@@ -41,21 +41,22 @@ extension SyncEngineTests {
       }
 
       /// Starts a life, saves `edit` in it, lets the backend apply it with its answer held, lets
-      /// `other` change the backend, pulls the news, and ends the life with the answer unheard;
-      /// then starts the next life and lets it settle, losing the answer to its first resend
-      /// too if `losingResend`.
+      /// `other` change the backend, pulls the news (before `other` if `pullingFirst`), and ends
+      /// the life with the answer unheard; then starts the next life and lets it settle, losing
+      /// the answer to its first resend too if `losingResend`.
       @MainActor
       func restart(
         afterUnheard edit: (ModelContext) throws -> Void, holding matcher: RequestMatcher,
-        losingResend: Bool = false, then other: () -> Void
+        pullingFirst: Bool = false, losingResend: Bool = false, then other: () -> Void
       ) async throws -> ModelContext {
         let first = try await start()
         fake.addFault(.once(matcher, .holdAnswer))
         try edit(first.stack.ui.context)
         try first.stack.ui.context.save()
         await fake.waitForParkedRequests(1)
+        if pullingFirst { await first.engine.pullNotifications() }
         other()
-        await first.engine.pullNotifications()
+        if !pullingFirst { await first.engine.pullNotifications() }
         await first.engine.setOnline(false)
         for index in fake.parkedRequests { fake.dropParkedRequest(index) }
         await expectSettled(first.stack.tracker)
@@ -108,6 +109,28 @@ extension SyncEngineTests {
       let ui = try await device.restart(
         afterUnheard: { try $0.update(User.self, id: me) { $0.name = "Grace" } },
         holding: RequestMatcher("PUT", "/self"), losingResend: true,
+        then: { device.fake.renameUserRemotely(me, to: "Hopper") })
+
+      // then
+      #expect(device.keys(of: .updateSelf).count == 1)
+      #expect(device.fake.user(me)?.name == "Hopper")
+      #expect(ui.object(User.self, id: me)?.name == "Hopper")
+    }
+
+    @Test(
+      "A rename sent again after a restart yields to a later rename the next life fetched before it read the news of it"
+    )
+    func selfRenameFetchedFirst() async throws {
+      // given: Ada renames herself to Grace, the backend applies it, and this device reads the
+      // news of it but not the answer; her other device renames her to Hopper and this device
+      // dies; its next life fetches the self user (Hopper) and then reads the news of Hopper
+      let device = Device()
+      let me = device.me
+
+      // when
+      let ui = try await device.restart(
+        afterUnheard: { try $0.update(User.self, id: me) { $0.name = "Grace" } },
+        holding: RequestMatcher("PUT", "/self"), pullingFirst: true,
         then: { device.fake.renameUserRemotely(me, to: "Hopper") })
 
       // then

@@ -68,6 +68,73 @@ extension ModelContext {
     objects(Message.self, referringTo: id, via: Message.conversation)
       .sorted(by: Message.displayOrder)
   }
+
+  /// One screen of `conversation`'s messages: the latest `limit` of those shown before
+  /// `before` (of all of them without it), in display order.
+  ///
+  /// A chat screen opens on the latest page and, as the user scrolls back, asks for the page
+  /// before the first message it shows:
+  ///
+  /// ```swift
+  /// let page = context.latestMessages(in: lunch, limit: 50)
+  /// let older = context.latestMessages(in: lunch, limit: 50, before: page.first)
+  /// ```
+  ///
+  /// A `limit` of zero or less gives an empty page; a `before` of another conversation, or one
+  /// this context does not hold, is placed by its times as if it were here.
+  public func latestMessages(in conversation: Conversation, limit: Int, before: Message? = nil)
+    -> [Message]
+  {
+    guard limit > 0 else { return [] }
+    let rows = objectsByID(Message.self)
+    let relationship = Message.conversation
+    var ids = committed.sources(Message.self, referringTo: conversation.id, via: relationship.name)
+    if !edits.isEmpty(Message.self) {
+      ids.formUnion(edits[Message.self].referrers(of: conversation.id, via: relationship))
+    }
+    // The page, in display order, kept at `limit` as the messages are read: no sort of them all.
+    var page: [Message] = []
+    page.reserveCapacity(limit)
+    for id in ids {
+      guard let message = rows[id], message.conversationID == conversation.id else { continue }
+      if let before, !Message.displayOrder(message, before) { continue }
+      if page.count == limit {
+        guard let earliest = page.first, Message.displayOrder(earliest, message) else { continue }
+        page.removeFirst()
+      }
+      page.insert(message, at: Self.position(of: message, in: page))
+    }
+    return page
+  }
+
+  /// Where `message` goes in `page`, which is in display order: after every message shown
+  /// before it.
+  private static func position(of message: Message, in page: [Message]) -> Int {
+    var low = 0
+    var high = page.count
+    while low < high {
+      let middle = (low + high) / 2
+      if Message.displayOrder(page[middle], message) { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// The conversations this context holds, the one with the latest event first (ties by id),
+  /// at most `limit` of them when one is given: the list a chat app opens on.
+  ///
+  /// ```swift
+  /// for conversation in context.recentConversations(limit: 20) {
+  ///   print(conversation.name ?? "chat", conversation.lastEventTime)
+  /// }
+  /// ```
+  public func recentConversations(limit: Int? = nil) -> [Conversation] {
+    let sorted = objects(Conversation.self).sorted { lhs, rhs in
+      lhs.lastEventTime != rhs.lastEventTime
+        ? lhs.lastEventTime > rhs.lastEventTime : lhs.id < rhs.id
+    }
+    guard let limit else { return sorted }
+    return Array(sorted.prefix(max(limit, 0)))
+  }
 }
 
 extension Message {

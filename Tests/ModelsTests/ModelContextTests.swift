@@ -1,6 +1,7 @@
 import Foundation
 import Models
 import ModelsTestSupport
+import Seams
 import TestSupport
 import Testing
 
@@ -519,6 +520,95 @@ struct ModelContextTests {
       // then
       #expect(messages.map(\.text) == ["early", "late", "unsent"])
       #expect(context.conversation(of: unsent) == group)
+    }
+
+    /// A page asked of five messages (m1 … m5 in display order, m5 not sent yet).
+    struct PageCase: Sendable, CustomTestStringConvertible {
+      let limit: Int
+      let before: Int?
+      let expected: [String]
+
+      var testDescription: String { "\(limit) before \(before.map { "m\($0)" } ?? "the end")" }
+    }
+
+    @Test(
+      "A page of messages is the latest few before a given one, in display order",
+      arguments: [
+        PageCase(limit: 2, before: nil, expected: ["m4", "m5"]),
+        PageCase(limit: 2, before: 4, expected: ["m2", "m3"]),
+        PageCase(limit: 10, before: 3, expected: ["m1", "m2"]),
+        PageCase(limit: 3, before: 1, expected: []),
+        PageCase(limit: 0, before: nil, expected: []),
+        PageCase(limit: -1, before: nil, expected: []),
+      ])
+    func latestMessages(_ page: PageCase) throws {
+      // given: four sent messages and one unsent, in another conversation's company
+      let me = make.selfUser()
+      let group = make.conversation(creator: me)
+      let other = make.conversation(creator: me)
+      var messages = (1...5).map { make.message(in: group, from: me, text: "m\($0)") }
+      for index in 0..<4 { messages[index].serverTime = make.now.addingTimeInterval(Double(index)) }
+      let elsewhere = make.message(in: other, from: me, text: "elsewhere")
+      let context = ModelStack.forTesting([me, group, other, elsewhere] + messages).ui.context
+
+      // when
+      let shown = context.latestMessages(
+        in: group, limit: page.limit, before: page.before.map { messages[$0 - 1] })
+
+      // then
+      #expect(shown.map(\.text) == page.expected)
+    }
+
+    @Test(
+      "Every page of messages is the tail of the whole list before its message, for seeded conversations",
+      arguments: 1...20 as ClosedRange<UInt64>)
+    func latestMessagesProperty(seed: UInt64) throws {
+      // given: up to 60 messages, some sent at random (sometimes equal) times, some unsent
+      var random = SeededRandomNumberGenerator(seed: seed)
+      let me = make.selfUser()
+      let group = make.conversation(creator: me)
+      let messages = (0..<Int.random(in: 0...60, using: &random)).map { index in
+        var message = make.message(in: group, from: me, text: "m\(index)")
+        if Bool.random(using: &random) {
+          message.serverTime = make.now.addingTimeInterval(
+            Double.random(in: 0...5, using: &random).rounded())
+        }
+        return message
+      }
+      let context = ModelStack.forTesting([me, group] + messages).ui.context
+      let all = context.messages(in: group)
+      let limit = Int.random(in: 1...12, using: &random)
+      let before =
+        all.isEmpty || Bool.random(using: &random) ? nil : all.randomElement(using: &random)
+
+      // when
+      let page = context.latestMessages(in: group, limit: limit, before: before)
+
+      // then
+      let earlier = before.flatMap { all.firstIndex(of: $0) }.map { all[..<$0] } ?? all[...]
+      #expect(page == Array(earlier.suffix(limit)), "seed \(seed)")
+    }
+
+    @Test("Conversations come latest event first, ties by id, as many as asked")
+    func recentConversations() throws {
+      // given
+      let me = make.selfUser()
+      var old = make.conversation(name: "Old", creator: me)
+      old.lastEventTime = make.now.addingTimeInterval(-60)
+      var new = make.conversation(name: "New", creator: me)
+      new.lastEventTime = make.now.addingTimeInterval(60)
+      let tied = [make.conversation(creator: me), make.conversation(creator: me)]
+        .sorted { $0.id < $1.id }
+      let context = ModelStack.forTesting([me, old, new] + tied).ui.context
+
+      // when
+      let all = context.recentConversations()
+      let top = context.recentConversations(limit: 2)
+
+      // then
+      #expect(all.map(\.id) == [new.id] + tied.map(\.id) + [old.id])
+      #expect(top.map(\.id) == [new.id, tied[0].id])
+      #expect(context.recentConversations(limit: -1).isEmpty)
     }
   }
 }

@@ -13,6 +13,7 @@ let available: [(name: String, run: () async throws -> [BenchmarkResult])] = [
   ("end-to-end", { try await endToEndBenchmarks() }),
   ("loopback", { try await loopbackBenchmarks() }),
   ("sqlite-store", { try await storeBenchmarks() }),
+  ("screens", { try await screenBenchmarks() }),
   ("traits", { try await traitsBenchmark() }),
   ("swift-test", { try await swiftTestBenchmark() }),
 ]

@@ -90,10 +90,7 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   mutating func recordSave(_ changes: EntityChanges<Object>, committed: Tables) {
     let table = committed.rows(of: Object.self)
     for id in changes.updated.keys where originals[id] == nil && !inserted.contains(id) {
-      if let original = table[id] {
-        originals[id] = original
-        originalVersions[id] = nil
-      }
+      if let original = table[id] { originals[id] = original }
     }
     for id in changes.inserted.keys {
       inserted.insert(id)
@@ -101,10 +98,12 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
       failures[id] = nil
     }
     if !changes.updated.isEmpty { editSerial += 1 }
+    // Most saves find no write-ahead records of the entity: they look for none per object.
+    let hasRecords = !unconfirmed.isEmpty
     for (id, update) in changes.updated {
       updatedKeys[id, default: []].formUnion(update.keys)
       for key in update.keys { lastEdits[id, default: [:]][key] = editSerial }
-      forgetIdempotencyKeys(of: id, editedAt: update.keys)
+      if hasRecords { forgetIdempotencyKeys(of: id, editedAt: update.keys) }
       failures[id] = nil
       if inserted.contains(id), let backend = backendValue(of: id) {
         noteEdit(of: id, keys: update.keys, measuredAgainst: backend)

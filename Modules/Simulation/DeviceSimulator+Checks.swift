@@ -17,12 +17,9 @@ extension DeviceSimulator {
       let stream = fake.notifications(of: devices[index].user)
       let now = await devices[index].app.engine.lastNotificationID
       for id in devices[index].link.takeCursors() + (now.map { [$0] } ?? []) {
-        let position = stream.firstIndex { $0.id == id } ?? -1
-        if position < devices[index].cursor {
-          return "device \(index)'s notification cursor moved back from "
-            + "\(devices[index].cursor) to \(position)"
+        if let broken = devices[index].cursor.move(to: id, in: stream) {
+          return "device \(index): \(broken)"
         }
-        devices[index].cursor = position
       }
     }
     return nil

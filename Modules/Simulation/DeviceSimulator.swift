@@ -49,8 +49,8 @@ public final class DeviceSimulator {
     let store: InMemoryStore
     var app: AppInstance
     var lives = 0
-    /// Where its notification cursor was last seen in its user's stream; -1 before any.
-    var cursor = -1
+    /// Where its notification cursor has stood in its user's stream.
+    var cursor = CursorTrack()
     /// The journal's length at each restart: requests from then on came from a later life.
     var restartedAt: [Int] = []
     /// For each name a context of the device showed (`"UI user <id>"`, `"sync group"`), the

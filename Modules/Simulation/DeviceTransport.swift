@@ -15,6 +15,9 @@ package enum DeviceFlaw: Sendable, Hashable {
   /// The link reads the whole stream of notifications at every read and hands it newest
   /// first: old news are applied again, over newer ones.
   case replaysNewsBackwards
+  /// Every read of notifications after a first one is answered with the stream's first
+  /// notification alone, as a backend that lost the client's cursor would: the cursor moves back.
+  case rewindsCursor
 }
 
 /// What sets one simulated device apart on the wire: the bearer token it signed in with, and
@@ -66,10 +69,16 @@ struct DeviceTransport: TransportSession {
     if link.flaw == .hidesNews, request.method == .get, request.path.encoded == "/notifications" {
       return TransportResponse(status: 200, json: ["notifications": [], "has_more": false])
     }
-    let replaysBackwards =
-      link.flaw == .replaysNewsBackwards && request.path.encoded == "/notifications"
+    let readsNews = request.method == .get && request.path.encoded == "/notifications"
+    let replaysBackwards = link.flaw == .replaysNewsBackwards && readsNews
+    let rewinds =
+      link.flaw == .rewindsCursor && readsNews && request.query.contains { $0.name == "since" }
     var query = request.query
-    if replaysBackwards { query.removeAll { $0.name == "since" } }
+    if replaysBackwards || rewinds { query.removeAll { $0.name == "since" } }
+    if rewinds {
+      query.removeAll { $0.name == "size" }
+      query.append(QueryItem("size", "1"))
+    }
     var headers = request.headers
     if link.flaw == .forgetsIdempotencyKeys {
       headers.removeAll { $0.name == Endpoint.idempotencyKeyHeader }
@@ -83,15 +92,23 @@ struct DeviceTransport: TransportSession {
       throw .invalidRequest("\(error)")
     }
     let response = try await transport.send(signed, options: options)
-    return replaysBackwards ? Self.backwards(response) : response
+    if replaysBackwards {
+      return Self.rewrite(response) { page in
+        if case .array(let notifications)? = page["notifications"] {
+          page["notifications"] = .array(notifications.reversed())
+        }
+      }
+    }
+    if rewinds { return Self.rewrite(response) { $0["has_more"] = false } }
+    return response
   }
 
-  /// `response` with its page of notifications in the opposite order.
-  private static func backwards(_ response: TransportResponse) -> TransportResponse {
-    guard case .object(var page)? = try? JSONParser.parse(response.body),
-      case .array(let notifications)? = page["notifications"]
-    else { return response }
-    page["notifications"] = .array(notifications.reversed())
+  /// `response` with its page of notifications changed by `change`.
+  private static func rewrite(
+    _ response: TransportResponse, _ change: (inout [String: JSONValue]) -> Void
+  ) -> TransportResponse {
+    guard case .object(var page)? = try? JSONParser.parse(response.body) else { return response }
+    change(&page)
     return TransportResponse(status: response.status, json: .object(page))
   }
 }

@@ -66,6 +66,8 @@ public final class UpstreamModel {
   /// server is seen holding it or the app gives the object's refused change up.
   var lastSaved: [SavedKey: SavedValue] = [:]
   private var lastNotification: UUID?
+  /// Where the notification cursor has stood in the self user's stream: it only moves forward.
+  private var cursor = CursorTrack()
   /// Requests out while news dropped their group here and another member then added the self
   /// user back: the backend may apply one after the re-add, which only its news tell the client.
   private var outAcrossRejoin: Set<RequestToken> = []
@@ -745,6 +747,15 @@ public final class UpstreamModel {
     try context.save()
   }
 
+  /// Notes that the notification cursor stands at `id` in the self user's stream: a cursor that
+  /// moved back breaks a rule, which the next check reports.
+  func noteCursor(at id: UUID) {
+    guard brokenRule == nil, let broken = cursor.move(to: id, in: fake.notifications) else {
+      return
+    }
+    brokenRule = broken
+  }
+
   /// Applies every notification the backend has for the self user since the last pull.
   private func pull() throws {
     guard
@@ -754,6 +765,7 @@ public final class UpstreamModel {
     let applied = downstream.apply(page, since: lastNotification, in: stack.sync)
     try stack.sync.save()
     lastNotification = applied.lastID
+    if let id = applied.lastID { noteCursor(at: id) }
     awaitingNews = []
     // What the app is told it lost with a group the self user was removed from owes the server
     // nothing; anything else gone here unsent is a loss the checks report.

@@ -77,6 +77,22 @@ struct DeviceSimulatorTests {
   }
 
   @Test(
+    "A device whose reads of news go back to the stream's start moves its cursor back, and the check says so"
+  )
+  func catchesCursorMovingBack() async {
+    // given: device 0 read its news once; later reads answer with the stream's first news
+    let schedule: [DeviceStep] = [.write(device: 1, text: "one"), .pull(device: 0)]
+
+    // when
+    let report = await DeviceSimulator.run(seed: 1, schedule: schedule, flaw: .rewindsCursor)
+
+    // then
+    #expect(
+      report.violation?.kind == .cursorMovedBack,
+      "\(report.violation?.detail ?? "none")\n\(report.lastEvents.joined(separator: "\n"))")
+  }
+
+  @Test(
     "A device that drops idempotency keys has a lost rename applied twice, and the check says so"
   )
   func catchesResendsApplied() async {

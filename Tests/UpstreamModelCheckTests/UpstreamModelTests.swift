@@ -1,3 +1,4 @@
+import EventParsing
 import FakeBackend
 import Foundation
 import Models
@@ -255,6 +256,22 @@ extension UpstreamModelTests {
 
       // then
       #expect(violation?.rule.contains(rule) == true)
+    }
+
+    @Test("The cursor check fails when the notification cursor moves back")
+    func cursorMovedBack() throws {
+      // given: two renames by another user, each read as it came
+      let model = try model(after: [.remoteRename(group: 0, "X"), .remoteRename(group: 0, "Y")])
+      let first = try #require(model.fake.notifications.first)
+
+      // when
+      model.noteCursor(at: first.id)
+      let violation = #expect(throws: ModelViolation.self) {
+        try model.checkStep(2, after: .advance(.seconds(1)))
+      }
+
+      // then
+      #expect(violation?.rule.contains("cursor moved back") == true)
     }
 
     @Test("The message check fails on a message of the self user that was never written here")

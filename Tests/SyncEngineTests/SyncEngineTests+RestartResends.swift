@@ -167,5 +167,35 @@ extension SyncEngineTests {
       #expect(Set(fake.members(of: lunch)) == expected)
       #expect(ui.object(Conversation.self, id: lunch)?.participantIDs == expected)
     }
+
+    @Test(
+      "A member addition applied before the app died goes again as the same call after another member removed someone else"
+    )
+    func memberAdditionBesideRemoval() async throws {
+      // given: the user adds Bob to Lunch; the backend adds him and the answer is never heard;
+      // Ann removes Cleo; this device reads both news and dies
+      let device = Device()
+      let (fake, me) = (device.fake, device.me)
+      let ann = fake.insertUser(name: "Ann")
+      let bob = fake.insertUser(name: "Bob")
+      let cleo = fake.insertUser(name: "Cleo")
+      for user in [ann, bob, cleo] { fake.connectRemotely(with: user) }
+      let lunch = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me, cleo])
+
+      // when
+      let ui = try await device.restart(
+        afterUnheard: {
+          try $0.update(Conversation.self, id: lunch) { $0.participantIDs.insert(bob) }
+        },
+        holding: RequestMatcher("POST", "/conversations/*/members"),
+        then: { fake.removeMembersRemotely([cleo], from: lunch, by: ann) })
+
+      // then
+      let expected: Set<UUID> = [me, ann, bob]
+      #expect(device.keys(of: .addMembers).count == 1)
+      #expect(fake.journal.allSatisfy { ($0.status ?? 200) < 400 })
+      #expect(Set(fake.members(of: lunch)) == expected)
+      #expect(ui.object(Conversation.self, id: lunch)?.participantIDs == expected)
+    }
   }
 }

@@ -76,61 +76,33 @@ extension SyncEngineTests {
       }
     }
 
+    /// How the life that dies hears the news, and how the next life's first resend fares.
+    enum RenameCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
+      /// The dying life reads the news of Grace and of Hopper.
+      case readsBoth
+      /// As `readsBoth`, and the next life's first resend loses its answer too.
+      case losesResendToo
+      /// The dying life reads only the news of Grace; the next life fetches the self user
+      /// (Hopper) before it reads the news of Hopper.
+      case fetchesLaterFirst
+
+      var testDescription: String { rawValue }
+    }
+
     @Test(
-      "A rename of the self user applied before the app died, and overtaken by another device's rename, is not applied again by the next life"
-    )
-    func selfRename() async throws {
+      "A rename of the self user applied before the app died, and overtaken by another device's rename, is not applied again by the next life",
+      arguments: RenameCase.allCases)
+    func selfRename(_ rename: RenameCase) async throws {
       // given: Ada renames herself to Grace; the backend applies it and the answer is never
-      // heard; her other device renames her to Hopper; this device reads both news and dies
+      // heard; her other device renames her to Hopper; this device dies
       let device = Device()
       let me = device.me
 
       // when
       let ui = try await device.restart(
         afterUnheard: { try $0.update(User.self, id: me) { $0.name = "Grace" } },
-        holding: RequestMatcher("PUT", "/self"),
-        then: { device.fake.renameUserRemotely(me, to: "Hopper") })
-
-      // then
-      #expect(device.keys(of: .updateSelf).count == 1)
-      #expect(device.fake.user(me)?.name == "Hopper")
-      #expect(ui.object(User.self, id: me)?.name == "Hopper")
-    }
-
-    @Test(
-      "A rename sent again after a restart whose answer is lost once more still yields to the later rename"
-    )
-    func selfRenameLostTwice() async throws {
-      // given: as above, and the next life's first resend of Grace loses its answer too
-      let device = Device()
-      let me = device.me
-
-      // when
-      let ui = try await device.restart(
-        afterUnheard: { try $0.update(User.self, id: me) { $0.name = "Grace" } },
-        holding: RequestMatcher("PUT", "/self"), losingResend: true,
-        then: { device.fake.renameUserRemotely(me, to: "Hopper") })
-
-      // then
-      #expect(device.keys(of: .updateSelf).count == 1)
-      #expect(device.fake.user(me)?.name == "Hopper")
-      #expect(ui.object(User.self, id: me)?.name == "Hopper")
-    }
-
-    @Test(
-      "A rename sent again after a restart yields to a later rename the next life fetched before it read the news of it"
-    )
-    func selfRenameFetchedFirst() async throws {
-      // given: Ada renames herself to Grace, the backend applies it, and this device reads the
-      // news of it but not the answer; her other device renames her to Hopper and this device
-      // dies; its next life fetches the self user (Hopper) and then reads the news of Hopper
-      let device = Device()
-      let me = device.me
-
-      // when
-      let ui = try await device.restart(
-        afterUnheard: { try $0.update(User.self, id: me) { $0.name = "Grace" } },
-        holding: RequestMatcher("PUT", "/self"), pullingFirst: true,
+        holding: RequestMatcher("PUT", "/self"), pullingFirst: rename == .fetchesLaterFirst,
+        losingResend: rename == .losesResendToo,
         then: { device.fake.renameUserRemotely(me, to: "Hopper") })
 
       // then

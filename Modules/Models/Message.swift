@@ -58,9 +58,9 @@ public struct Message: ModelObject {
   public static var entityName: EntityName { .message }
 
   /// The conversation the message belongs to.
-  public static let conversation = Relationship<Message>("conversation", to: Conversation.self) {
-    [$0.conversationID]
-  }
+  public static let conversation = Relationship<Message>(
+    "conversation", to: Conversation.self, orderedBy: { Message.displayOrder($0, $1) },
+    targets: { [$0.conversationID] })
 
   /// The conversation.
   public static let relationships = [conversation]

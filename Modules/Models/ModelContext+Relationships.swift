@@ -81,42 +81,55 @@ extension ModelContext {
   /// ```
   ///
   /// A `limit` of zero or less gives an empty page; a `before` of another conversation, or one
-  /// this context does not hold, is placed by its times as if it were here.
+  /// this context does not hold, is placed by its times as if it were here. The first page of a
+  /// conversation sorts its saved messages once; the context keeps them in order after that, so
+  /// a later page costs as much as its messages and the unsaved edits, not the conversation.
   public func latestMessages(in conversation: Conversation, limit: Int, before: Message? = nil)
     -> [Message]
   {
     guard limit > 0 else { return [] }
-    let rows = objectsByID(Message.self)
     let relationship = Message.conversation
-    var ids = committed.sources(Message.self, referringTo: conversation.id, via: relationship.name)
-    if !edits.isEmpty(Message.self) {
-      ids.formUnion(edits[Message.self].referrers(of: conversation.id, via: relationship))
+    let saved = savedSources(Message.self, referringTo: conversation.id, inOrderOf: relationship)
+    let rows = committed.rows(of: Message.self)
+    let pending = edits.edits(of: Message.self)
+    let isShown: (Message) -> Bool = { message in
+      before.map { Message.displayOrder(message, $0) } ?? true
     }
-    // The page, in display order, kept at `limit` as the messages are read: no sort of them all.
+    // Unsaved messages of the conversation, few, in display order; the saved ones they replace
+    // or delete are passed over below.
+    var edited = pending.values.compactMap { $0 }
+      .filter { $0.conversationID == conversation.id && isShown($0) }
+    edited.sort(by: Message.displayOrder)
+    // The saved messages are in display order: the page ends where `before` would stand.
+    var next = saved.count - 1
+    if let before {
+      let place = OrderedIndex<Message>.place(
+        of: before, in: saved, order: relationship.order, rows: { rows[$0] })
+      next = (place ?? 0) - 1
+    }
+    var nextEdited = edited.count - 1
+    // The page, latest first, merged from both ends backwards until it holds `limit`.
     var page: [Message] = []
     page.reserveCapacity(limit)
-    for id in ids {
-      guard let message = rows[id], message.conversationID == conversation.id else { continue }
-      if let before, !Message.displayOrder(message, before) { continue }
-      if page.count == limit {
-        guard let earliest = page.first, Message.displayOrder(earliest, message) else { continue }
-        page.removeFirst()
+    while page.count < limit {
+      while next >= 0, pending[saved[next]] != nil { next -= 1 }
+      let savedMessage = next >= 0 ? rows[saved[next]] : nil
+      let editedMessage = nextEdited >= 0 ? edited[nextEdited] : nil
+      switch (savedMessage, editedMessage) {
+      case (let message?, let edit?) where Message.displayOrder(message, edit):
+        page.append(edit)
+        nextEdited -= 1
+      case (let message?, _):
+        page.append(message)
+        next -= 1
+      case (nil, let edit?):
+        page.append(edit)
+        nextEdited -= 1
+      case (nil, nil):
+        if next >= 0 { next -= 1 } else { return page.reversed() }
       }
-      page.insert(message, at: Self.position(of: message, in: page))
     }
-    return page
-  }
-
-  /// Where `message` goes in `page`, which is in display order: after every message shown
-  /// before it.
-  private static func position(of message: Message, in page: [Message]) -> Int {
-    var low = 0
-    var high = page.count
-    while low < high {
-      let middle = (low + high) / 2
-      if Message.displayOrder(page[middle], message) { low = middle + 1 } else { high = middle }
-    }
-    return low
+    return page.reversed()
   }
 
   /// The conversations this context holds, the one with the latest event first (ties by id),

@@ -109,6 +109,14 @@ public final class ModelContext: ModelLookup {
     committed.object(type, id: id)
   }
 
+  /// The ids of the saved objects of `type` that refer to `target` through `relationship`, in
+  /// the relationship's order: sorted by the first read of `target`, kept in order after it.
+  func savedSources<Object: ModelObject>(
+    _ type: Object.Type, referringTo target: UUID, inOrderOf relationship: Relationship<Object>
+  ) -> [UUID] {
+    committed.orderedSources(type, referringTo: target, via: relationship)
+  }
+
   /// Every object of `type` this context sees, ordered by id.
   public func objects<Object: ModelObject>(_ type: Object.Type) -> [Object] {
     objectsByID(type).values.sorted { $0.id < $1.id }

@@ -44,6 +44,15 @@ public struct Tables: Sendable, Equatable {
     tables.slot(Table<Object>.self)?.inverse.sources(of: target, via: relationship) ?? []
   }
 
+  /// The objects of `type` that refer to `target` through `relationship`, in its order; kept in
+  /// order from the first read on.
+  mutating func orderedSources<Object: ModelObject>(
+    _ type: Object.Type, referringTo target: UUID, via relationship: Relationship<Object>
+  ) -> [UUID] {
+    guard tables.slot(Table<Object>.self) != nil else { return [] }
+    return tables.modify(Table<Object>.self) { $0.orderedSources(of: target, via: relationship) }
+  }
+
   /// Makes room for `count` rows of `type`, before a store loads that many.
   public mutating func reserveCapacity<Object: ModelObject>(_ count: Int, for type: Object.Type) {
     tables.modify(Table<Object>.self) { $0.reserveCapacity(count) }

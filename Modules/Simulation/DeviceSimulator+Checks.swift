@@ -34,9 +34,9 @@ extension DeviceSimulator {
   /// so a name's server version is known from the notifications that told it.
   func olderValueShown() async -> String? {
     let versions = serverVersions()
+    let users = Array(fake.snapshot.users.keys)
+    let group = group
     for index in devices.indices {
-      let users = Array(fake.snapshot.users.keys)
-      let group = group
       let ui = Self.names(in: devices[index].app.stack.ui.context, users: users, group: group)
       let sync = await devices[index].app.stack.sync.perform { context in
         Self.names(in: context, users: users, group: group)

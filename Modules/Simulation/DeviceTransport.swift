@@ -66,10 +66,10 @@ struct DeviceTransport: TransportSession {
     -> TransportResponse
   {
     guard !link.isOffline else { throw .network(.offline) }
-    if link.flaw == .hidesNews, request.method == .get, request.path.encoded == "/notifications" {
+    let readsNews = request.method == .get && request.path.encoded == "/notifications"
+    if link.flaw == .hidesNews, readsNews {
       return TransportResponse(status: 200, json: ["notifications": [], "has_more": false])
     }
-    let readsNews = request.method == .get && request.path.encoded == "/notifications"
     let replaysBackwards = link.flaw == .replaysNewsBackwards && readsNews
     let rewinds =
       link.flaw == .rewindsCursor && readsNews && request.query.contains { $0.name == "since" }

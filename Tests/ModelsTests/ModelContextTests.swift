@@ -589,6 +589,64 @@ struct ModelContextTests {
       #expect(page == Array(earlier.suffix(limit)), "seed \(seed)")
     }
 
+    /// One edit of a message, as a row of the seeded sequences below.
+    enum PageEdit: CaseIterable {
+      case write, send, resend, rewrite, delete, save, rollback
+    }
+
+    @Test(
+      "Pages stay the tail of the whole list while messages are written, sent and deleted, saved or not, for seeded sequences",
+      arguments: 1...20 as ClosedRange<UInt64>)
+    func latestMessagesAcrossEdits(seed: UInt64) throws {
+      // given: a conversation whose pages were read once, so that its messages are kept in order
+      var random = SeededRandomNumberGenerator(seed: seed)
+      let me = make.selfUser()
+      let group = make.conversation(creator: me)
+      let other = make.conversation(creator: me)
+      let messages = (0..<30).map { index in
+        var message = make.message(in: group, from: me, text: "m\(index)")
+        message.serverTime = make.now.addingTimeInterval(Double(index % 7))
+        return message
+      }
+      let context = ModelStack.forTesting([me, group, other] + messages).ui.context
+      _ = context.latestMessages(in: group, limit: 5)
+
+      for step in 0..<40 {
+        // when: one edit, then a page read
+        let ids = context.messages(in: group).map(\.id) + context.messages(in: other).map(\.id)
+        let id = ids.randomElement(using: &random)
+        let time = make.now.addingTimeInterval(Double.random(in: 0...8, using: &random).rounded())
+        switch PageEdit.allCases.randomElement(using: &random) ?? .save {
+        case .write:
+          try context.insert(make.message(in: group, from: me, text: "w\(step)"))
+        case .send:
+          if let id { try context.update(Message.self, id: id) { $0.serverTime = time } }
+        case .resend:
+          if let id { try context.update(Message.self, id: id) { $0.serverTime = nil } }
+        case .rewrite:
+          if let id { try context.update(Message.self, id: id) { $0.text = "r\(step)" } }
+        case .delete:
+          if let id { try context.delete(Message.self, id: id) }
+        case .save:
+          _ = try context.save()
+        case .rollback:
+          context.rollback()
+        }
+        let all = context.messages(in: group)
+        let limit = Int.random(in: 1...12, using: &random)
+        let before = Bool.random(using: &random) ? all.randomElement(using: &random) : nil
+        let page = context.latestMessages(in: group, limit: limit, before: before)
+
+        // then
+        let earlier = before.flatMap { all.firstIndex(of: $0) }.map { all[..<$0] } ?? all[...]
+        let expected = Array(earlier.suffix(limit))
+        let isTail = page == expected
+        try #require(
+          isTail,
+          "seed \(seed), step \(step): \(page.map(\.text)), not \(expected.map(\.text))")
+      }
+    }
+
     @Test("Conversations come latest event first, ties by id, as many as asked")
     func recentConversations() throws {
       // given

@@ -183,11 +183,14 @@ private struct Reader {
     index += 1
     let contentStart = index
     var hasEscapes = false
+    // Every byte or-ed together: below 0x80, the string is ASCII and needs no UTF-8 validation.
+    var allBits: UInt8 = 0
     while true {
       guard index < bytes.count else {
         throw .malformed(offset: start, reason: "unterminated string")
       }
       let byte = bytes[index]
+      allBits |= byte
       if byte == UInt8(ascii: "\"") { break }
       if byte == UInt8(ascii: "\\") {
         hasEscapes = true
@@ -206,6 +209,8 @@ private struct Reader {
     }
     let raw = UnsafeBufferPointer(rebasing: bytes[contentStart..<contentEnd])
     if !hasEscapes {
+      // ASCII is valid UTF-8 as it is; the validating initialiser costs a generic call per string.
+      if allBits < 0x80 { return String(decoding: raw, as: UTF8.self) }
       guard let text = String(validating: raw, as: UTF8.self) else {
         throw .invalidUTF8(offset: start)
       }

@@ -154,6 +154,8 @@ public struct ObjectReader: Sendable {
   public mutating func oneOf<Value: RawRepresentable & CaseIterable>(
     _ key: String, _ type: Value.Type
   ) -> Value? where Value.RawValue == String {
+    // The list of raw values is only written for an error, not for every value read.
+    if case .string(let text)? = object[key], let parsed = Value(rawValue: text) { return parsed }
     let expected = "one of " + Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
     guard let value = required(key, expected: expected) else { return nil }
     guard case .string(let text) = value else {
@@ -236,6 +238,9 @@ extension ObjectReader {
   public mutating func oneOf<Value: RawRepresentable & CaseIterable>(
     _ key: String, _ type: Value.Type
   ) -> Value? where Value.RawValue == Int {
+    if case .integer(let number)? = object[key], let parsed = Value(rawValue: number) {
+      return parsed
+    }
     let expected = "one of " + Value.allCases.map { "\($0.rawValue)" }.joined(separator: ", ")
     guard let value = required(key, expected: expected) else { return nil }
     guard case .integer(let number) = value else {

@@ -6,10 +6,11 @@ import Foundation
 ///
 /// A cursor that moves back makes the client read old news again, over newer values it showed.
 /// A cursor that names a notification the backend no longer keeps says nothing, and is passed
-/// over.
+/// over. The furthest notification is remembered by id and placed in the stream as it is at each
+/// move, so a backend that forgets its oldest news does not make a cursor look as if it went back.
 package struct CursorTrack: Sendable, Equatable {
-  /// The position in the stream of the furthest notification the cursor named; -1 before any.
-  package private(set) var position = -1
+  /// The furthest notification the cursor named; `nil` before any.
+  package private(set) var furthest: UUID?
 
   /// Creates a track that has seen no cursor yet.
   package init() {}
@@ -17,8 +18,15 @@ package struct CursorTrack: Sendable, Equatable {
   /// Records that the cursor names `id` in `stream`; says how it moved back, if it did.
   package mutating func move(to id: UUID, in stream: [NotificationPayload]) -> String? {
     guard let now = stream.firstIndex(where: { $0.id == id }) else { return nil }
-    defer { position = max(position, now) }
-    guard now < position else { return nil }
-    return "the notification cursor moved back from position \(position) to \(now)"
+    // A furthest notification the backend forgot was older than everything it keeps.
+    guard let furthest, let then = stream.firstIndex(where: { $0.id == furthest }) else {
+      self.furthest = id
+      return nil
+    }
+    guard now < then else {
+      self.furthest = id
+      return nil
+    }
+    return "the notification cursor moved back from position \(then) to \(now)"
   }
 }

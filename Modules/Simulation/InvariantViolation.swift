@@ -31,6 +31,9 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, CustomStringCon
   /// The server applied a change of the app again after another device's later change of the
   /// same key.
   case overwroteLaterChange = "later change overwritten"
+  /// The client's notification cursor named a notification before one it had named already:
+  /// it would read old news again, over newer values.
+  case cursorMovedBack = "cursor moved back"
   /// After draining, something is still pending, or a refusal has no reason; or the client
   /// never stops sending.
   case queueNotDrained = "queue not drained"

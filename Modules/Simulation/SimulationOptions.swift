@@ -99,6 +99,8 @@ public struct SimulationOptions: Sendable {
   /// Whether every step checks the server's order: it never applies the same change of the app
   /// twice, nor a change of the app again over another device's later change.
   public var checksServerOrder = true
+  /// A defect planted in the client's link, to show that a check catches what it breaks.
+  package var flaw: DeviceFlaw?
 
   /// Creates options; by default 40 steps with faults, held answers, refusals, removals,
   /// rejoins, contact renames, renames on another device, expiries, sign-outs, connection

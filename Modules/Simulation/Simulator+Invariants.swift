@@ -23,6 +23,9 @@ extension Simulator {
     if let problem = Self.keyInFlightTwice(queue) {
       return InvariantViolation(invariant: .keyInFlightTwice, step: step, detail: problem)
     }
+    if let problem = await cursorMovedBack() {
+      return InvariantViolation(invariant: .cursorMovedBack, step: step, detail: problem)
+    }
     let view = await app.stack.sync.perform { ClientView($0) }
     memberBases = view.memberBases
     // Caught up for good only once the store holds it: a save it refused is kept in memory for
@@ -46,6 +49,17 @@ extension Simulator {
       return InvariantViolation(invariant: .messagesOutOfOrder, step: step, detail: problem)
     }
     return options.checksServerOrder ? readServerApplications(at: step) : nil
+  }
+
+  /// Says how the notification cursor moved back in the self user's stream, if it did: after
+  /// any page of news the client applied since the last check, or where it stands now.
+  private func cursorMovedBack() async -> String? {
+    let stream = fake.notifications
+    let now = await app.engine.lastNotificationID
+    for id in link.takeCursors() + (now.map { [$0] } ?? []) {
+      if let broken = cursor.move(to: id, in: stream) { return broken }
+    }
+    return nil
   }
 
   /// The rules that hold after the drain.

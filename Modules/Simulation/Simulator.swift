@@ -36,6 +36,10 @@ public final class Simulator {
   let store: any ModelStore
   let directory: String?
   let log: EventLog
+  /// The client's link to the fake, where its cursors are noted and a planted flaw lives.
+  let link: DeviceLink
+  /// Where the client's notification cursor has stood.
+  var cursor = CursorTrack()
   var app: AppInstance
   var figures = SimulationFigures()
   var random: SeededRandomNumberGenerator
@@ -136,6 +140,7 @@ public final class Simulator {
     self.seed = seed
     self.options = options
     log = EventLog(echo: options.trace)
+    link = DeviceLink(flaw: options.flaw)
     random = SeededRandomNumberGenerator(seed: seed ^ 0x5EED)
     let fake = FakeBackend(uuids: .seeded(seed), time: clock)
     let me = fake.insertSelfUser(name: "Me")
@@ -158,7 +163,7 @@ public final class Simulator {
     }
     app = try AppInstance(
       number: 0, store: store, fake: fake, clock: clock, uuids: .seeded(seed &* 1_000_003),
-      options: options, log: log)
+      options: options, log: log, device: link)
   }
 
   private func removeFiles() {
@@ -245,7 +250,8 @@ public final class Simulator {
     instances += 1
     app = try AppInstance(
       number: instances, store: store, fake: fake, clock: clock,
-      uuids: .seeded(seed &* 1_000_003 &+ UInt64(instances)), options: options, log: log)
+      uuids: .seeded(seed &* 1_000_003 &+ UInt64(instances)), options: options, log: log,
+      device: link)
     app.start()
   }
 

@@ -51,4 +51,25 @@ struct CursorTrackTests {
     // then
     #expect(reports.allSatisfy { $0 == nil })
   }
+
+  @Test("A cursor is placed in the stream as it is now, after the backend forgot its oldest news")
+  func expired() {
+    // given: a cursor at the third of five notifications; the backend then forgets the first
+    // three, the cursor's too
+    let stream = Self.stream(5)
+    var track = CursorTrack()
+    _ = track.move(to: stream[2].id, in: stream)
+    let kept = Array(stream.dropFirst(3))
+
+    // when: the cursor moves to the fourth, now the first kept, then to the fifth
+    let reports = [
+      track.move(to: stream[3].id, in: kept), track.move(to: stream[4].id, in: kept),
+      track.move(to: stream[3].id, in: kept),
+    ]
+
+    // then: forward twice, then back
+    #expect(reports[0] == nil)
+    #expect(reports[1] == nil)
+    #expect(reports[2] == "the notification cursor moved back from position 1 to 0")
+  }
 }

@@ -79,6 +79,29 @@ extension SimulatorTests {
       #expect(!report.lastEvents.isEmpty)
     }
 
+    @Test(
+      "A client whose reads of news go back to the stream's start moves its cursor back, and the check says so"
+    )
+    func cursorMovedBack() async {
+      // given: the client read its news once; later reads answer with the stream's first news
+      var options = SimulationOptions(durableStore: false)
+      options.flaw = .rewindsCursor
+      let schedule: [SimulationStep] = [
+        .remotePost(conversation: 0, text: "one"), .pull, .remotePost(conversation: 0, text: "two"),
+        .pull,
+      ]
+
+      // when
+      let report = await Simulator.run(seed: 5, schedule: schedule, options: options)
+      options.flaw = nil
+      let sound = await Simulator.run(seed: 5, schedule: schedule, options: options)
+
+      // then
+      #expect(
+        report.violation?.invariant == .cursorMovedBack, "\(String(describing: report.violation))")
+      #expect(sound.violation == nil, "\(String(describing: sound.violation))")
+    }
+
     @Test("Two requests carrying one key of one object are caught from the queue")
     func keyInFlightTwice() {
       // given

@@ -63,6 +63,14 @@ public struct Tables: Sendable, Equatable {
     tables.modify(Table<Object>.self) { $0.put(object) }
   }
 
+  /// Inserts or replaces the rows of `objects`, as loading a store does in batches: the table is
+  /// looked up once for all of them.
+  package mutating func put<Object: ModelObject>(contentsOf objects: [Object]) {
+    tables.modify(Table<Object>.self) { table in
+      for object in objects { table.put(object) }
+    }
+  }
+
   /// Removes the object of `type` with `id`, if there is one.
   mutating func remove<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     tables.modify(Table<Object>.self) { $0.remove(id) }

@@ -6,6 +6,8 @@ struct SQLiteLoader {
   let connection: SQLiteConnection
   let entities: EntityRegistry
   private let decoder = RecordDecoder()
+  /// How many rows are put into a table at once.
+  private static let batchSize = 1_024
 
   init(connection: SQLiteConnection, entities: EntityRegistry) {
     self.connection = connection
@@ -39,6 +41,9 @@ struct SQLiteLoader {
     let objects = try connection.prepare(
       "SELECT id, value FROM objects WHERE entity = ?", "read the objects")
     try objects.bind(entity, at: 1)
+    // Rows go into the table in batches: one lookup of the table per batch, not per row.
+    var batch: [Object] = []
+    batch.reserveCapacity(Self.batchSize)
     while try objects.step() {
       let id = try self.id(objects.bytes(at: 0), entity)
       let object = try objects.withBytes(at: 1) { bytes throws(SQLiteStoreError) in
@@ -48,8 +53,13 @@ struct SQLiteLoader {
         throw .unreadableRow(
           entity: entity, id: id.uuidString.lowercased(), reason: "its value has another id")
       }
-      state.tables.put(object)
+      batch.append(object)
+      if batch.count == Self.batchSize {
+        state.tables.put(contentsOf: batch)
+        batch.removeAll(keepingCapacity: true)
+      }
     }
+    state.tables.put(contentsOf: batch)
     let pending = try connection.prepare(
       "SELECT id, record FROM pending WHERE entity = ?", "read the pending changes")
     try pending.bind(entity, at: 1)

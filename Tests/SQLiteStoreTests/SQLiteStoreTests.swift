@@ -105,6 +105,25 @@ struct SQLiteStoreTests {
     #expect(try store.load().tables == Tables([ann]))
   }
 
+  @Test(
+    "A store of more rows than one batch of loading reopens with every row",
+    arguments: [1_025, 2_500])
+  func reopensEveryRow(count: Int) throws {
+    // given
+    let directory = try TemporaryDirectory()
+    let path = directory.file("many.sqlite")
+    let users = (0..<count).map { User(id: UUID(UInt64($0 + 1)), name: "user \($0)") }
+    let stack = try InlineModelStack(store: SQLiteStore(path: path))
+    for user in users { try stack.ui.insert(user) }
+    try stack.ui.save()
+
+    // when
+    let loaded = try SQLiteStore(path: path).load()
+
+    // then
+    #expect(loaded.tables == Tables(users))
+  }
+
   @Test("A path with no file becomes an empty store in WAL mode at the current schema")
   func createsStore() throws {
     // given

@@ -87,6 +87,10 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
 
   /// Records what a UI save changed; `committed` holds the values before the save, for the
   /// originals of objects changed for the first time.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
   mutating func recordSave(_ changes: EntityChanges<Object>, committed: Tables) {
     let table = committed.rows(of: Object.self)
     for id in changes.updated.keys where originals[id] == nil && !inserted.contains(id) {

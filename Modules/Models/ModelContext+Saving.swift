@@ -66,6 +66,10 @@ extension ModelContext {
   }
 
   /// Reconciles unsaved edits with incoming changes before they are applied to `committed`.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
   private func merge<Object: ModelObject>(_ changes: EntityChanges<Object>) {
     // Most merges meet no unsaved edit of the entity: nothing to reconcile.
     guard !edits.isEmpty(Object.self) else { return }
@@ -134,6 +138,10 @@ extension ModelContext {
 
   // Each entity's edits and table are fetched once, not per object: looking a slot up costs
   // generic metadata and a hash, which per object made saving 10,000 edits 30 % slower.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
   private func collect<Object: ModelObject>(
     _ type: Object.Type, into changes: inout ChangeSet, failures: inout [ValidationFailure]
   ) {

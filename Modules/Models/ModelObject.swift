@@ -44,6 +44,10 @@ extension ModelObject {
   public func deletionViolations(in lookup: any ModelLookup) -> [ValidationRule] { [] }
 
   /// The keys at which `self` and `other` hold different values.
+  @_specialize(where Self == User)
+  @_specialize(where Self == Message)
+  @_specialize(where Self == Conversation)
+  @_specialize(where Self == Connection)
   public func changedKeys(comparedTo other: Self) -> Set<Key> {
     var keys: Set<Key> = []
     for key in Key.allCases where Self.field(key).differs(self, other) { keys.insert(key) }

@@ -145,6 +145,10 @@ extension RawRepresentable where RawValue == String, Self: Hashable {
 
 extension LocalChanges {
   /// What is pending of `id`, as a store keeps it; an empty record when nothing is.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
   package func pendingChange(of id: UUID) -> PendingChange<Object> {
     var record = PendingChange<Object>()
     record.isInserted = inserted.contains(id)

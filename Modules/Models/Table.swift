@@ -16,6 +16,10 @@ public struct Table<Object: ModelObject>: Sendable, Equatable {
   public init() {}
 
   /// Inserts or replaces `object`, keeping the indexes current.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
   mutating func put(_ object: Object) {
     let previous = rows.updateValue(object, forKey: object.id)
     guard !relationships.isEmpty else { return }
@@ -49,6 +53,10 @@ public struct Table<Object: ModelObject>: Sendable, Equatable {
   ///
   /// An update's object is already the saved row with only its changed keys new (the save built
   /// it so), which is also what a store writes.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
   mutating func apply(_ changes: EntityChanges<Object>) {
     for object in changes.inserted.values { put(object) }
     for update in changes.updated.values { put(update.object) }

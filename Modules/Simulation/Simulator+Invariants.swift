@@ -29,7 +29,7 @@ extension Simulator {
     let view = await app.stack.sync.perform { ClientView($0) }
     memberBases = view.memberBases
     // Caught up for good only once the store holds it: a save it refused is kept in memory for
-    // the next, and a kill before that loses it (seed 2861 of 300 steps).
+    // the next, and a kill before that loses it.
     if !app.holdsUnsavedState,
       await app.engine.lastNotificationID == fake.notifications.last?.id
     {
@@ -148,7 +148,7 @@ extension Simulator {
   ///
   /// A request for one of the group's messages counts too: news may drop the group with the
   /// message's change and bring both back while the request is out, and it may land after them
-  /// unheard, when the app is killed before its answer (a deletion, seed 5746).
+  /// unheard, when the app is killed before its answer (a deletion, say).
   private func hasRequestOut(for id: UUID, _ queue: SyncQueueSnapshot, _ view: ClientView) -> Bool {
     let reference = ObjectReference(.conversation, id)
     return queue.inFlight.contains { item in
@@ -268,12 +268,12 @@ extension Simulator {
       let reference = ObjectReference(.message, message.id)
       // A message of a group the self user was removed from (or added back to) since the app
       // last caught up waits for the news, as the group does: a refused deletion given up shows
-      // it as last known, though an earlier attempt may have deleted it (seed 47746).
+      // it as last known, though an earlier attempt may have deleted it.
       // A deletion the app was told it dropped may still have reached the backend, its request
       // being out; so may an earlier attempt of a refused deletion the app gave up (its answer
       // lost, or the app killed while it was out). The news that would say so may be forgotten
-      // before the app read them (news it read settle the deletion, seeds 27348 and 4189), and
-      // the API has no message history to tell it otherwise (seed 5746).
+      // before the app read them (news it read settle the deletion), and the API has no
+      // message history to tell it otherwise.
       guard !view.pendingInserts.contains(reference), !view.pendingDeletes.contains(reference),
         !view.failed.contains(reference), !awaitingNews.contains(message.conversationID),
         fake.conversation(message.conversationID) != nil,

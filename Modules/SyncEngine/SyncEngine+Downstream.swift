@@ -627,9 +627,9 @@ extension SyncEngine {
 /// A save of applied news (a page, a catch-up) that failed: why, and the unsent changes the
 /// news dropped with their groups, which the app must hear of if they stay dropped.
 ///
-/// A store's refusal keeps what the context holds for its next save, drops included (seed 8194
-/// of 300 steps: a rename dropped so was gone without a word); broken rules were rolled back by
-/// the save, and their drops with them.
+/// A store's refusal keeps what the context holds for its next save, drops included (otherwise a
+/// rename dropped so would be gone without a word); broken rules were rolled back by the save,
+/// and their drops with them.
 private struct FailedNewsSave: Error {
   let error: SaveError
   let droppedChanges: [DroppedChange]

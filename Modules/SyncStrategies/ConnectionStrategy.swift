@@ -92,8 +92,8 @@ public struct ConnectionStrategy: UpstreamStrategy {
   /// an earlier request was out, or a lost answer, left possible).
   ///
   /// Waiting for news already read would pass over the newer news of the connection that come
-  /// next, for good (model seed 1206, where the user unblocked a contact whose unblock on another
-  /// device was read while the user's block was out, and a later block there was lost).
+  /// next, for good (the user unblocks a contact whose unblock on another device was read while
+  /// the user's block was out: a later block there would be lost).
   private func awaitNews(
     of sent: SentChange<Connection>, status: Connection.Status, in context: ModelContext
   ) {

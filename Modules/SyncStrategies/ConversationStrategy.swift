@@ -136,7 +136,7 @@ public struct ConversationStrategy: UpstreamStrategy {
     let changes = context.localChanges(of: Conversation.self)
     // The group as last synchronised: its original while changes of it are pending here, else
     // the group here, which news may have replaced since the request went (dropped and brought
-    // back, model seed 181454); what it was when the request went only once it is gone here.
+    // back); what it was when the request went only once it is gone here.
     guard
       let now = changes.originals[sent.id] ?? context.object(Conversation.self, id: sent.id)
         ?? sent.lastKnown
@@ -199,7 +199,7 @@ public struct ConversationStrategy: UpstreamStrategy {
       // while the request was out would have settled it before this answer. A group here again
       // was brought back by news read since (another member added the self user back): they
       // came after whatever they settled, so nothing is left to wait for, and waiting would
-      // pass over every later addition (model seed 26663 of 1,000 steps).
+      // pass over every later addition.
       if let me = context.selfUser?.id, changed.userIDs.contains(me),
         context.object(Conversation.self, id: sent.id) == nil
       {

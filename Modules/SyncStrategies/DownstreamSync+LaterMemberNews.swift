@@ -9,9 +9,8 @@ extension DownstreamSync {
   /// moves them only in the last synchronised list. Moved in the list here too, an older event
   /// could take out a member the user's pending change is not about, and the later one could not
   /// bring them back, as the answer to the user's earlier change of that member had moved the
-  /// list the change is measured from (seed 172 of 300 steps: news of the user's removal of Ann,
-  /// read after the answer to her addition while another member change was out, took her out
-  /// for good). The self user is never left out: their own joining or leaving brings a group
+  /// list the change is measured from (news of the user's removal of Ann, read after the answer
+  /// to her addition while another member change was out, would take her out for good). The self user is never left out: their own joining or leaving brings a group
   /// here or drops it.
   static func laterMemberNews(in events: [EventPayload], me: UUID?) -> [Int: Set<UUID>] {
     struct Membership: Hashable {

@@ -485,8 +485,7 @@ public struct DownstreamSync: Sendable {
   ///
   /// Members in `namedLater` move only in the last synchronised list: the page's later event
   /// about them has the backend's last word, and an older one could move a member the answer to
-  /// the user's earlier change had settled, which nothing would move back (seed 172 of 300
-  /// steps).
+  /// the user's earlier change had settled, which nothing would move back.
   func mergeMembership(
     of id: UUID, joined: Bool, users: Set<UUID>, synchronised: Set<UUID>,
     namedLater: Set<UUID> = [], in context: ModelContext

@@ -35,7 +35,7 @@ extension EntityTrack {
     var heard = versionedHeard.map(\.value)
     // The trail hears news of an object only while a change of it is pending here. With none
     // left (news dropped the group and brought it back), news apply to the object itself, so
-    // the object here is what the server was last heard to hold (model seed 326880).
+    // the object here is what the server was last heard to hold.
     if flight.kind == .update, context.localChanges(of: Object.self).originals[flight.id] == nil,
       let here = context.object(Object.self, id: flight.id),
       (heard.last ?? flight.lastKnown) != here
@@ -172,8 +172,8 @@ extension EntityTrack {
   /// Where an earlier answer left the backend's value of a key uncertain (a value recorded as
   /// possible, `LocalChanges.unconfirmed`), the backend may have held that value when the
   /// request went: news that differ from it moved the key too, even where they end as `before`
-  /// stood. Before, such news looked like no change, and the answer settled the key on a value
-  /// the backend no longer held (model seed 5934 of 1,000 steps).
+  /// stood; were they read as no change, the answer would settle the key on a value the backend
+  /// no longer held.
   ///
   /// Only keys the strategy pushes count; an answer that carried none of them (a message) costs
   /// no lookup.

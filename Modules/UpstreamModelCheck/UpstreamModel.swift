@@ -431,7 +431,7 @@ public final class UpstreamModel {
       delivered[request.token] = serverApplies(request)
       trace.append(.delivered(request.endpoint))
       // Applied after the re-add of its group, the request changed what the backend holds in
-      // a way only its news tell the client (seed 1010, a rename dropped with the group).
+      // a way only its news tell the client (a rename dropped with the group, say).
       if outAcrossRejoin.contains(request.token) { awaitingNews.insert(request.item.object.id) }
     case .remoteRename(let index, let name):
       let group = groups[index % groups.count]
@@ -626,7 +626,7 @@ public final class UpstreamModel {
       return answer(request, .success)
     // Nor does it refuse to delete a message it no longer holds (an earlier attempt, its answer
     // lost, deleted it): it answers 404, which settles the deletion. A made-up refusal would
-    // bring the message back here as sent (seeds 873 and 1810 of 1,000 steps).
+    // bring the message back here as sent.
     case .permanent where isDeletionOfMessageGone(request.endpoint):
       return answer(request, .success)
     case .temporary:

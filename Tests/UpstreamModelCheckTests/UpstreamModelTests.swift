@@ -193,6 +193,39 @@ struct UpstreamModelTests {
     #expect(run.violation?.rule.contains(rule) == true)
   }
 
+  /// A seed that once broke the promise, with the length of its sequence and what it found.
+  struct Regression: Sendable, CustomTestStringConvertible {
+    let seed: UInt64
+    let steps: Int
+    let found: String
+    var testDescription: String { "seed \(seed) of \(steps) steps: \(found)" }
+  }
+
+  @Test(
+    "Seeds that once broke the promise keep it",
+    arguments: [
+      Regression(seed: 1010, steps: 200, found: "a rename dropped with its group, told by news"),
+      Regression(seed: 1206, steps: 200, found: "an unblock answered after news of a block"),
+      Regression(seed: 181454, steps: 200, found: "a member list measured from a stale base"),
+      Regression(seed: 326880, steps: 200, found: "a rename's news read after a rejoin"),
+      Regression(seed: 873, steps: 1000, found: "a message brought back as sent"),
+      Regression(seed: 1810, steps: 1000, found: "a message brought back as sent"),
+      Regression(seed: 5934, steps: 1000, found: "a value the backend no longer held"),
+      Regression(seed: 26663, steps: 1000, found: "a leave answered after being added back"),
+    ])
+  func regressions(_ regression: Regression) async {
+    // when
+    let run = await DedicatedThread.run { _ in
+      ModelRun(seed: regression.seed, steps: regression.steps)
+    }
+
+    // then
+    #expect(
+      run.violation == nil,
+      "\(run.violation?.description ?? ""); replay: \(Self.replayCommand(seed: regression.seed, steps: regression.steps))"
+    )
+  }
+
   @Test("Each rule of the promise catches a strategy that breaks it", arguments: BrokenClient.all)
   func brokenStrategiesAreCaught(client: BrokenClient) async throws {
     // given

@@ -39,31 +39,48 @@ public struct ModelRun: Sendable {
     strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies,
     answersCarryVersions: Bool = true
   ) {
+    self.init(
+      seed: seed, steps: steps, strategies: strategies,
+      answersCarryVersions: answersCarryVersions, readsNewsBackwards: false)
+  }
+
+  /// Runs `seed`'s sequence with a client whose pulls read every notification again newest
+  /// first when `readsNewsBackwards` is set: a broken downstream the checks must catch.
+  package init(
+    seed: UInt64, steps: Int, strategies: [any UpstreamStrategy],
+    answersCarryVersions: Bool, readsNewsBackwards: Bool
+  ) {
     self.seed = seed
     (violation, self.steps, trace, exemptions) = UUIDSource.$current.withValue(.seeded(seed)) {
       Self.outcome(
         seed: seed, steps: steps, strategies: strategies,
-        answersCarryVersions: answersCarryVersions)
+        answersCarryVersions: answersCarryVersions, readsNewsBackwards: readsNewsBackwards)
     }
   }
 
   private static func outcome(
-    seed: UInt64, steps: Int, strategies: [any UpstreamStrategy], answersCarryVersions: Bool
+    seed: UInt64, steps: Int, strategies: [any UpstreamStrategy], answersCarryVersions: Bool,
+    readsNewsBackwards: Bool
   ) -> (ModelViolation?, [ModelStep], [String], [String: Int]) {
     var random = SeededRandomNumberGenerator(seed: seed)
     var ran: [ModelStep] = []
     let model: UpstreamModel
     do {
       model = try UpstreamModel(
-        uuids: .seeded(seed), strategies: strategies, answersCarryVersions: answersCarryVersions)
+        uuids: .seeded(seed), strategies: strategies, answersCarryVersions: answersCarryVersions,
+        readsNewsBackwards: readsNewsBackwards)
     } catch {
       return (
         ModelViolation(step: -1, rule: "the world could not be set up: \(error)"), [], [], [:]
       )
     }
     var exemptions: [String: Int] {
-      Dictionary(
+      var counts = Dictionary(
         uniqueKeysWithValues: model.appliedChanges.exemptions.map { ($0.key.rawValue, $0.value) })
+      if model.shownWhileSentAgain > 0 {
+        counts["older value shown while sent again"] = model.shownWhileSentAgain
+      }
+      return counts
     }
     do {
       for index in 0..<steps {

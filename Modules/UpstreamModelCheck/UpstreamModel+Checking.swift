@@ -1,6 +1,7 @@
 import ConnectionParsing
 import ConversationParsing
 import CourierAPI
+import EventParsing
 import FakeBackend
 import Foundation
 import Models
@@ -17,6 +18,7 @@ extension UpstreamModel {
   /// The server is read once, in one snapshot, for all the rules.
   func checkStep(_ index: Int, after step: ModelStep) throws {
     if case .handOut = step { try checkInFlight(index) }
+    if let problem = olderValueShown() { throw ModelViolation(step: index, rule: problem) }
     if let brokenRule { throw ModelViolation(step: index, rule: brokenRule) }
     let server = fake.snapshot
     let client = ClientView(stack.sync)
@@ -27,6 +29,77 @@ extension UpstreamModel {
     if let problem = lostEdit(client, on: server) {
       throw ModelViolation(step: index, rule: problem)
     }
+  }
+
+  /// Says which context shows a name that the backend set before a name the context showed
+  /// already, if one does.
+  ///
+  /// The self user's name and every group's are followed, in the UI context and the sync
+  /// context. Every step that renames writes a new name, so a name's version is the version of
+  /// the notification that set it; a name the backend never set (a rename not sent yet) says
+  /// nothing about the order and is passed over. So is an older name the client is sending
+  /// again: giving up a refused change puts the last acknowledged value back as a new change,
+  /// whose version the backend has not given yet; each such pass is counted
+  /// (``shownWhileSentAgain``).
+  func olderValueShown() -> String? {
+    readNameVersions()
+    for (index, context) in [stack.ui, stack.sync].enumerated() {
+      if let problem = olderName(
+        context.object(User.self, id: me)?.name, of: me, index: index)
+      {
+        return problem
+      }
+      for group in groups {
+        if let problem = olderName(
+          context.object(Conversation.self, id: group)?.name, of: group, index: index)
+        {
+          return problem
+        }
+      }
+    }
+    return nil
+  }
+
+  /// Says how `name`, shown for `id` by the context at `index` (0 the UI's, 1 the sync's), is
+  /// older than a name it showed already, if it is; notes it as the newest shown otherwise.
+  private func olderName(_ name: String?, of id: UUID, index: Int) -> String? {
+    guard let name, let version = nameVersions[id]?[name] else { return nil }
+    if let newest = newestShown[index][id], newest.version > version {
+      let isSelf = id == me
+      let sentAgain =
+        isSelf
+        ? stack.sync.localChanges(of: User.self).keys(of: id).contains(.name)
+        : stack.sync.localChanges(of: Conversation.self).keys(of: id).contains(.name)
+      if sentAgain {
+        shownWhileSentAgain += 1
+        return nil
+      }
+      let what = isSelf ? "the self user" : "group \(id)"
+      return "the \(index == 0 ? "UI" : "sync") context shows \(what) as \(name) (version "
+        + "\(version)) after it showed \(newest.name) (version \(newest.version))"
+    }
+    newestShown[index][id] = (name, version)
+    return nil
+  }
+
+  /// Reads the names the notifications not read yet set, with their versions.
+  private func readNameVersions() {
+    let stream = fake.notifications
+    if stream.count < notificationsRead { notificationsRead = 0 }
+    for notification in stream[notificationsRead...] {
+      guard let version = notification.version?.rawValue else { continue }
+      for event in notification.events {
+        switch event {
+        case .userUpdate(let update) where update.id == me:
+          if let name = update.name { nameVersions[me, default: [:]][name] = version }
+        case .conversationRename(let rename):
+          nameVersions[rename.conversation, default: [:]][rename.data] = version
+        default:
+          continue
+        }
+      }
+    }
+    notificationsRead = stream.count
   }
 
   /// The sync context's objects and local changes, each entity read once for all the rules of

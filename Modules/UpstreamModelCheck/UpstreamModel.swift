@@ -33,6 +33,20 @@ public final class UpstreamModel {
   /// Whether answers carry the server's version, so the client knows the server's order;
   /// without them it falls back on guessing it (a deliberately broken setup for the checks).
   let answersCarryVersions: Bool
+  /// Whether every pull reads the whole stream again, newest first: old news are applied over
+  /// newer ones (a deliberately broken downstream for the checks).
+  let readsNewsBackwards: Bool
+  /// The names the backend set, by the id of what they name (the self user, a group), with the
+  /// version of the notification that set each, for the notifications read so far.
+  var nameVersions: [UUID: [String: Int]] = [:]
+  /// How many of the self user's notifications ``nameVersions`` has read.
+  var notificationsRead = 0
+  /// The newest name each context showed for each id, with its version: the UI context's first,
+  /// then the sync context's.
+  var newestShown: [[UUID: (name: String, version: Int)]] = [[:], [:]]
+  /// How often a context showed an older name that the client was sending again, which the
+  /// older-value rule passes over.
+  var shownWhileSentAgain = 0
   /// What the server applied for each key the model follows, and the rules its order states.
   private(set) var appliedChanges = AppliedChanges<SavedKey, SavedValue>()
   /// How many saves changed each key so far: a change's identity beside its value.
@@ -199,9 +213,10 @@ public final class UpstreamModel {
   /// prepared one saved.
   init(
     uuids: UUIDSource, strategies: [any UpstreamStrategy] = standardStrategies,
-    answersCarryVersions: Bool = true
+    answersCarryVersions: Bool = true, readsNewsBackwards: Bool = false
   ) throws {
     self.answersCarryVersions = answersCarryVersions
+    self.readsNewsBackwards = readsNewsBackwards
     let world = try Self.world.withLock { world in
       if let world { return world }
       let prepared = try Self.prepareWorld()
@@ -759,9 +774,12 @@ public final class UpstreamModel {
   /// Applies every notification the backend has for the self user since the last pull.
   private func pull() throws {
     guard
-      case .success(.notifications(let page)) = fake.answer(
-        .getNotifications(since: lastNotification, size: 500))
+      case .success(.notifications(var page)) = fake.answer(
+        .getNotifications(since: readsNewsBackwards ? nil : lastNotification, size: 500))
     else { return }
+    if readsNewsBackwards {
+      page = Page(elements: page.elements.reversed(), failures: page.failures, hasMore: false)
+    }
     let applied = downstream.apply(page, since: lastNotification, in: stack.sync)
     try stack.sync.save()
     lastNotification = applied.lastID

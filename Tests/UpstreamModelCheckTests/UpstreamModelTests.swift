@@ -193,6 +193,29 @@ struct UpstreamModelTests {
     #expect(run.violation?.rule.contains(rule) == true)
   }
 
+  @Test(
+    "A client that reads every notification again newest first shows an older name, and the check says so"
+  )
+  func olderValueShownIsCaught() async {
+    // given
+    let seeds: [UInt64] = Array(1...20)
+
+    // when
+    let violations = await DedicatedThread.run { _ in
+      seeds.compactMap { seed in
+        ModelRun(
+          seed: seed, steps: Self.steps, strategies: UpstreamModel.standardStrategies,
+          answersCarryVersions: true, readsNewsBackwards: true
+        ).violation
+      }
+    }
+
+    // then
+    #expect(
+      violations.contains { $0.rule.contains("after it showed") },
+      "\(violations.map(\.rule).prefix(3))")
+  }
+
   /// A seed that once broke the promise, with the length of its sequence and what it found.
   struct Regression: Sendable, CustomTestStringConvertible {
     let seed: UInt64

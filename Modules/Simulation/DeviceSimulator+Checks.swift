@@ -33,63 +33,36 @@ extension DeviceSimulator {
   /// sent yet) says nothing about the order and is passed over; every step writes a new name,
   /// so a name's server version is known from the notifications that told it.
   func olderValueShown() async -> String? {
-    let versions = serverVersions()
     let users = Array(fake.snapshot.users.keys)
     let group = group
+    let streams = Set(devices.map(\.user)).map { ($0, fake.notifications(of: $0)) }
     for index in devices.indices {
+      for (user, stream) in streams { devices[index].names.read(stream, of: user) }
       let ui = Self.names(in: devices[index].app.stack.ui.context, users: users, group: group)
       let sync = await devices[index].app.stack.sync.perform { context in
         Self.names(in: context, users: users, group: group)
       }
       for (context, names) in [("UI", ui), ("sync", sync)] {
-        for (key, name) in names.sorted(by: { $0.key < $1.key }) {
-          guard let version = versions[key]?[name] else { continue }
-          let followed = "\(context) \(key)"
-          if let newest = devices[index].newestShown[followed], newest.version > version {
-            return "device \(index)'s \(context) context shows \(key) as \(name) (version "
-              + "\(version)) after it showed \(newest.name) (version \(newest.version))"
+        for (id, name) in names.sorted(by: { $0.key < $1.key }) {
+          if let problem = devices[index].names.show(name, of: id, in: context) {
+            return "device \(index): \(id == group ? "the group" : "user \(id)"): \(problem)"
           }
-          devices[index].newestShown[followed] = (name, version)
         }
       }
     }
     return nil
   }
 
-  /// The names `context` shows for `users` and the group, by key (`"user <id>"`, `"group"`).
+  /// The names `context` shows for `users` and the group, by id.
   private nonisolated static func names(in context: ModelContext, users: [UUID], group: UUID)
-    -> [String: String]
+    -> [UUID: String]
   {
-    var names: [String: String] = [:]
+    var names: [UUID: String] = [:]
     for user in users {
-      if let name = context.object(User.self, id: user)?.name { names["user \(user)"] = name }
+      if let name = context.object(User.self, id: user)?.name { names[user] = name }
     }
-    if let name = context.object(Conversation.self, id: group)?.name { names["group"] = name }
+    if let name = context.object(Conversation.self, id: group)?.name { names[group] = name }
     return names
-  }
-
-  /// For every name the server set, by key (`"user <id>"`, `"group"`), the server's version of
-  /// the change that set it, as the notifications of every device's user tell it.
-  private func serverVersions() -> [String: [String: Int]] {
-    var versions: [String: [String: Int]] = [:]
-    for user in Set(devices.map(\.user)) {
-      for notification in fake.notifications(of: user) {
-        guard let version = notification.version?.rawValue else { continue }
-        for event in notification.events {
-          switch event {
-          case .userUpdate(let update):
-            if let name = update.name {
-              versions["user \(update.id)", default: [:]][name] = version
-            }
-          case .conversationRename(let rename) where rename.conversation == group:
-            versions["group", default: [:]][rename.data] = version
-          default:
-            continue
-          }
-        }
-      }
-    }
-    return versions
   }
 
   /// Says where a device's UI differs from what the backend holds for its user, or what it has

@@ -53,9 +53,9 @@ public final class DeviceSimulator {
     var cursor = CursorTrack()
     /// The journal's length at each restart: requests from then on came from a later life.
     var restartedAt: [Int] = []
-    /// For each name a context of the device showed (`"UI user <id>"`, `"sync group"`), the
-    /// newest value it showed that the server applied, with the server's version of it.
-    var newestShown: [String: (name: String, version: Int)] = [:]
+    /// The names the server set, with their versions, and the newest each context of the
+    /// device showed, across restarts.
+    var names = NameOrderTrack()
   }
 
   let seed: UInt64

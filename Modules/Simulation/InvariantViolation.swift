@@ -34,6 +34,9 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, CustomStringCon
   /// The client's notification cursor named a notification before one it had named already:
   /// it would read old news again, over newer values.
   case cursorMovedBack = "cursor moved back"
+  /// The UI context or the sync context showed a name the server set before a name it had
+  /// shown already.
+  case olderValueShown = "older value shown"
   /// After draining, something is still pending, or a refusal has no reason; or the client
   /// never stops sending.
   case queueNotDrained = "queue not drained"

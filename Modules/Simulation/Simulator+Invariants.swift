@@ -23,6 +23,9 @@ extension Simulator {
     if let problem = Self.keyInFlightTwice(queue) {
       return InvariantViolation(invariant: .keyInFlightTwice, step: step, detail: problem)
     }
+    if let problem = await olderValueShown() {
+      return InvariantViolation(invariant: .olderValueShown, step: step, detail: problem)
+    }
     if let problem = await cursorMovedBack() {
       return InvariantViolation(invariant: .cursorMovedBack, step: step, detail: problem)
     }
@@ -60,6 +63,50 @@ extension Simulator {
       if let broken = cursor.move(to: id, in: stream) { return broken }
     }
     return nil
+  }
+
+  /// Says which context shows a name (a user's, a conversation's) that the server set before
+  /// a name it showed already, across restarts, if one does.
+  ///
+  /// Every rename writes a new name, so a name's version is that of the notification that set
+  /// it; a name the server never set is passed over, and so is an older name the client is
+  /// sending again (the app gave up a refused change, which puts the last acknowledged value
+  /// back as a new change), counted in ``shownWhileSentAgain``.
+  private func olderValueShown() async -> String? {
+    names.read(fake.notifications, of: me)
+    let ui = Self.shownNames(in: app.stack.ui.context)
+    let (sync, sentAgain) = await app.stack.sync.perform { context in
+      (Self.shownNames(in: context), Self.namesSentAgain(in: context))
+    }
+    for (label, shown) in [("UI", ui), ("sync", sync)] {
+      for (id, name) in shown.sorted(by: { $0.key < $1.key }) {
+        guard let problem = names.show(name, of: id, in: label) else { continue }
+        if sentAgain.contains(id) {
+          shownWhileSentAgain += 1
+          continue
+        }
+        return "\(id): \(problem)"
+      }
+    }
+    return nil
+  }
+
+  /// The names `context` shows, of users and of conversations, by id.
+  private nonisolated static func shownNames(in context: ModelContext) -> [UUID: String] {
+    var names: [UUID: String] = [:]
+    for (id, user) in context.objectsByID(User.self) { names[id] = user.name }
+    for (id, conversation) in context.objectsByID(Conversation.self) {
+      if let name = conversation.name { names[id] = name }
+    }
+    return names
+  }
+
+  /// The users and conversations whose name the client has still to send.
+  private nonisolated static func namesSentAgain(in context: ModelContext) -> Set<UUID> {
+    let users = context.localChanges(of: User.self)
+    let conversations = context.localChanges(of: Conversation.self)
+    return Set(users.updatedKeys.filter { $0.value.contains(.name) }.keys)
+      .union(conversations.updatedKeys.filter { $0.value.contains(.name) }.keys)
   }
 
   /// The rules that hold after the drain.

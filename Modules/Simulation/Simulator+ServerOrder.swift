@@ -41,6 +41,9 @@ extension Simulator {
     while readJournal.remove(nextJournalIndex) != nil { nextJournalIndex += 1 }
     figures.exemptions = Dictionary(
       uniqueKeysWithValues: applied.exemptions.map { ($0.key.rawValue, $0.value) })
+    if shownWhileSentAgain > 0 {
+      figures.exemptions["older value shown while sent again"] = shownWhileSentAgain
+    }
     return nil
   }
 

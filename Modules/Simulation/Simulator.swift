@@ -40,6 +40,11 @@ public final class Simulator {
   let link: DeviceLink
   /// Where the client's notification cursor has stood.
   var cursor = CursorTrack()
+  /// The names the server set, with their versions, and the newest each context showed.
+  var names = NameOrderTrack()
+  /// How often a context showed an older name that the client was sending again, which the
+  /// older-name rule passes over.
+  var shownWhileSentAgain = 0
   var app: AppInstance
   var figures = SimulationFigures()
   var random: SeededRandomNumberGenerator
@@ -232,6 +237,7 @@ public final class Simulator {
   /// have done when the connection broke.
   func restart() async throws {
     figures.restarts += 1
+    let losesUnsaved = app.holdsUnsavedState
     await app.kill()
     for index in fake.parkedRequests {
       if Bool.random(using: &random) {
@@ -247,6 +253,14 @@ public final class Simulator {
     // What the server applied for the dead app, its held and delayed requests included, it
     // never heard of.
     noteKill()
+    // A kill loses what the store refused to take, the cursor's moves and the names the sync
+    // context showed since its last save included: the next life reads on from what the store
+    // holds. (The UI context only ever showed saved names.)
+    if losesUnsaved {
+      _ = link.takeCursors()
+      cursor = CursorTrack()
+      names.forget("sync")
+    }
     instances += 1
     app = try AppInstance(
       number: instances, store: store, fake: fake, clock: clock,

@@ -42,16 +42,16 @@ extension UpstreamModel {
   /// whose version the backend has not given yet; each such pass is counted
   /// (``shownWhileSentAgain``).
   func olderValueShown() -> String? {
-    readNameVersions()
-    for (index, context) in [stack.ui, stack.sync].enumerated() {
-      if let problem = olderName(
-        context.object(User.self, id: me)?.name, of: me, index: index)
+    names.read(fake.notifications, of: me)
+    for (label, context) in [("UI", stack.ui), ("sync", stack.sync)] {
+      if let name = context.object(User.self, id: me)?.name,
+        let problem = olderName(name, of: me, in: label)
       {
         return problem
       }
       for group in groups {
-        if let problem = olderName(
-          context.object(Conversation.self, id: group)?.name, of: group, index: index)
+        if let name = context.object(Conversation.self, id: group)?.name,
+          let problem = olderName(name, of: group, in: label)
         {
           return problem
         }
@@ -60,46 +60,20 @@ extension UpstreamModel {
     return nil
   }
 
-  /// Says how `name`, shown for `id` by the context at `index` (0 the UI's, 1 the sync's), is
-  /// older than a name it showed already, if it is; notes it as the newest shown otherwise.
-  private func olderName(_ name: String?, of id: UUID, index: Int) -> String? {
-    guard let name, let version = nameVersions[id]?[name] else { return nil }
-    if let newest = newestShown[index][id], newest.version > version {
-      let isSelf = id == me
-      let sentAgain =
-        isSelf
-        ? stack.sync.localChanges(of: User.self).keys(of: id).contains(.name)
-        : stack.sync.localChanges(of: Conversation.self).keys(of: id).contains(.name)
-      if sentAgain {
-        shownWhileSentAgain += 1
-        return nil
-      }
-      let what = isSelf ? "the self user" : "group \(id)"
-      return "the \(index == 0 ? "UI" : "sync") context shows \(what) as \(name) (version "
-        + "\(version)) after it showed \(newest.name) (version \(newest.version))"
+  /// Says how `name`, shown for `id` by the context `label`, is older than a name it showed
+  /// already, unless the client is sending it again.
+  private func olderName(_ name: String, of id: UUID, in label: String) -> String? {
+    guard let problem = names.show(name, of: id, in: label) else { return nil }
+    let isSelf = id == me
+    let sentAgain =
+      isSelf
+      ? stack.sync.localChanges(of: User.self).keys(of: id).contains(.name)
+      : stack.sync.localChanges(of: Conversation.self).keys(of: id).contains(.name)
+    if sentAgain {
+      shownWhileSentAgain += 1
+      return nil
     }
-    newestShown[index][id] = (name, version)
-    return nil
-  }
-
-  /// Reads the names the notifications not read yet set, with their versions.
-  private func readNameVersions() {
-    let stream = fake.notifications
-    if stream.count < notificationsRead { notificationsRead = 0 }
-    for notification in stream[notificationsRead...] {
-      guard let version = notification.version?.rawValue else { continue }
-      for event in notification.events {
-        switch event {
-        case .userUpdate(let update) where update.id == me:
-          if let name = update.name { nameVersions[me, default: [:]][name] = version }
-        case .conversationRename(let rename):
-          nameVersions[rename.conversation, default: [:]][rename.data] = version
-        default:
-          continue
-        }
-      }
-    }
-    notificationsRead = stream.count
+    return "\(isSelf ? "the self user" : "group \(id)"): \(problem)"
   }
 
   /// The sync context's objects and local changes, each entity read once for all the rules of

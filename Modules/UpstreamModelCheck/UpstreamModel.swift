@@ -36,14 +36,8 @@ public final class UpstreamModel {
   /// Whether every pull reads the whole stream again, newest first: old news are applied over
   /// newer ones (a deliberately broken downstream for the checks).
   let readsNewsBackwards: Bool
-  /// The names the backend set, by the id of what they name (the self user, a group), with the
-  /// version of the notification that set each, for the notifications read so far.
-  var nameVersions: [UUID: [String: Int]] = [:]
-  /// How many of the self user's notifications ``nameVersions`` has read.
-  var notificationsRead = 0
-  /// The newest name each context showed for each id, with its version: the UI context's first,
-  /// then the sync context's.
-  var newestShown: [[UUID: (name: String, version: Int)]] = [[:], [:]]
+  /// The names the server set, with their versions, and the newest each context showed.
+  var names = NameOrderTrack()
   /// How often a context showed an older name that the client was sending again, which the
   /// older-value rule passes over.
   var shownWhileSentAgain = 0

@@ -1,11 +1,12 @@
+import ConversationParsing
 import EventParsing
 import Foundation
 import ParsingCore
 import UserParsing
 
-/// The names the server set (users' names, conversations' names), each with the version of the
-/// notification that set it, and the rule a client's contexts keep: none shows a name the server
-/// set before a name it showed already.
+/// The names the server set (users' names; conversations' names, by creation or rename), each
+/// with the version of the notification that set it, and the rule a client's contexts keep: none
+/// shows a name the server set before a name it showed already.
 ///
 /// A name the server never set (a rename not sent yet) says nothing about the order and is
 /// passed over, so the checks that use this write a new name at every rename: a name's version
@@ -38,6 +39,10 @@ package struct NameOrderTrack: Sendable {
           if let name = update.name { versions[update.id, default: [:]][name] = version }
         case .conversationRename(let rename):
           versions[rename.conversation, default: [:]][rename.data] = version
+        case .conversationCreate(let creation):
+          if let name = creation.data.name {
+            versions[creation.conversation, default: [:]][name] = version
+          }
         default:
           continue
         }

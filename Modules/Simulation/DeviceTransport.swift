@@ -15,6 +15,10 @@ package enum DeviceFlaw: Sendable, Hashable {
   /// The link reads the whole stream of notifications at every read and hands it newest
   /// first: old news are applied again, over newer ones.
   case replaysNewsBackwards
+  /// The first read of notifications that goes on from a cursor is let through; every later
+  /// one reads the whole stream and hands it newest first, so a name the client showed from
+  /// that first read goes back to an older one.
+  case replaysNewsBackwardsAfterOneRead
   /// Every read of notifications after a first one is answered with the stream's first
   /// notification alone, as a backend that lost the client's cursor would: the cursor moves back.
   case rewindsCursor
@@ -29,6 +33,8 @@ final class DeviceLink: Sendable {
   let flaw: DeviceFlaw?
   private let offline = Locked(false)
   private let cursors = Locked<[UUID]>([])
+  /// How many reads of notifications from a cursor went through the link.
+  private let readsOn = Locked(0)
 
   /// Creates a link for a device signed in with `token`, with `flaw` planted in it.
   init(token: String? = nil, flaw: DeviceFlaw? = nil) {
@@ -39,6 +45,14 @@ final class DeviceLink: Sendable {
   /// Notes where the device's notification cursor got to after a page of news.
   func noteCursor(_ id: UUID) {
     cursors.withLock { $0.append(id) }
+  }
+
+  /// Counts a read of notifications from a cursor; how many there were before it.
+  func countReadOn() -> Int {
+    readsOn.withLock { count in
+      defer { count += 1 }
+      return count
+    }
   }
 
   /// Where the cursor got to, page by page, since the last time this was asked.
@@ -70,9 +84,12 @@ struct DeviceTransport: TransportSession {
     if link.flaw == .hidesNews, readsNews {
       return TransportResponse(status: 200, json: ["notifications": [], "has_more": false])
     }
-    let replaysBackwards = link.flaw == .replaysNewsBackwards && readsNews
-    let rewinds =
-      link.flaw == .rewindsCursor && readsNews && request.query.contains { $0.name == "since" }
+    let readsOn = readsNews && request.query.contains { $0.name == "since" }
+    let earlierReadsOn = readsOn ? link.countReadOn() : 0
+    let replaysBackwards =
+      (link.flaw == .replaysNewsBackwards && readsNews)
+      || (link.flaw == .replaysNewsBackwardsAfterOneRead && readsOn && earlierReadsOn > 0)
+    let rewinds = link.flaw == .rewindsCursor && readsOn
     var query = request.query
     if replaysBackwards || rewinds { query.removeAll { $0.name == "since" } }
     if rewinds {

@@ -102,6 +102,30 @@ extension SimulatorTests {
       #expect(sound.violation == nil, "\(String(describing: sound.violation))")
     }
 
+    @Test(
+      "A client whose reads of news, after one, take them all again newest first shows an older group name, and the check says so"
+    )
+    func olderValueShown() async {
+      // given: another member renames the group, and the client reads it; after that read,
+      // every read takes the whole stream again, newest first, which ends on the group's making
+      var options = SimulationOptions(durableStore: false)
+      options.flaw = .replaysNewsBackwardsAfterOneRead
+      let schedule: [SimulationStep] = [
+        .remoteRename(group: 0, name: "first"), .pull, .remoteRename(group: 0, name: "second"),
+        .pull,
+      ]
+
+      // when
+      let report = await Simulator.run(seed: 5, schedule: schedule, options: options)
+      options.flaw = nil
+      let sound = await Simulator.run(seed: 5, schedule: schedule, options: options)
+
+      // then
+      #expect(
+        report.violation?.invariant == .olderValueShown, "\(String(describing: report.violation))")
+      #expect(sound.violation == nil, "\(String(describing: sound.violation))")
+    }
+
     @Test("Two requests carrying one key of one object are caught from the queue")
     func keyInFlightTwice() {
       // given

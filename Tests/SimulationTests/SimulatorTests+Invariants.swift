@@ -79,50 +79,53 @@ extension SimulatorTests {
       #expect(!report.lastEvents.isEmpty)
     }
 
-    @Test(
-      "A client whose reads of news go back to the stream's start moves its cursor back, and the check says so"
-    )
-    func cursorMovedBack() async {
-      // given: the client read its news once; later reads answer with the stream's first news
-      var options = SimulationOptions(durableStore: false)
-      options.flaw = .rewindsCursor
-      let schedule: [SimulationStep] = [
-        .remotePost(conversation: 0, text: "one"), .pull, .remotePost(conversation: 0, text: "two"),
-        .pull,
-      ]
-
-      // when
-      let report = await Simulator.run(seed: 5, schedule: schedule, options: options)
-      options.flaw = nil
-      let sound = await Simulator.run(seed: 5, schedule: schedule, options: options)
-
-      // then
-      #expect(
-        report.violation?.invariant == .cursorMovedBack, "\(String(describing: report.violation))")
-      #expect(sound.violation == nil, "\(String(describing: sound.violation))")
+    /// A defect planted in the client's link, the schedule that shows it, and the rule that
+    /// catches it.
+    struct FlawCase: Sendable, CustomTestStringConvertible {
+      let name: String
+      let flaw: DeviceFlaw
+      let schedule: [SimulationStep]
+      let invariant: Invariant
+      var testDescription: String { name }
     }
 
+    nonisolated static let flawCases: [FlawCase] = [
+      // The client reads its news once; later reads answer with the stream's first news.
+      FlawCase(
+        name: "reads of news that go back to the stream's start", flaw: .rewindsCursor,
+        schedule: [
+          .remotePost(conversation: 0, text: "one"), .pull,
+          .remotePost(conversation: 0, text: "two"), .pull,
+        ],
+        invariant: .cursorMovedBack),
+      // Another member renames the group and the client reads it; every later read takes the
+      // whole stream again, newest first, which ends on the group's making.
+      FlawCase(
+        name: "reads of news that, after one, take them all again newest first",
+        flaw: .replaysNewsBackwardsAfterOneRead,
+        schedule: [
+          .remoteRename(group: 0, name: "first"), .pull,
+          .remoteRename(group: 0, name: "second"), .pull,
+        ],
+        invariant: .olderValueShown),
+    ]
+
     @Test(
-      "A client whose reads of news, after one, take them all again newest first shows an older group name, and the check says so"
-    )
-    func olderValueShown() async {
-      // given: another member renames the group, and the client reads it; after that read,
-      // every read takes the whole stream again, newest first, which ends on the group's making
+      "A client with a flaw in its reads of news breaks the rule meant for it, and without the flaw keeps every rule",
+      arguments: flawCases)
+    func flawCaught(_ flawed: FlawCase) async {
+      // given
       var options = SimulationOptions(durableStore: false)
-      options.flaw = .replaysNewsBackwardsAfterOneRead
-      let schedule: [SimulationStep] = [
-        .remoteRename(group: 0, name: "first"), .pull, .remoteRename(group: 0, name: "second"),
-        .pull,
-      ]
+      options.flaw = flawed.flaw
 
       // when
-      let report = await Simulator.run(seed: 5, schedule: schedule, options: options)
+      let report = await Simulator.run(seed: 5, schedule: flawed.schedule, options: options)
       options.flaw = nil
-      let sound = await Simulator.run(seed: 5, schedule: schedule, options: options)
+      let sound = await Simulator.run(seed: 5, schedule: flawed.schedule, options: options)
 
       // then
       #expect(
-        report.violation?.invariant == .olderValueShown, "\(String(describing: report.violation))")
+        report.violation?.invariant == flawed.invariant, "\(String(describing: report.violation))")
       #expect(sound.violation == nil, "\(String(describing: sound.violation))")
     }
 

@@ -75,13 +75,12 @@ extension Simulator {
   private func olderValueShown() async -> String? {
     names.read(fake.notifications, of: me)
     let ui = Self.shownNames(in: app.stack.ui.context)
-    let (sync, sentAgain) = await app.stack.sync.perform { context in
-      (Self.shownNames(in: context), Self.namesSentAgain(in: context))
-    }
+    let sync = await app.stack.sync.perform { Self.shownNames(in: $0) }
     for (label, shown) in [("UI", ui), ("sync", sync)] {
       for (id, name) in shown.sorted(by: { $0.key < $1.key }) {
         guard let problem = names.show(name, of: id, in: label) else { continue }
-        if sentAgain.contains(id) {
+        // What the client still has to send is only read for a name that went back.
+        if await app.stack.sync.perform({ Self.namesSentAgain(in: $0) }).contains(id) {
           shownWhileSentAgain += 1
           continue
         }

@@ -140,7 +140,9 @@ extension FakeBackend {
       case .success(let user): me = user
       case .failure(let refusal): return refusal.answer.response
       }
-      guard endpoint.changesState else { return handle(endpoint, for: me, in: &state).response }
+      guard endpoint.changesState else {
+        return versioned(handle(endpoint, for: me, in: &state).response, state.version)
+      }
       let key = request.headers[Endpoint.idempotencyKeyHeader.lowercased()]
       let (answer, version, _) = keyed(endpoint, key: key, for: me, in: &state)
       return versioned(answer.response, version)
@@ -182,7 +184,8 @@ extension FakeBackend {
   }
 
   /// `response` with the version the server reached once it answered: the version of the
-  /// change the request made, or of the last change before it if it made none.
+  /// change the request made, or of the last change before it if it made none (for a read,
+  /// the version of the state it read).
   static func versioned(_ response: TransportResponse, _ version: ServerVersion)
     -> TransportResponse
   {

@@ -402,7 +402,7 @@ extension SyncEngine {
       let complete = connections.complete && conversations.complete
       let applied = downstream.applyHeldState(
         connections: connections.items, conversations: conversations.items,
-        complete: complete, in: context)
+        complete: complete, readAt: newest.serverVersion, in: context)
       let news = downstream.applyKeptNews(
         kept, listed: Set(conversations.items.map(\.id)), complete: complete, in: context)
       context.syncMetadata.lastNotificationID = last

@@ -117,10 +117,17 @@ extension DownstreamSync {
   /// messages; lists with unreadable elements are not complete, and drop nothing. A group the
   /// lists show the self user in while they are leaving it keeps the leave pending, and a leave
   /// already out goes again once answered (`ModelContext.restartPendingDeletion(_:id:)`).
+  ///
+  /// Each value is heard at `version`, the version the backend said before the lists were
+  /// read (see ``TransportResponse/serverVersion``), so that an update in flight can place it
+  /// in the server's order: every page was read at that version or later, and the news after
+  /// it are read next.
   public func applyHeldState(
     connections: [ConnectionPayload], conversations: [ConversationPayload], complete: Bool,
-    in context: ModelContext
+    readAt version: ServerVersion? = nil, in context: ModelContext
   ) -> CatchUpApplication {
+    context.newsVersion = version?.rawValue
+    defer { context.newsVersion = nil }
     var named: Set<UUID> = []
     for payload in connections {
       named.insert(payload.to)
@@ -171,7 +178,11 @@ extension DownstreamSync {
     var unknown: Set<UUID> = []
     var dropped: [DroppedChange] = []
     var created: Set<UUID> = []
-    for event in notifications.lazy.flatMap(\.events) {
+    defer { context.newsVersion = nil }
+    for (event, version) in notifications.lazy.flatMap({ news in
+      news.events.lazy.map { ($0, news.version) }
+    }) {
+      context.newsVersion = version?.rawValue
       switch event {
       case .messageAdd, .messageDelete:
         break

@@ -107,12 +107,15 @@ public struct DownstreamSync: Sendable {
   /// As with news of them, a key with a change of ours pending keeps its local value, and what
   /// the backend holds is recorded as its last synchronised value, so that giving the change up
   /// returns to it (after a catch-up, the fetch may be all that tells of a rename made on
-  /// another device).
+  /// another device). The profile is heard at the version the response says it was read at, so
+  /// an update in flight can tell whether it was read before or after its change.
   public func applySelfUser(_ response: TransportResponse, in context: ModelContext)
     throws(DownstreamError)
   {
     guard case .user(let payload) = try decode(response, for: selfUser) else { return }
     let user = PayloadMapping.user(payload, isSelf: true)
+    context.newsVersion = response.serverVersion?.rawValue
+    defer { context.newsVersion = nil }
     context.updateLastSynchronised(User.self, id: user.id) { $0 = user }
     context.applyRemote(user)
   }

@@ -94,9 +94,7 @@ public enum UpstreamOutcome: Sendable {
       case .success:
         switch endpoint.decodeResponse(status: response.status, body: response.body) {
         case .success(let answer):
-          self = .success(
-            answer,
-            version: response.header(ServerVersion.header).flatMap(ServerVersion.init(header:)))
+          self = .success(answer, version: response.serverVersion)
         case .failure(let unreadable):
           // The backend acted but its answer was lost in transit: sending again is safe.
           self = .temporary(

@@ -8,6 +8,26 @@ extension SimulatorTests {
   @Suite("When the app catches up with a backend that forgot its news")
   struct CatchUps {
     @Test(
+      "A change whose request was lost before a catch-up is applied once: the catch-up's reads say the version they read",
+      arguments: [
+        // The self user's accent: its request was lost to the network, then `GET /self`.
+        UInt64(1097),
+        // A group's name, then the lists of a catch-up.
+        1287, 1288,
+        // Another key of the self user, again read by `GET /self`.
+        1377,
+        // A member taken out of a group.
+        1880,
+      ])
+    func lostRequestAcrossCatchUp(seed: UInt64) async {
+      // when: 40 steps, drawn as they were found
+      let report = await Simulator.run(seed: seed)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test(
       "A member the user removed, whose removal was answered while the catch-up's list was on its way, is not added back (seed 14087 of 300 steps, shortened)"
     )
     func overtakenListKeepsRemoval() async {

@@ -86,19 +86,3 @@ extension SimulatorTests {
     }
   }
 }
-
-extension SimulatorTests {
-  @Test(
-    "Known defect: seeds of 40 steps that send a change of this client twice after a catch-up and lost requests",
-    arguments: [1097, 1287, 1288, 1377, 1880] as [UInt64])
-  func changeSentTwice(seed: UInt64) async {
-    // when
-    let report = await Simulator.run(seed: seed)
-
-    // then: the order rule catches it; the fix belongs to the sync core
-    withKnownIssue("a change of this client is applied twice") {
-      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
-    }
-    #expect(report.violation?.invariant == .appliedTwice)
-  }
-}

@@ -52,11 +52,14 @@ extension SimulatorTests {
     func catchUpOfARefusedSaveLostToAKill() async {
       // given: contact 3 accepts while the app is down and the backend forgets its news; the
       // store refuses the save of the catch-up that reads the acceptance, and the app is killed
-      // before any other save
+      // before any other save. The pending change is a group's name: a pending change of the
+      // self user would have the profile's save, which records the version it was read at,
+      // take the refusal instead
       let schedule: [SimulationStep] = [
         .requestConnection(contact: 3), .fault(.heldAnswer), .remoteAccept(contact: 3), .restart,
-        .expireNotifications(keepingLast: 1), .fault(.signedOut), .renameSelf("n67"),
-        .refuseSaves(1), .releaseParked(3), .fault(.park), .restart,
+        .expireNotifications(keepingLast: 1), .fault(.signedOut),
+        .renameGroup(group: 0, name: "r67"), .refuseSaves(1), .releaseParked(3), .fault(.park),
+        .restart,
       ]
 
       // when

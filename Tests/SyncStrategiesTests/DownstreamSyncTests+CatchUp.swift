@@ -174,6 +174,46 @@ extension DownstreamSyncTests {
       #expect(afterAnswer == [untold.id])
     }
 
+    @Test(
+      "A rename lost on its way out and answered after a catch-up goes once when the lists say the version they were read at, and once more when they do not",
+      arguments: zip([true, false], [0, 1]))
+    func renameLostBeforeCatchUp(listsSayVersion: Bool, sentAfterwards: Int) async throws {
+      // given: the rename's request is lost before it reaches the backend; Ann renames the
+      // group, in news the app does not read; lists are read, and the rename goes again under
+      // its key and is applied after them
+      let harness = TrackerHarness()
+      let ann = harness.fake.insertUser(name: "Ann")
+      let id = harness.fake.createGroupRemotely(name: "Team", by: ann, members: [harness.me.id])
+      let group = try #require(harness.fake.conversation(id))
+      try await Self.catchUp(listing: [group], in: harness)
+      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
+      let rename = try #require(await harness.next())
+      await harness.complete(
+        rename,
+        .temporary(
+          BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost))))
+      _ = harness.fake.renameRemotely(id, to: "Ann's", by: ann)
+      let listed = try #require(harness.fake.conversation(id))
+      let readAt = listsSayVersion ? harness.fake.version : nil
+      try await harness.stack.sync.perform { context in
+        _ = DownstreamSync().applyHeldState(
+          connections: [], conversations: [listed], complete: true, readAt: readAt, in: context)
+        try context.save()
+      }
+      let later = Duration.seconds(3_600)
+      let again = try #require(await harness.next(at: later))
+      await harness.complete(again, await harness.respond(to: again), at: later)
+
+      // when
+      let afterwards = await harness.answerAll(at: later)
+
+      // then
+      #expect(again.endpoint == rename.endpoint)
+      #expect(afterwards.count == sentAfterwards)
+      #expect(harness.fake.conversation(id)?.name == "Mine")
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
     @Test("The users the lists name, but the self user, are owed a fetch")
     func namesUsers() async throws {
       // given

@@ -53,6 +53,14 @@ struct LastEdits: Sendable, Equatable {
     editCounts[key, default: 0] += 1
   }
 
+  /// Counts a save of `key` back to the value the user's change of it is measured from: a new
+  /// change, which may still go to a server that holds another value by now, but no value to
+  /// follow, since the user asked for nothing the server's value does not say.
+  mutating func savedBack(_ key: Key) {
+    values[key] = nil
+    editCounts[key, default: 0] += 1
+  }
+
   /// Stops following `key`: something other than the user may now change it.
   mutating func forget(_ key: Key) {
     values[key] = nil

@@ -96,9 +96,6 @@ public struct SimulationOptions: Sendable {
   public var requestLimit: Int?
   /// Whether every event is printed as it happens, for following a run that hangs or fails.
   public var trace = false
-  /// Whether every step checks the server's order: it never applies the same change of the app
-  /// twice, nor a change of the app again over another device's later change.
-  public var checksServerOrder = true
   /// A defect planted in the client's link, to show that a check catches what it breaks.
   package var flaw: DeviceFlaw?
 

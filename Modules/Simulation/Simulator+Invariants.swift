@@ -51,7 +51,7 @@ extension Simulator {
     if let problem = messagesOutOfOrder() {
       return InvariantViolation(invariant: .messagesOutOfOrder, step: step, detail: problem)
     }
-    return options.checksServerOrder ? readServerApplications(at: step) : nil
+    return readServerApplications(at: step)
   }
 
   /// Says how the notification cursor moved back in the self user's stream, if it did: after

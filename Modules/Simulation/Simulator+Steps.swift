@@ -232,7 +232,7 @@ extension Simulator {
     }
     guard saved else { return }
     if base?.contains(member) == added {
-      lastEdits.forget(.member(member, group: id))
+      lastEdits.savedBack(.member(member, group: id))
     } else {
       lastEdits.saved(added ? "in" : "out", for: .member(member, group: id))
     }

@@ -32,6 +32,23 @@ struct LastEditsTests {
     #expect(lost == "the user's last \(key), mine, is neither here (old) nor on the server (old)")
   }
 
+  @Test(
+    "A save back to the value a change is measured from is a new change, with no value followed"
+  )
+  func savedBackCountsAChange() {
+    // given
+    var edits = LastEdits()
+    let key = LastEdits.Key.member(Self.ann, group: Self.group)
+    edits.saved("in", for: key)
+
+    // when
+    edits.savedBack(key)
+
+    // then
+    #expect(edits.editCounts[key] == 2)
+    #expect(edits.lost(here: { _ in "out" }, there: { _ in "out" }) == nil)
+  }
+
   @Test("An edit still here, or with its object gone here, or skipped, is not reported")
   func keepsWhatIsHere() {
     // given

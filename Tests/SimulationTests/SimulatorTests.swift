@@ -23,11 +23,10 @@ struct SimulatorTests {
   /// `concurrency` requests at once and pages of `pageSize`.
   static func replay(
     seed: UInt64, _ schedule: [SimulationStep], steps: Int = 300, concurrency: Int = 3,
-    pageSize: Int = 100, checksServerOrder: Bool = true
+    pageSize: Int = 100
   ) async -> SimulationReport {
     var options = SimulationOptions(steps: steps, maxConcurrentRequests: concurrency)
     options.pageSize = pageSize
-    options.checksServerOrder = checksServerOrder
     return await Simulator.run(seed: seed, schedule: schedule, options: options)
   }
 
@@ -768,13 +767,11 @@ struct SimulatorTests {
     // when: drawn as they were found, before refusals, removals, rejoins, contact renames,
     // renames on another device, held answers, expiries, sign-outs, connection changes,
     // member additions and remote deletions
-    var options = SimulationOptions(
+    let options = SimulationOptions(
       refusals: false, removals: false, rejoins: false, contactRenames: false,
       otherDevice: false, heldAnswers: false, expiries: false, signOuts: false,
       connectionChanges: false, memberAdditions: false, remoteDeletions: false,
       deletionsElsewhere: false)
-    // Seed 55048 still breaks the server's order: memberResentOverLaterRemoval pins it.
-    options.checksServerOrder = seed != 55048
     let report = await Simulator.run(seed: seed, options: options)
 
     // then
@@ -1006,34 +1003,17 @@ struct SimulatorTests {
   }
 
   @Test(
-    "Members another user removes while a member request is out are not added back by its answer")
-  func remoteRemovalDuringMemberRequest() async {
-    // given: seed 55048's schedule, shortened; the server's order is checked on its own below
-    let schedule = Self.seed55048Shortened
-    var options = SimulationOptions()
-    options.checksServerOrder = false
-
-    // when
-    let report = await Simulator.run(seed: 55048, schedule: schedule, options: options)
-
-    // then
-    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
-  }
-
-  @Test(
-    "Known defect: a member added, removed by another user, then sent again in a member request while an earlier one is held, overwrites the later removal"
+    "Members another user removes while a member request is out are not added back by its answer, and one the user then adds back is a new change, applied once"
   )
-  func memberResentOverLaterRemoval() async {
-    // given: seed 55048's schedule, shortened
+  func remoteRemovalDuringMemberRequest() async {
+    // given: seed 55048's schedule, shortened: the user adds a contact, another member removes
+    // them while a removal of another member is held, and the user adds them back
     let schedule = Self.seed55048Shortened
 
     // when
     let report = await Simulator.run(seed: 55048, schedule: schedule)
 
-    // then: the order rule catches it; the fix belongs to the sync core's member bookkeeping
-    withKnownIssue("a member request re-adds a member another user removed later") {
-      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
-    }
-    #expect(report.violation?.invariant == .overwroteLaterChange)
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
   }
 }

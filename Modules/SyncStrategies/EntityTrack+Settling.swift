@@ -13,7 +13,9 @@ extension EntityTrack {
     release(token, of: flight)
     noteKey(of: flight, outcome)
     // An update whose answer was lost goes again as it went; it keeps hearing news meanwhile.
-    if case .temporary(let failure) = outcome, failure.mayHaveBeenApplied, flight.kind == .update,
+    // So does one sent again after that, even if this attempt surely did not reach the backend.
+    if case .temporary(let failure) = outcome,
+      failure.mayHaveBeenApplied || flight.mayBeAppliedAlready, flight.kind == .update,
       flight.trail != nil, !isDroppedByNews(flight.id, in: context)
     {
       var attempts = lostAttempts[flight.id] ?? []

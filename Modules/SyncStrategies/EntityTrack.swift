@@ -41,6 +41,11 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     ///
     /// News that life heard after the answer's version came after the request.
     var earlierLifeVersion: Int?
+    /// Whether an earlier attempt of this call, under the same key, may have been applied.
+    ///
+    /// Its answer was lost: until an attempt is answered, the call stays one the backend may
+    /// have applied, whatever becomes of this attempt, and keeps its idempotency key.
+    var mayBeAppliedAlready = false
     /// Other values the backend may have held for the keys when the request was made.
     let unconfirmed: [Object]
     let endpoint: Endpoint
@@ -283,7 +288,13 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   func prepare(_ work: Work, token: RequestToken, in context: ModelContext) -> Preparation {
     let id = work.object.id
     let kind = work.kind
-    let keys = keys(of: work)
+    let workKeys = keys(of: work)
+    let edits = context.localChanges(of: Object.self).lastEdits[id] ?? [:]
+    // An update whose answer was lost goes again as it went, so that its idempotency key has
+    // the server apply it once; keys the user changed since follow in a request of their own.
+    let keys =
+      kind == .update
+      ? resendableKeys(of: id, within: workKeys, edits: edits) ?? workKeys : workKeys
     let change = change(kind, id, keys: keys, context.localChanges(of: Object.self), in: context)
     let action: UpstreamAction<Object>
     do {
@@ -303,7 +314,6 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
           id, reason: "the strategy's request carries none of the changed keys", in: context)
         return .failed
       }
-      let edits = context.localChanges(of: Object.self).lastEdits[id] ?? [:]
       let resent = resumedAttempt(
         of: id, endpoint: endpoint, keys: carried, edits: edits, in: context)
       let earlier =
@@ -335,6 +345,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       flight.editsAtSend = edits
       flight.idempotencyKey = key
       flight.earlierLifeVersion = resent?.earlierLifeVersion ?? earlier?.version
+      flight.mayBeAppliedAlready = resent != nil || earlier != nil
       // Written ahead: if the app dies before the answer, the next one knows the backend may
       // hold these values (a member list computed against the old one would be wrong).
       if writesAhead(kind) {
@@ -354,8 +365,19 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         keys: KeySet(kind == .update ? carried : [], of: Object.self))
       return .request(
         UpstreamRequest(token: token, endpoint: endpoint, request: request, item: item),
-        leftover: kind == .update && carried != keys)
+        leftover: kind == .update && carried != workKeys)
     }
+  }
+
+  /// The keys of an update of `id` whose answer was lost in this life that `keys` hold with
+  /// more, none of them saved by the user since (`edits`).
+  private func resendableKeys(
+    of id: UUID, within keys: Set<Object.Key>, edits: [Object.Key: Int]
+  ) -> Set<Object.Key>? {
+    lostAttempts[id]?.first { attempt in
+      attempt.keys.isStrictSubset(of: keys)
+        && attempt.keys.allSatisfy { edits[$0] == attempt.editsAtSend[$0] }
+    }?.keys
   }
 
   /// The update of `id` whose answer was lost, if `endpoint` sends it again as it went and

@@ -167,6 +167,58 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A rename of the self user whose answer was lost goes again as it went, under its key, when the user changed the accent since; the accent goes in a request of its own"
+    )
+    func lostRenameResentApartFromLaterKey() async throws {
+      // given: the backend applied "Grace" but its answer was lost; the user then changed the
+      // accent, which the same call would carry
+      let harness = TrackerHarness()
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.name = "Grace" } }
+      let rename = try #require(await harness.next())
+      await harness.loseAnswer(to: rename)
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.accentID = 4 } }
+
+      // when
+      let sent = await harness.answerAll(at: .seconds(60))
+
+      // then
+      #expect(sent.map(\.endpoint) == [rename.endpoint, .updateSelf(SelfUpdate(accentID: 4))])
+      #expect(sent.first?.idempotencyKey == rename.idempotencyKey)
+      let names = harness.fake.notifications.flatMap(\.events).filter { event in
+        if case .userUpdate(let update) = event { update.name != nil } else { false }
+      }
+      #expect(names.count == 1)
+      #expect(harness.fake.user(harness.me.id)?.accentID == 4)
+      #expect(await harness.localChanges(User.self).isEmpty)
+    }
+
+    @Test(
+      "A rename whose answer was lost keeps its idempotency key when a resend fails before the backend acts on it",
+      arguments: [
+        BackendFailure(responseClass: .temporary, transportError: .network(.offline)),
+        BackendFailure(responseClass: .temporary, status: 429),
+        BackendFailure.notSent,
+      ])
+    func lostRenameKeepsItsKeyAcrossUnsentResend(failure: BackendFailure) async throws {
+      // given: the backend applied "Mine" but its answer was lost; the resend did not reach it
+      let harness = TrackerHarness()
+      let (id, _) = try await seedGroupWithAnn(in: harness)
+      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
+      let rename = try #require(await harness.next())
+      await harness.loseAnswer(to: rename)
+      let unsent = try #require(await harness.next(at: .seconds(60)))
+      await harness.complete(unsent, .temporary(failure), at: .seconds(60))
+
+      // when
+      let sent = await harness.answerAll(at: .seconds(600))
+
+      // then
+      #expect(sent.map(\.idempotencyKey) == [rename.idempotencyKey])
+      #expect(try await renameNotifications(of: id, in: harness) == ["Mine"])
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A member the user adds again after the news of another member's later removal stays, and is sent as a new change"
     )
     func memberAddedAgainAfterOvertakingRemoval() async throws {

@@ -119,7 +119,7 @@ extension DownstreamSync {
   /// already out goes again once answered (`ModelContext.restartPendingDeletion(_:id:)`).
   ///
   /// Each value is heard at `version`, the version the backend said before the lists were
-  /// read (see ``TransportResponse/serverVersion``), so that an update in flight can place it
+  /// read (`TransportResponse.serverVersion`), so that an update in flight can place it
   /// in the server's order: every page was read at that version or later, and the news after
   /// it are read next.
   public func applyHeldState(

@@ -289,13 +289,15 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     let id = work.object.id
     let kind = work.kind
     let workKeys = keys(of: work)
-    let edits = context.localChanges(of: Object.self).lastEdits[id] ?? [:]
+    let changes = context.localChanges(of: Object.self)
+    let edits = changes.lastEdits[id] ?? [:]
     // An update whose answer was lost goes again as it went, so that its idempotency key has
-    // the server apply it once; keys the user changed since follow in a request of their own.
-    let keys =
-      kind == .update
-      ? resendableKeys(of: id, within: workKeys, edits: edits) ?? workKeys : workKeys
-    let change = change(kind, id, keys: keys, context.localChanges(of: Object.self), in: context)
+    // the server apply it once; what the user changed since follows in a request of its own.
+    if kind == .update, let attempt = takeLostAttempt(of: id, within: workKeys) {
+      return resend(attempt, token: token, object: work.object, workKeys: workKeys, in: context)
+    }
+    let keys = workKeys
+    let change = change(kind, id, keys: keys, changes, in: context)
     let action: UpstreamAction<Object>
     do {
       action = try strategy.action(for: change, in: context)
@@ -314,98 +316,114 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
           id, reason: "the strategy's request carries none of the changed keys", in: context)
         return .failed
       }
-      let resent = resumedAttempt(
-        of: id, endpoint: endpoint, keys: carried, edits: edits, in: context)
+      dropReplacedAttempts(of: id, sharing: carried, edits: edits, in: context)
       let earlier =
-        resent == nil && kind == .update
+        kind == .update
         ? earlierLifeKey(of: id, keys: carried, sending: sent ?? change.object, in: context) : nil
-      let key =
-        resent?.idempotencyKey
-        ?? unansweredCreations[id].flatMap { $0.endpoint == endpoint ? $0.key : nil }
-        ?? earlier?.key
-        ?? "\(keyPrefix)-\(token.value)"
-      let request: HTTPRequest
-      do {
-        request = try endpoint.request(idempotencyKey: key)
-      } catch {
-        if let resent, let trail = resent.trail {
-          _ = context.endServerTrail(of: Object.self, id: id, from: trail)
-        }
-        markFailed(id, reason: "cannot build the request: \(error)", in: context)
-        return .failed
-      }
       var flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object, local: change.object,
         endedDeletions: kind == .delete ? context.endedDeletions(of: work.object) : 0,
-        alsoPossible: alsoPossible, lastKnown: resent?.lastKnown ?? change.lastKnown,
+        alsoPossible: alsoPossible, lastKnown: change.lastKnown,
         unconfirmed: change.unconfirmed, endpoint: endpoint,
-        trail: resent?.trail
-          ?? (kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil))
-      flight.catchUpsAtSend = resent?.catchUpsAtSend ?? context.catchUpsApplied
+        trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
+      flight.catchUpsAtSend = context.catchUpsApplied
       flight.editsAtSend = edits
-      flight.idempotencyKey = key
-      flight.earlierLifeVersion = resent?.earlierLifeVersion ?? earlier?.version
-      flight.mayBeAppliedAlready = resent != nil || earlier != nil
-      // Written ahead: if the app dies before the answer, the next one knows the backend may
-      // hold these values (a member list computed against the old one would be wrong).
-      if writesAhead(kind) {
-        flight.writeAheadMarks = flight.possibleOnBackend.map { possible in
-          context.recordInFlight(
-            possible, keys: flight.keys, idempotencyKey: kind == .update ? key : nil)
-        }
-      }
-      flights[token] = flight
-      if kind == .update {
-        for key in carried { keyHolders[id, default: [:]][key] = token }
-      } else {
-        wholeHolders[id] = token
-      }
-      let item = SyncQueueSnapshot.Item(
-        object: work.object, kind: kind,
-        keys: KeySet(kind == .update ? carried : [], of: Object.self))
-      return .request(
-        UpstreamRequest(token: token, endpoint: endpoint, request: request, item: item),
-        leftover: kind == .update && carried != workKeys)
+      flight.idempotencyKey =
+        unansweredCreations[id].flatMap { $0.endpoint == endpoint ? $0.key : nil }
+        ?? earlier?.key
+        ?? "\(keyPrefix)-\(token.value)"
+      flight.earlierLifeVersion = earlier?.version
+      flight.mayBeAppliedAlready = earlier != nil
+      return launch(flight, token: token, object: work.object, workKeys: workKeys, in: context)
     }
   }
 
-  /// The keys of an update of `id` whose answer was lost in this life that `keys` hold with
-  /// more, none of them saved by the user since (`edits`).
-  private func resendableKeys(
-    of id: UUID, within keys: Set<Object.Key>, edits: [Object.Key: Int]
-  ) -> Set<Object.Key>? {
-    lostAttempts[id]?.first { attempt in
-      attempt.keys.isStrictSubset(of: keys)
-        && attempt.keys.allSatisfy { edits[$0] == attempt.editsAtSend[$0] }
-    }?.keys
+  /// Sends `attempt`, an update whose answer was lost, again as it went: the same call under
+  /// the same idempotency key, still hearing the news it heard, and settling only the keys the
+  /// user has not saved since it first went (`Flight/editsAtSend`).
+  private func resend(
+    _ attempt: Flight, token: RequestToken, object: ObjectReference, workKeys: Set<Object.Key>,
+    in context: ModelContext
+  ) -> Preparation {
+    var flight = attempt
+    flight.mayBeAppliedAlready = true
+    flight.writeAheadMarks = []
+    return launch(flight, token: token, object: object, workKeys: workKeys, in: context)
   }
 
-  /// The update of `id` whose answer was lost, if `endpoint` sends it again as it went and
-  /// the user saved none of its keys since.
-  ///
-  /// A lost attempt of other keys, not saved since, stays for its own resend; one the user
-  /// replaced stops hearing news.
-  private func resumedAttempt(
-    of id: UUID, endpoint: Endpoint, keys: Set<Object.Key>, edits: [Object.Key: Int],
+  /// Builds the request `flight` describes, writes ahead what it may leave on the backend, and
+  /// records it as in flight under `token`.
+  private func launch(
+    _ flight: Flight, token: RequestToken, object: ObjectReference, workKeys: Set<Object.Key>,
     in context: ModelContext
-  ) -> Flight? {
-    guard let attempts = lostAttempts.removeValue(forKey: id) else { return nil }
-    var resumed: Flight?
+  ) -> Preparation {
+    var flight = flight
+    let request: HTTPRequest
+    do {
+      request = try flight.endpoint.request(idempotencyKey: flight.idempotencyKey)
+    } catch {
+      if let trail = flight.trail {
+        _ = context.endServerTrail(of: Object.self, id: flight.id, from: trail)
+      }
+      markFailed(flight.id, reason: "cannot build the request: \(error)", in: context)
+      return .failed
+    }
+    let kind = flight.kind
+    // Written ahead: if the app dies before the answer, the next one knows the backend may
+    // hold these values (a member list computed against the old one would be wrong).
+    if writesAhead(kind) {
+      flight.writeAheadMarks = flight.possibleOnBackend.map { possible in
+        context.recordInFlight(
+          possible, keys: flight.keys,
+          idempotencyKey: kind == .update ? flight.idempotencyKey : nil)
+      }
+    }
+    flights[token] = flight
+    if kind == .update {
+      for key in flight.keys { keyHolders[flight.id, default: [:]][key] = token }
+    } else {
+      wholeHolders[flight.id] = token
+    }
+    let item = SyncQueueSnapshot.Item(
+      object: object, kind: kind,
+      keys: KeySet(kind == .update ? flight.keys : [], of: Object.self))
+    return .request(
+      UpstreamRequest(token: token, endpoint: flight.endpoint, request: request, item: item),
+      leftover: kind == .update && flight.keys != workKeys)
+  }
+
+  /// Takes off the lost attempts of `id` the first whose keys all still wait to be sent.
+  ///
+  /// Such a call may already be applied, so it goes again before any later call of its keys,
+  /// whatever the user saved since: a new call carrying one of its values under a new key would
+  /// have the server apply that value twice, over what another device set in between.
+  private func takeLostAttempt(of id: UUID, within keys: Set<Object.Key>) -> Flight? {
+    guard var attempts = lostAttempts[id],
+      let index = attempts.firstIndex(where: { $0.keys.isSubset(of: keys) })
+    else { return nil }
+    let attempt = attempts.remove(at: index)
+    lostAttempts[id] = attempts.isEmpty ? nil : attempts
+    return attempt
+  }
+
+  /// Stops keeping the lost attempts of `id` that a new call of `keys` replaces.
+  ///
+  /// Those are the attempts that share a key with it, or whose keys the user saved since
+  /// (`edits`); they stop hearing news.
+  private func dropReplacedAttempts(
+    of id: UUID, sharing keys: Set<Object.Key>, edits: [Object.Key: Int], in context: ModelContext
+  ) {
+    guard let attempts = lostAttempts.removeValue(forKey: id) else { return }
     var kept: [Flight] = []
     for attempt in attempts {
       let unchanged = attempt.keys.allSatisfy { edits[$0] == attempt.editsAtSend[$0] }
-      if resumed == nil, attempt.endpoint == endpoint, unchanged {
-        resumed = attempt
-      } else if attempt.keys.isDisjoint(with: keys) && unchanged {
-        // Another call of other keys: it goes again on its own.
+      if attempt.keys.isDisjoint(with: keys) && unchanged {
         kept.append(attempt)
       } else if let trail = attempt.trail {
-        // The user replaced what it carried.
         _ = context.endServerTrail(of: Object.self, id: id, from: trail)
       }
     }
     if !kept.isEmpty { lostAttempts[id] = kept }
-    return resumed
   }
 
   /// The idempotency key under which an earlier life of the app sent the update of `id` that

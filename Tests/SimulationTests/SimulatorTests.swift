@@ -501,6 +501,18 @@ struct SimulatorTests {
   }
 
   @Test(
+    "A change of the self user whose answer was lost, its accent saved again since, goes again under its key and leaves the name set on another device in between (seed 1385)"
+  )
+  func lostChangeWithKeySavedAgain() async {
+    // when: 40 steps, drawn as they were found
+    let report = await Simulator.run(seed: 1385)
+
+    // then: no change of the client went again under a new key
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.exemptions == [:])
+  }
+
+  @Test(
     "A contact who renames themselves while their connection waits ends here under that name once it is accepted",
     arguments: [
       [

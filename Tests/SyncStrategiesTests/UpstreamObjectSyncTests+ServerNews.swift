@@ -193,6 +193,34 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A change of the self user whose answer was lost goes again as it went when the user changed one of its keys since, so another device's later rename stands; the newer key follows on its own"
+    )
+    func lostChangeResentAsItWentAfterOneKeyChanged() async throws {
+      // given: the backend applied "Grace" with accent 2 but the answer was lost; another device
+      // then renamed the user "Hopper"; the user changed the accent to 5 here
+      let harness = TrackerHarness()
+      try harness.save {
+        try $0.update(User.self, id: harness.me.id) {
+          $0.name = "Grace"
+          $0.accentID = 2
+        }
+      }
+      let change = try #require(await harness.next())
+      await harness.loseAnswer(to: change)
+      #expect(harness.fake.renameUserRemotely(harness.me.id, to: "Hopper"))
+      try harness.save { try $0.update(User.self, id: harness.me.id) { $0.accentID = 5 } }
+
+      // when
+      let sent = await harness.answerAll(at: .seconds(60))
+
+      // then
+      #expect(sent.map(\.endpoint) == [change.endpoint, .updateSelf(SelfUpdate(accentID: 5))])
+      #expect(sent.first?.idempotencyKey == change.idempotencyKey)
+      #expect(harness.fake.user(harness.me.id)?.name == "Hopper")
+      #expect(harness.fake.user(harness.me.id)?.accentID == 5)
+    }
+
+    @Test(
       "A rename whose answer was lost keeps its idempotency key when a resend fails before the backend acts on it",
       arguments: [
         BackendFailure(responseClass: .temporary, transportError: .network(.offline)),

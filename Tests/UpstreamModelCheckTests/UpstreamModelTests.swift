@@ -181,7 +181,7 @@ struct UpstreamModelTests {
 
   @Test(
     "Without the server's versions the client guesses the order, and the order rules catch it applying a change twice and overwriting a later one",
-    arguments: [(19, "the same change of this client"), (42, "overwriting a later change")]
+    arguments: [(10, "the same change of this client"), (100, "overwriting a later change")]
       as [(UInt64, String)])
   func guessedOrderIsCaught(seed: UInt64, rule: String) async {
     // when

@@ -71,6 +71,12 @@ extension FakeBackend {
     answer(endpoint, idempotencyKey: nil).answer
   }
 
+  /// Whether the server answered a request with `idempotencyKey` before, so that a repeat of it
+  /// gets that first answer and nothing else.
+  package func hasAnswered(idempotencyKey: String) -> Bool {
+    state.withLock { $0.answersByIdempotencyKey[idempotencyKey] != nil }
+  }
+
   /// The fake's answer to `endpoint` sent with `idempotencyKey`, typed, with the server's
   /// version once it had answered, and whether it was the first answer given again to a
   /// repeated key (then nothing was applied).

@@ -628,6 +628,11 @@ public final class UpstreamModel {
         BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
     case .permanent where delivered[request.token] != nil:
       return answer(request, .success)
+    // Nor can it refuse a repeat of a key it answered before (an earlier attempt whose answer
+    // was lost): a repeat gets the first answer.
+    case .permanent
+    where request.idempotencyKey.map { fake.hasAnswered(idempotencyKey: $0) } ?? false:
+      return answer(request, .success)
     // This backend answers a leave with 204, or 404 for a group it does not hold: a made-up
     // refusal of one would stand for no backend there is (a refused leave given up brings the
     // group back as last known, which may not be what the backend holds; see the README).

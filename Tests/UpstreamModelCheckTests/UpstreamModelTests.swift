@@ -249,6 +249,19 @@ struct UpstreamModelTests {
     )
   }
 
+  @Test(
+    "A resend whose first attempt the server applied gets the first answer, never a refusal, so the change never goes again under a new key",
+    arguments: [745, 858, 1466, 1562] as [UInt64])
+  func repeatOfAnsweredKeyNotRefused(seed: UInt64) async {
+    // when: sequences in which the model once refused such a resend, and the user then retried
+    // the refused change under a new key, over another device's later change
+    let run = await DedicatedThread.run { _ in ModelRun(seed: seed, steps: 200) }
+
+    // then
+    #expect(run.violation == nil, "\(run.violation?.description ?? "")")
+    #expect(run.exemptions == [:])
+  }
+
   @Test("Each rule of the promise catches a strategy that breaks it", arguments: BrokenClient.all)
   func brokenStrategiesAreCaught(client: BrokenClient) async throws {
     // given

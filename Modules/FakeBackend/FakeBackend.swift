@@ -375,10 +375,17 @@ public final class FakeBackend: Sendable {
   /// without applying it, as a backend that turned it down after a long wait would.
   ///
   /// Returns whether it was parked; a request whose answer is held (``Fault/holdAnswer``) was
-  /// applied already, so it is left held and this returns `false`.
+  /// applied already, and one that repeats an idempotency key the server answered gets that
+  /// answer, so either is left parked and this returns `false`.
   @discardableResult
   public func refuseParkedRequest(_ index: Int, status: Int = 400) -> Bool {
-    guard control.withLock({ $0.parked[index]?.applied }) == false else { return false }
+    let parked = control.withLock { $0.parked[index].map { ($0.applied, $0.request) } }
+    guard let (applied, request) = parked, !applied else { return false }
+    if let key = request.headers[Endpoint.idempotencyKeyHeader.lowercased()],
+      hasAnswered(idempotencyKey: key)
+    {
+      return false
+    }
     return unpark(index, ending: .refused(status: status))
   }
 

@@ -296,7 +296,8 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     if kind == .update, let attempt = takeLostAttempt(of: id, within: workKeys) {
       return resend(attempt, token: token, object: work.object, workKeys: workKeys, in: context)
     }
-    let keys = workKeys
+    let keys =
+      kind == .update ? earlierLifeKeys(of: id, within: workKeys, changes) ?? workKeys : workKeys
     let change = change(kind, id, keys: keys, changes, in: context)
     let action: UpstreamAction<Object>
     do {
@@ -424,6 +425,20 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       }
     }
     if !kept.isEmpty { lostAttempts[id] = kept }
+  }
+
+  /// The keys of an update of `id` that an earlier life of the app sent and never heard
+  /// answered, as its write-ahead record keeps them, when `keys` hold them with more.
+  ///
+  /// That call goes again on its own, under its saved key, so the server applies it once; the
+  /// other keys follow in a request of their own.
+  private func earlierLifeKeys(
+    of id: UUID, within keys: Set<Object.Key>, _ changes: LocalChanges<Object>
+  ) -> Set<Object.Key>? {
+    changes.unconfirmed[id]?.first { record in
+      guard let key = record.idempotencyKey else { return false }
+      return !key.hasPrefix(keyPrefix) && record.keys.isStrictSubset(of: keys)
+    }?.keys
   }
 
   /// The idempotency key under which an earlier life of the app sent the update of `id` that

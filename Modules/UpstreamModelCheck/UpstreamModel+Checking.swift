@@ -1,7 +1,6 @@
 import ConnectionParsing
 import ConversationParsing
 import CourierAPI
-import EventParsing
 import FakeBackend
 import Foundation
 import Models

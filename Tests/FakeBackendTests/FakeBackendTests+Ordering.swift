@@ -55,6 +55,29 @@ extension FakeBackendTests {
       #expect(try await notifications(of: fake).count == 2)
     }
 
+    @Test(
+      "A parked repeat of an idempotency key the server answered cannot be refused: it gets the first answer"
+    )
+    func parkedRepeatNotRefused() async throws {
+      // given: a rename went with a key and was applied; its repeat is parked
+      let fake = FakeBackend()
+      fake.insertSelfUser()
+      let rename = try keyed(.put, "/self", ["name": "Grace"], key: "k1")
+      let first = try await fake.transport.send(rename)
+      fake.addFault(.once(RequestMatcher("PUT", "/self"), .park))
+      let sending = Task { try await fake.transport.send(rename) }
+      await fake.waitForParkedRequests()
+      let index = try #require(fake.parkedRequests.first)
+
+      // when
+      let refused = fake.refuseParkedRequest(index)
+
+      // then
+      #expect(!refused)
+      #expect(fake.releaseParkedRequest(index))
+      #expect(try await sending.value == first)
+    }
+
     @Test("An idempotency key used again for another change is refused with 422, naming the key")
     func reusedKey() async throws {
       // given

@@ -1,3 +1,4 @@
+import ConnectionParsing
 import CourierAPI
 import FakeBackend
 import Foundation
@@ -109,6 +110,69 @@ extension SyncEngineTests {
       #expect(device.keys(of: .updateSelf).count == 1)
       #expect(device.fake.user(me)?.name == "Hopper")
       #expect(ui.object(User.self, id: me)?.name == "Hopper")
+    }
+
+    @Test(
+      "A rename applied before the app died goes again alone under its key when the accent was saved since; the accent follows on its own and another device's later rename stands"
+    )
+    func renameResentApartFromAccentSavedSince() async throws {
+      // given: Ada renames herself to Grace; the backend applies it and the answer is never
+      // heard; offline, she changes her accent; her other device renames her to Hopper; this
+      // device dies
+      let device = Device()
+      let (fake, me) = (device.fake, device.me)
+      let first = try await device.start()
+      let ui = first.stack.ui.context
+      fake.addFault(.once(RequestMatcher("PUT", "/self"), .holdAnswer))
+      try ui.update(User.self, id: me) { $0.name = "Grace" }
+      try ui.save()
+      await fake.waitForParkedRequests(1)
+      await first.engine.setOnline(false)
+      try ui.update(User.self, id: me) { $0.accentID = 4 }
+      try ui.save()
+      fake.renameUserRemotely(me, to: "Hopper")
+      for index in fake.parkedRequests { fake.dropParkedRequest(index) }
+      await expectSettled(first.stack.tracker)
+      await first.engine.stop()
+
+      // when
+      let second = try await device.start()
+
+      // then
+      let names = fake.journal.compactMap { entry -> String? in
+        guard case .success(.updateSelf(let update)) = entry.request.endpoint else { return nil }
+        return update.name
+      }
+      #expect(names == ["Grace", "Grace"])
+      #expect(device.keys(of: .updateSelf).count == 2)
+      #expect(fake.user(me)?.name == "Hopper")
+      #expect(fake.user(me)?.accentID == 4)
+      #expect(second.stack.ui.context.object(User.self, id: me)?.name == "Hopper")
+    }
+
+    @Test(
+      "An acceptance applied before the app died, and overtaken by the contact's new request, is not applied again by the next life, which ends pending",
+      arguments: [false, true])
+    func acceptanceOvertakenByNewRequest(pullingFirst: Bool) async throws {
+      // given: Bob asks to connect; the user accepts; the backend applies it and the answer is
+      // never heard; Bob asks again, which puts the connection back to pending
+      let device = Device()
+      let (fake, me) = (device.fake, device.me)
+      let bob = fake.insertUser(name: "Bob")
+      fake.requestConnectionRemotely(from: bob)
+
+      // when
+      let ui = try await device.restart(
+        afterUnheard: {
+          try $0.update(Connection.self, id: bob) { $0.status = .accepted }
+        },
+        holding: RequestMatcher("PUT", "/connections/*"), pullingFirst: pullingFirst,
+        then: { fake.requestConnectionRemotely(from: bob) })
+
+      // then
+      #expect(device.keys(of: .updateConnection).count == 1)
+      #expect(fake.connection(from: me, to: bob)?.status == .pending)
+      #expect(ui.object(Connection.self, id: bob)?.status == .pending)
     }
 
     /// Whom Ann removes from Lunch while this device's addition of Bob is unanswered, and who

@@ -66,14 +66,7 @@ struct StrategyTests {
   func connectionCombinations() async throws {
     // given
     let harness = TrackerHarness()
-    let ann = harness.fake.insertUser(name: "Ann")
-    let conversation = try #require(harness.fake.requestConnectionRemotely(from: ann))
-    try await harness.seedRemote([
-      User(id: ann, name: "Ann"),
-      Connection(
-        from: harness.me.id, to: ann, status: .pending, conversationID: conversation,
-        lastUpdate: harness.make.now),
-    ])
+    let ann = try await seedRequest(from: "Ann", in: harness)
     try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .accepted } }
 
     // when

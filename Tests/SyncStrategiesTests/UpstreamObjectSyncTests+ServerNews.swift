@@ -120,6 +120,43 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "An acceptance the backend applied before the contact asked again ends pending, as the backend does, and is sent once",
+      arguments: [false, true])
+    func acceptanceOvertakenByNewRequest(heardInCatchUp: Bool) async throws {
+      // given: Ann asked to connect; this device accepts and the backend applies it; Ann then
+      // asks again, which puts the connection back to pending, the value it had before the
+      // acceptance; this device hears that before the answer arrives, from the news or only
+      // from a catch-up's list, without the news of its own acceptance
+      let harness = TrackerHarness()
+      let ann = try await seedRequest(from: "Ann", in: harness)
+      try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .accepted } }
+      let acceptance = try #require(await harness.next())
+      let answer = await harness.respond(to: acceptance)
+      #expect(harness.fake.requestConnectionRemotely(from: ann) != nil)
+      if heardInCatchUp {
+        let listed = try #require(harness.fake.connection(from: harness.me.id, to: ann))
+        let readAt = harness.fake.version
+        try await harness.stack.sync.perform { context in
+          _ = DownstreamSync().applyHeldState(
+            connections: [listed], conversations: [], complete: false, readAt: readAt,
+            in: context)
+          try context.save()
+        }
+      } else {
+        try await pullNotifications(into: harness)
+      }
+
+      // when
+      await settle(acceptance, with: answer, thenAllAt: .seconds(60), in: harness)
+
+      // then
+      #expect(harness.fake.connection(from: harness.me.id, to: ann)?.status == .pending)
+      #expect(harness.ui.object(Connection.self, id: ann)?.status == .pending)
+      #expect(harness.fake.journal.filter { $0.route == .updateConnection }.count == 1)
+      #expect(await harness.localChanges(Connection.self).isEmpty)
+    }
+
+    @Test(
       "A member added here whom another member removed after the backend added them stays out, and the addition is sent once"
     )
     func memberAdditionOvertakenByRemoteRemoval() async throws {
@@ -910,6 +947,21 @@ struct SelfFieldEdit: Sendable, CustomTestStringConvertible {
     if field == "name" { update.name = value } else { update.accentID = Int(value) ?? 0 }
     return update
   }
+}
+
+/// A user named `name` who asked the self user to connect, known to the backend and here as a
+/// pending connection.
+@MainActor
+func seedRequest(from name: String, in harness: TrackerHarness) async throws -> UUID {
+  let user = harness.fake.insertUser(name: name)
+  let conversation = try #require(harness.fake.requestConnectionRemotely(from: user))
+  try await harness.seedRemote([
+    User(id: user, name: name),
+    Connection(
+      from: harness.me.id, to: user, status: .pending, conversationID: conversation,
+      lastUpdate: harness.make.now),
+  ])
+  return user
 }
 
 /// A group named "G" of the self user and Ann, on the backend and synchronised here.

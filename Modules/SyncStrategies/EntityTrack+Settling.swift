@@ -184,16 +184,19 @@ extension EntityTrack {
     in context: ModelContext
   ) -> ServerNews<Object>? {
     let pushed = flight.keys.intersection(pushableKeys)
-    guard !pushed.isEmpty, var before = lastKnown ?? flight.sent else { return nil }
+    guard !pushed.isEmpty, let before = lastKnown ?? flight.sent else { return nil }
     let changes = context.localChanges(of: Object.self)
     guard let now = changes.originals[flight.id] else { return nil }
-    var path = [before] + heard + [now]
-    // With the order known, the server held what the request sent once it applied it, and
-    // `heard` came after: news that set a key back to its earlier value (a contact asking
-    // again) moved it too.
+    let path: [Object]
     if ordered, !heard.isEmpty, let sent = flight.sent {
-      for key in pushed { before.copyValue(at: key, from: sent) }
-      path = [before] + heard
+      // With the order known, the server held what the request sent once it applied it, and
+      // `heard` came after: news that set a key back to its earlier value (a contact asking
+      // again) moved it too.
+      var applied = before
+      for key in pushed { applied.copyValue(at: key, from: sent) }
+      path = [applied] + heard
+    } else {
+      path = [before] + heard + [now]
     }
     // Keys whose value the backend may have held besides `before`, which the first news differ
     // from; none with the server's order known, where `lastKnown` is what it held.

@@ -4,11 +4,11 @@ import Foundation
 /// what a save tells it to write.
 ///
 /// In a save, an empty record tells the store to remove the object's record.
-public struct ChangeLogRecords: Sendable, Equatable {
+package struct ChangeLogRecords: Sendable, Equatable {
   private var entities = EntityMap()
 
   /// No records.
-  public init() {}
+  package init() {}
 
   /// The records of `type`, by object id.
   package subscript<Object: ModelObject>(_ type: Object.Type) -> [UUID: PendingChange<Object>] {
@@ -70,7 +70,7 @@ public struct ChangeLogRecords: Sendable, Equatable {
   }
 
   /// Records compare equal when their non-empty records are the same.
-  public static func == (lhs: Self, rhs: Self) -> Bool {
+  package static func == (lhs: Self, rhs: Self) -> Bool {
     let left = lhs.withoutEmptyRecords.entities.slots
     let right = rhs.withoutEmptyRecords.entities.slots
     guard Set(left.keys) == Set(right.keys) else { return false }

@@ -20,13 +20,13 @@ public struct EntityChanges<Object: ModelObject>: Sendable, Equatable {
   public internal(set) var deleted: Set<UUID> = []
 
   /// Creates an empty set of changes.
-  public init() {}
+  package init() {}
 
   /// Whether nothing changed.
   public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 
   /// How many objects changed.
-  public var count: Int { inserted.count + updated.count + deleted.count }
+  package var count: Int { inserted.count + updated.count + deleted.count }
 
   /// The keys that changed on the object `id`, or `nil` if it was not updated.
   public func changedKeys(of id: UUID) -> Set<Object.Key>? { updated[id]?.keys }
@@ -51,7 +51,7 @@ extension EntityChanges: AnyEntityChanges {
 /// What one save of a context changed, entity by entity; the other context merges it.
 public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
   /// The context whose save produced the changes.
-  public internal(set) var origin: ContextRole
+  package internal(set) var origin: ContextRole
   private var entities = EntityMap()
   /// The changes of every entity that has some, in entity-name order, kept current by
   /// ``modify(_:_:)``: a save and its merges go through them many times.
@@ -61,10 +61,10 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
   private var entityNames: [EntityName] = []
   /// Every object the save touched, kept current as the save is built: the store's records, the
   /// change log and each merge ask for it.
-  public private(set) var references: Set<ObjectReference> = []
+  package private(set) var references: Set<ObjectReference> = []
 
   /// Creates an empty change set from `origin`.
-  public init(origin: ContextRole) {
+  package init(origin: ContextRole) {
     self.origin = origin
   }
 
@@ -132,12 +132,9 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Which of a stack's two contexts something happened in.
-public enum ContextRole: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum ContextRole: String, Sendable, Hashable, CaseIterable {
   /// The user interface's context, on the main actor; its saves are local changes to push.
   case ui
   /// The synchronisation context, on its own actor; its saves carry what the server said.
   case sync
-
-  /// The role's name.
-  public var description: String { rawValue }
 }

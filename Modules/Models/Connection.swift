@@ -43,42 +43,36 @@ public struct Connection: ModelObject {
     self.message = message
   }
 
-  /// `Connection`.
-  public static var entityName: EntityName { .connection }
-
   /// The connection's conversation, once the backend made it.
-  public static let conversation = Relationship<Connection>("conversation", to: Conversation.self) {
-    $0.conversationID.map { [$0] } ?? []
-  }
+  package static let conversation = Relationship<Connection>(
+    "conversation", to: Conversation.self
+  ) { $0.conversationID.map { [$0] } ?? [] }
 
-  /// The conversation.
-  public static let relationships = [conversation]
-
-  /// The field behind each key.
-  public static func field(_ key: Key) -> Field<Connection> {
-    switch key {
-    case .status: Field(\.status)
-    case .conversationID: Field(\.conversationID)
-    case .lastUpdate: Field(\.lastUpdate)
-    case .message: Field(\.message)
-    }
-  }
-
-  /// A connection breaks a rule when it joins a user to themself, or when its status changed
-  /// along a transition that ``Status/allowsTransition(to:)`` refuses.
-  public func violations(previous: Connection?, in lookup: any ModelLookup) -> [ValidationRule] {
-    var rules: [ValidationRule] = []
-    if from == to { rules.append(.connectionToSelf) }
-    if let previous, !previous.status.allowsTransition(to: status) {
-      rules.append(.statusTransition(from: previous.status, to: status))
-    }
-    return rules
-  }
-
-  /// The backend never deletes a connection: it is cancelled or blocked instead.
-  public func deletionViolations(in lookup: any ModelLookup) -> [ValidationRule] {
-    [.deletionNotSynchronisable(.connection, reason: "cancel or block it instead")]
-  }
+  /// A connection's name, fields, relationship and rules: it may not join a user to themself,
+  /// its status may only move along ``Status/allowsTransition(to:)``, and it is never deleted
+  /// (the backend cancels or blocks it instead).
+  public static let schema = EntitySchema<Connection>(
+    name: .connection,
+    field: { key in
+      switch key {
+      case .status: Field(\.status)
+      case .conversationID: Field(\.conversationID)
+      case .lastUpdate: Field(\.lastUpdate)
+      case .message: Field(\.message)
+      }
+    },
+    relationships: [conversation],
+    violations: { connection, previous, _ in
+      var rules: [ValidationRule] = []
+      if connection.from == connection.to { rules.append(.connectionToSelf) }
+      if let previous, !previous.status.allowsTransition(to: connection.status) {
+        rules.append(.statusTransition(from: previous.status, to: connection.status))
+      }
+      return rules
+    },
+    deletionViolations: { _, _ in
+      [.deletionNotSynchronisable(.connection, reason: "cancel or block it instead")]
+    })
 }
 
 extension EntityName {

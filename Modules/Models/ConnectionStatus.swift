@@ -20,7 +20,7 @@ extension Connection {
     case invalid
 
     /// Creates the status the backend names `rawValue`, or ``invalid`` for an unknown name.
-    public init(backendValue rawValue: String) {
+    package init(backendValue rawValue: String) {
       self = Status(rawValue: rawValue) ?? .invalid
     }
 

@@ -53,39 +53,33 @@ public struct Conversation: ModelObject {
     self.lastEventTime = lastEventTime
   }
 
-  /// `Conversation`.
-  public static var entityName: EntityName { .conversation }
-
   /// The users taking part.
-  public static let participants = Relationship<Conversation>("participants", to: User.self) {
+  package static let participants = Relationship<Conversation>("participants", to: User.self) {
     Array($0.participantIDs)
   }
 
-  /// The participants.
-  public static let relationships = [participants]
-
-  /// The field behind each key.
-  public static func field(_ key: Key) -> Field<Conversation> {
-    switch key {
-    case .kind: Field(\.kind)
-    case .name: Field(\.name)
-    case .participantIDs: Field(\.participantIDs)
-    case .lastEventTime: Field(\.lastEventTime)
-    }
-  }
-
-  /// A conversation breaks the rule when the save gives it a name that is blank; a blank name it
-  /// had before (the backend's) does not stop a change of another key.
-  public func violations(previous: Conversation?, in lookup: any ModelLookup) -> [ValidationRule] {
-    if let name, name.isBlank, previous?.name != name { return [.nameNotEmpty(.conversation)] }
-    return []
-  }
-
-  /// Only a group can be deleted, which means leaving it; the backend owns the other kinds.
-  public func deletionViolations(in lookup: any ModelLookup) -> [ValidationRule] {
-    kind == .group
-      ? [] : [.deletionNotSynchronisable(.conversation, reason: "only a group can be left")]
-  }
+  /// A conversation's name, fields, participants and rules: a save may not give it a blank name
+  /// (a blank name the backend gave it before does not stop a change of another key), and only a
+  /// group can be deleted, which means leaving it.
+  public static let schema = EntitySchema<Conversation>(
+    name: .conversation,
+    field: { key in
+      switch key {
+      case .kind: Field(\.kind)
+      case .name: Field(\.name)
+      case .participantIDs: Field(\.participantIDs)
+      case .lastEventTime: Field(\.lastEventTime)
+      }
+    },
+    relationships: [participants],
+    violations: { conversation, previous, _ in
+      guard let name = conversation.name, name.isBlank, previous?.name != name else { return [] }
+      return [.nameNotEmpty(.conversation)]
+    },
+    deletionViolations: { conversation, _ in
+      conversation.kind == .group
+        ? [] : [.deletionNotSynchronisable(.conversation, reason: "only a group can be left")]
+    })
 }
 
 extension EntityName {

@@ -7,10 +7,10 @@ import Seams
 /// ``pendingLimit`` commits wait: most stores of tests are written far more often than read
 /// back, and each save then costs the store an append, not a second copy of the work every
 /// context already did. What ``load()`` returns is the same either way.
-public final class InMemoryStore: ModelStore {
+package final class InMemoryStore: ModelStore {
   /// How many commits may wait before they are applied, so that a store written for long
   /// without being read keeps no more than that many saves besides its state.
-  public static let pendingLimit = 256
+  package static let pendingLimit = 256
 
   private struct State {
     var applied: StoredState
@@ -26,17 +26,17 @@ public final class InMemoryStore: ModelStore {
   private let state: Locked<State>
 
   /// Creates a store holding `tables`, with nothing pending; empty by default.
-  public convenience init(_ tables: Tables = Tables()) {
+  package convenience init(_ tables: Tables = Tables()) {
     self.init(state: StoredState(tables: tables))
   }
 
   /// Creates a store holding `state`.
-  public init(state: StoredState) {
+  package init(state: StoredState) {
     self.state = Locked(State(applied: state))
   }
 
   /// A copy of everything the store holds, every commit applied.
-  public func load() -> StoredState {
+  package func load() -> StoredState {
     state.withLock { state in
       state.applyPending()
       return state.applied
@@ -44,7 +44,7 @@ public final class InMemoryStore: ModelStore {
   }
 
   /// Keeps `save`, to apply when the state is read or when ``pendingLimit`` commits wait.
-  public func commit(_ save: StoreSave) {
+  package func commit(_ save: StoreSave) {
     state.withLock { state in
       state.pending.append(save)
       if state.pending.count >= Self.pendingLimit { state.applyPending() }

@@ -54,37 +54,34 @@ public struct Message: ModelObject {
     self.deliveryState = deliveryState
   }
 
-  /// `Message`.
-  public static var entityName: EntityName { .message }
-
-  /// The conversation the message belongs to.
-  public static let conversation = Relationship<Message>(
+  /// The conversation the message belongs to, its messages listed in display order.
+  package static let conversation = Relationship<Message>(
     "conversation", to: Conversation.self, orderedBy: { Message.displayOrder($0, $1) },
     targets: { [$0.conversationID] })
 
-  /// The conversation.
-  public static let relationships = [conversation]
-
-  /// The field behind each key.
-  public static func field(_ key: Key) -> Field<Message> {
-    switch key {
-    case .text: Field(\.text)
-    case .serverTime: Field(\.serverTime)
-    case .deliveryState: Field(\.deliveryState)
-    }
-  }
-
-  /// A message breaks a rule when the save gives it a text that is blank (a blank text it had
-  /// before, the backend's, does not stop a change of another key) or its conversation does not
-  /// exist.
-  public func violations(previous: Message?, in lookup: any ModelLookup) -> [ValidationRule] {
-    var rules: [ValidationRule] = []
-    if text.isBlank && previous?.text != text { rules.append(.messageTextNotEmpty) }
-    if lookup.object(Conversation.self, id: conversationID) == nil {
-      rules.append(.messageNeedsConversation(conversationID))
-    }
-    return rules
-  }
+  /// A message's name, fields, conversation and rules: a save may not give it a blank text (a
+  /// blank text the backend gave it before does not stop a change of another key), and its
+  /// conversation must exist.
+  public static let schema = EntitySchema<Message>(
+    name: .message,
+    field: { key in
+      switch key {
+      case .text: Field(\.text)
+      case .serverTime: Field(\.serverTime)
+      case .deliveryState: Field(\.deliveryState)
+      }
+    },
+    relationships: [conversation],
+    violations: { message, previous, context in
+      var rules: [ValidationRule] = []
+      if message.text.isBlank && previous?.text != message.text {
+        rules.append(.messageTextNotEmpty)
+      }
+      if context.object(Conversation.self, id: message.conversationID) == nil {
+        rules.append(.messageNeedsConversation(message.conversationID))
+      }
+      return rules
+    })
 }
 
 extension EntityName {

@@ -17,11 +17,11 @@ import Seams
 /// - `applyRemote(_:)` (a server value in the sync context) leaves alone every key with a
 ///   local change that has not been pushed yet.
 /// - A deletion wins over unsaved edits of the deleted object.
-public final class ModelContext: ModelLookup {
+public final class ModelContext {
   /// Which of the stack's contexts this is.
   public let role: ContextRole
   /// The entities this context knows; edits of other entities are refused.
-  public let entities: EntityRegistry
+  package let entities: EntityRegistry
   let coordinator: StoreCoordinator
   let broadcaster: ChangeBroadcaster
   let logger = CourierLogger(category: "models")
@@ -148,7 +148,7 @@ public final class ModelContext: ModelLookup {
 
   /// The objects of `type` that refer to `target` through `relationship`, as this context sees
   /// them (unsaved edits included), ordered by id.
-  public func objects<Object: ModelObject>(
+  package func objects<Object: ModelObject>(
     _ type: Object.Type, referringTo target: UUID, via relationship: Relationship<Object>
   ) -> [Object] {
     var ids = committed.sources(type, referringTo: target, via: relationship.name)

@@ -3,9 +3,9 @@ import Foundation
 /// An entity of Courier's model layer: a value with a stable identity and named keys that the
 /// contexts compare, merge and track one by one.
 ///
-/// To add an entity, declare its type conforming to this protocol (its keys, a field per key, its
-/// rules and, if it refers to other objects, its relationships) and add it to
-/// ``EntityRegistry/standard``. Nothing else in the model layer names entities one by one.
+/// Courier's entities are ``User``, ``Connection``, ``Conversation`` and ``Message``. What the
+/// model layer needs to know of an entity (its name, a field per key, its relationships and its
+/// rules) is its ``schema``.
 ///
 /// Objects are `Codable` so that a durable store can keep them; the synthesized conformance
 /// names each stored property by its Swift name, so renaming one is a schema change that the
@@ -19,48 +19,60 @@ public protocol ModelObject: Sendable, Equatable, Identifiable, Codable where ID
   associatedtype Key: Hashable, Sendable, CaseIterable, Comparable, RawRepresentable
   where Key.RawValue == String
 
-  /// The entity's name in messages, errors and stores.
-  static var entityName: EntityName { get }
-
-  /// Reads and writes the value of `key`, for per-key comparison and merging.
-  static func field(_ key: Key) -> Field<Self>
-
-  /// The entity's references to other objects, each with an inverse index.
-  static var relationships: [Relationship<Self>] { get }
-
-  /// The rules this object breaks, given its previous saved value and the objects around it.
-  func violations(previous: Self?, in lookup: any ModelLookup) -> [ValidationRule]
-
-  /// The rules a local deletion of this object breaks, such as an object the backend never
-  /// deletes; server deletions are not checked.
-  func deletionViolations(in lookup: any ModelLookup) -> [ValidationRule]
+  /// How the model layer stores, compares, relates and checks objects of this entity.
+  static var schema: EntitySchema<Self> { get }
 }
 
 extension ModelObject {
-  /// No relationships unless the entity declares some.
-  public static var relationships: [Relationship<Self>] { [] }
+  /// The entity's name in messages, errors and stores.
+  package static var entityName: EntityName { schema.name }
 
-  /// Deletions break no rule unless the entity says otherwise.
-  public func deletionViolations(in lookup: any ModelLookup) -> [ValidationRule] { [] }
+  /// Reads and writes the value of `key`, for per-key comparison and merging.
+  @_specialize(where Self == User)
+  @_specialize(where Self == Message)
+  @_specialize(where Self == Conversation)
+  @_specialize(where Self == Connection)
+  package static func field(_ key: Key) -> Field<Self> { schema.field(key) }
+
+  /// The entity's references to other objects.
+  package static var relationships: [Relationship<Self>] { schema.relationships }
+
+  /// The rules this object breaks, given its previous saved value and the context it is saved in.
+  package func violations(previous: Self?, in context: ModelContext) -> [ValidationRule] {
+    Self.schema.violations(self, previous, context)
+  }
+
+  /// The rules a local deletion of this object breaks.
+  package func deletionViolations(in context: ModelContext) -> [ValidationRule] {
+    Self.schema.deletionViolations(self, context)
+  }
 
   /// The keys at which `self` and `other` hold different values.
   @_specialize(where Self == User)
   @_specialize(where Self == Message)
   @_specialize(where Self == Conversation)
   @_specialize(where Self == Connection)
-  public func changedKeys(comparedTo other: Self) -> Set<Key> {
+  package func changedKeys(comparedTo other: Self) -> Set<Key> {
     var keys: Set<Key> = []
     for key in Key.allCases where Self.field(key).differs(self, other) { keys.insert(key) }
     return keys
   }
 
   /// Whether `self` and `other` hold the same value at `key`.
-  public func hasSameValue(at key: Key, as other: Self) -> Bool {
+  @_specialize(where Self == User)
+  @_specialize(where Self == Message)
+  @_specialize(where Self == Conversation)
+  @_specialize(where Self == Connection)
+  package func hasSameValue(at key: Key, as other: Self) -> Bool {
     !Self.field(key).differs(self, other)
   }
 
   /// Takes `other`'s value at `key`.
-  public mutating func copyValue(at key: Key, from other: Self) {
+  @_specialize(where Self == User)
+  @_specialize(where Self == Message)
+  @_specialize(where Self == Conversation)
+  @_specialize(where Self == Connection)
+  package mutating func copyValue(at key: Key, from other: Self) {
     Self.field(key).copy(&self, other)
   }
 
@@ -70,7 +82,7 @@ extension ModelObject {
 
 /// One key of an entity, as a pair of operations: compare two objects at the key, or copy the
 /// key's value from one object into another.
-public struct Field<Root> {
+package struct Field<Root> {
   let differs: (Root, Root) -> Bool
   let copy: (inout Root, Root) -> Void
   /// Merges an incoming value into an edit of this key made from `base`: the edit stays, except
@@ -78,7 +90,7 @@ public struct Field<Root> {
   let mergeEdit: (_ edit: inout Root, _ base: Root, _ incoming: Root) -> Void
 
   /// Creates the field for a stored property.
-  public init<Value: Equatable>(_ keyPath: WritableKeyPath<Root, Value>) {
+  package init<Value: Equatable>(_ keyPath: WritableKeyPath<Root, Value>) {
     differs = { $0[keyPath: keyPath] != $1[keyPath: keyPath] }
     copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
     mergeEdit = { _, _, _ in }
@@ -89,7 +101,7 @@ public struct Field<Root> {
   /// An edit of one element made on a copy the server has changed since keeps the user's own
   /// additions and removals and takes the server's for every other element: adding Cy to a
   /// group whose Bob the server removed meanwhile does not bring Bob back.
-  public init<Element: Hashable>(_ keyPath: WritableKeyPath<Root, Set<Element>>) {
+  package init<Element: Hashable>(_ keyPath: WritableKeyPath<Root, Set<Element>>) {
     differs = { $0[keyPath: keyPath] != $1[keyPath: keyPath] }
     copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
     mergeEdit = { edit, base, incoming in
@@ -109,7 +121,7 @@ public struct ObjectReference: Sendable, Hashable, Comparable, CustomStringConve
   public let id: UUID
 
   /// Creates a reference to the object `id` of `entity`.
-  public init(_ entity: EntityName, _ id: UUID) {
+  package init(_ entity: EntityName, _ id: UUID) {
     self.entity = entity
     self.id = id
   }

@@ -11,13 +11,14 @@ public final class ModelStack: Sendable {
   /// The synchronisation context.
   public let sync: SyncContext
   /// The store both contexts save to.
-  public let store: any ModelStore
+  package let store: any ModelStore
   /// The tracker every merge is enrolled in.
-  public let tracker: WorkTracker
+  package let tracker: WorkTracker
   /// The entities the stack's contexts know.
-  public let entities: EntityRegistry
+  package let entities: EntityRegistry
 
-  /// Opens a stack on `store`, loading what it holds into both contexts.
+  /// Opens a stack on `store`, loading what it holds into both contexts; the public way in is
+  /// the initializer for a concrete store, such as `SQLiteStore`'s.
   ///
   /// - Parameters:
   ///   - store: Where saved state lives and what the stack loads at start.
@@ -28,7 +29,7 @@ public final class ModelStack: Sendable {
   ///     the main actor's, in one serial order with the UI context (for model-based tests and
   ///     simulations).
   /// - Throws: What the store throws while loading.
-  public convenience init(
+  package convenience init(
     store: any ModelStore, entities: EntityRegistry = .standard, uuids: UUIDSource = .current,
     tracker: WorkTracker = .current, syncExecution: ActorExecution = .own
   ) throws {
@@ -77,9 +78,24 @@ public final class ModelStack: Sendable {
     self.entities = entities
   }
 
-  /// A fresh stack on an empty in-memory store: what each test should start from.
+  /// A fresh stack on an in-memory store holding `objects` as already synchronised: what each
+  /// test should start from.
+  ///
+  /// - Parameters:
+  ///   - objects: What the store holds at start, with no local changes; nothing by default.
+  ///   - uuids: Where locally created objects get their ids; the task's current source by default.
+  ///   - tracker: Where merges are enrolled; the task's current tracker by default.
+  ///   - syncExecution: Where the sync context runs; on its own executor by default.
   public static func inMemory(
-    _ tables: Tables = Tables(), entities: EntityRegistry = .standard, uuids: UUIDSource = .current,
+    _ objects: [any ModelObject] = [], uuids: UUIDSource = .current,
+    tracker: WorkTracker = .current, syncExecution: ActorExecution = .own
+  ) -> ModelStack {
+    inMemory(Tables(objects), uuids: uuids, tracker: tracker, syncExecution: syncExecution)
+  }
+
+  /// A fresh stack on an in-memory store holding `tables`, knowing `entities`.
+  package static func inMemory(
+    _ tables: Tables, entities: EntityRegistry = .standard, uuids: UUIDSource = .current,
     tracker: WorkTracker = .current, syncExecution: ActorExecution = .own
   ) -> ModelStack {
     ModelStack(

@@ -2,7 +2,7 @@
 ///
 /// A store is only ever called by the stack's coordinator, one call at a time, in commit order.
 /// A save is all or nothing: a store that cannot write all of it writes none of it, and throws.
-public protocol ModelStore: Sendable {
+package protocol ModelStore: Sendable {
   /// Everything the store holds, read once when a stack opens.
   func load() throws -> StoredState
 
@@ -13,16 +13,16 @@ public protocol ModelStore: Sendable {
 
 /// Everything a store holds: the objects, the change log of what is still to be pushed, and
 /// the sync layer's metadata.
-public struct StoredState: Sendable, Equatable {
+package struct StoredState: Sendable, Equatable {
   /// The objects.
-  public var tables: Tables
+  package var tables: Tables
   /// A record per object with something pending.
-  public var changeLog: ChangeLogRecords
+  package var changeLog: ChangeLogRecords
   /// The sync layer's metadata.
-  public var metadata: SyncMetadata
+  package var metadata: SyncMetadata
 
   /// Creates a state; empty by default.
-  public init(
+  package init(
     tables: Tables = Tables(), changeLog: ChangeLogRecords = ChangeLogRecords(),
     metadata: SyncMetadata = SyncMetadata()
   ) {
@@ -33,7 +33,7 @@ public struct StoredState: Sendable, Equatable {
 
   /// Applies `save` as a store must: its objects, its records (an empty one removes), and its
   /// metadata if it has any.
-  public mutating func apply(_ save: StoreSave) {
+  package mutating func apply(_ save: StoreSave) {
     tables.apply(save.changes)
     changeLog.overlay(with: save.changeLog)
     if let metadata = save.metadata { self.metadata = metadata }
@@ -41,16 +41,16 @@ public struct StoredState: Sendable, Equatable {
 }
 
 /// One save, as a store writes it in one transaction.
-public struct StoreSave: Sendable, Equatable {
+package struct StoreSave: Sendable, Equatable {
   /// The objects inserted, updated and deleted.
-  public let changes: ChangeSet
+  package let changes: ChangeSet
   /// The change-log records to write; an empty record removes the object's.
-  public let changeLog: ChangeLogRecords
+  package let changeLog: ChangeLogRecords
   /// The sync metadata to keep, when the save changed it.
-  public let metadata: SyncMetadata?
+  package let metadata: SyncMetadata?
 
   /// Creates a save.
-  public init(
+  package init(
     changes: ChangeSet, changeLog: ChangeLogRecords = ChangeLogRecords(),
     metadata: SyncMetadata? = nil
   ) {
@@ -60,5 +60,5 @@ public struct StoreSave: Sendable, Equatable {
   }
 
   /// Whether the save writes nothing at all.
-  public var isEmpty: Bool { changes.isEmpty && changeLog.isEmpty && metadata == nil }
+  package var isEmpty: Bool { changes.isEmpty && changeLog.isEmpty && metadata == nil }
 }

@@ -7,11 +7,11 @@ import Foundation
 /// costs as much as the number of messages, not of all messages; and deleting an object checks
 /// the rules of the objects that still refer to it. Once a target's sources are read in order,
 /// they are kept in order, so "the latest 50 messages" costs as much as the 50.
-public struct Relationship<Source: ModelObject>: Sendable {
+package struct Relationship<Source: ModelObject>: Sendable {
   /// The relationship's name, unique among the source entity's relationships.
-  public let name: String
+  package let name: String
   /// The entity the ids refer to.
-  public let target: EntityName
+  package let target: EntityName
   let targets: @Sendable (Source) -> [UUID]
   /// Whether one source comes before another among a target's sources, as the pages of
   /// ``ModelContext/latestMessages(in:limit:before:)`` list them; by id unless declared.
@@ -19,7 +19,7 @@ public struct Relationship<Source: ModelObject>: Sendable {
 
   /// A relationship called `name` from `Source` to `Target`, whose ids `targets` reads, and
   /// whose sources of one target are listed in `order` (a strict total order; by id if omitted).
-  public init<Target: ModelObject>(
+  package init<Target: ModelObject>(
     _ name: String, to target: Target.Type,
     orderedBy order: @escaping @Sendable (Source, Source) -> Bool = { $0.id < $1.id },
     targets: @escaping @Sendable (Source) -> [UUID]

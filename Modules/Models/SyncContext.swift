@@ -43,7 +43,7 @@ public actor SyncContext {
   /// Calls `observer` with every later save and merge of this context, synchronously, while the
   /// change is being made: a way to start work (enrolled in a work tracker) without a task that
   /// listens forever.
-  public nonisolated func observeChanges(_ observer: @escaping @Sendable (ContextChange) -> Void) {
+  package nonisolated func observeChanges(_ observer: @escaping @Sendable (ContextChange) -> Void) {
     broadcaster.observe(observer)
   }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the sync layer keeps besides objects and pending changes, saved with the sync context so
 /// that it survives a restart.
-public struct SyncMetadata: Sendable, Hashable, Codable {
+package struct SyncMetadata: Sendable, Hashable, Codable {
   /// The id of the last notification applied; the next fetch asks for those after it.
   package var lastNotificationID: UUID?
   /// The users whose profiles the sync layer still owes a fetch: named by news and unknown
@@ -53,7 +53,7 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
   package var leftGroupsAwaitingNews: Set<UUID>
 
   /// Metadata of a client that has synchronised nothing yet.
-  public init() {
+  package init() {
     self.init(lastNotificationID: nil)
   }
 
@@ -89,7 +89,7 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
   /// Reads metadata; a store written before `usersToFetch`, `createdGroupsToConfirm` or the
   /// records of answers awaiting news existed owes no fetch, has no group to confirm and awaits
   /// no news.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     lastNotificationID = try container.decodeIfPresent(UUID.self, forKey: .lastNotificationID)
     usersToFetch = Set(
@@ -113,7 +113,7 @@ public struct SyncMetadata: Sendable, Hashable, Codable {
   /// Writes metadata, the sets in id order so that equal metadata writes equal bytes; the
   /// groups to confirm and the records of answers awaiting news are left out while empty, so
   /// stores that never had one read as before.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encodeIfPresent(lastNotificationID, forKey: .lastNotificationID)
     try container.encode(usersToFetch.sorted(), forKey: .usersToFetch)

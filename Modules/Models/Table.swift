@@ -1,9 +1,9 @@
 import Foundation
 
 /// Every object of one entity, by id, with the inverse indexes of the entity's relationships.
-public struct Table<Object: ModelObject>: Sendable, Equatable {
+package struct Table<Object: ModelObject>: Sendable, Equatable {
   /// The objects, by id.
-  public private(set) var rows: [UUID: Object] = [:]
+  package private(set) var rows: [UUID: Object] = [:]
   /// For each relationship of the entity, which objects refer to each target.
   private(set) var inverse = InverseIndex()
   /// The sources of the targets read in order so far, in each relationship's order.
@@ -13,7 +13,7 @@ public struct Table<Object: ModelObject>: Sendable, Equatable {
   private let relationships = Object.relationships
 
   /// Creates an empty table.
-  public init() {}
+  package init() {}
 
   /// Inserts or replaces `object`, keeping the indexes current.
   @_specialize(where Object == User)
@@ -64,7 +64,7 @@ public struct Table<Object: ModelObject>: Sendable, Equatable {
   }
 
   /// Tables are equal when they hold the same objects; the indexes follow from the objects.
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rows == rhs.rows }
+  package static func == (lhs: Self, rhs: Self) -> Bool { lhs.rows == rhs.rows }
 }
 
 extension Table: EntitySlot {}

@@ -1,19 +1,19 @@
 import Foundation
 
 /// Every object a store or a context holds, a ``Table`` per entity.
-public struct Tables: Sendable, Equatable {
+package struct Tables: Sendable, Equatable {
   private var tables = EntityMap()
 
   /// Creates empty tables.
-  public init() {}
+  package init() {}
 
   /// Creates tables holding `objects`, of any entities.
-  public init(_ objects: [any ModelObject]) {
+  package init(_ objects: [any ModelObject]) {
     for object in objects { put(object) }
   }
 
   /// The table of `type`, empty if there are no such objects.
-  public func table<Object: ModelObject>(_ type: Object.Type) -> Table<Object> {
+  package func table<Object: ModelObject>(_ type: Object.Type) -> Table<Object> {
     tables[Table<Object>.self]
   }
 
@@ -23,17 +23,17 @@ public struct Tables: Sendable, Equatable {
   }
 
   /// The object of `type` with `id`, or `nil`.
-  public func object<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
+  package func object<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
     tables.slot(Table<Object>.self)?.rows[id]
   }
 
   /// How many objects of `type` there are.
-  public func count<Object: ModelObject>(of type: Object.Type) -> Int {
+  package func count<Object: ModelObject>(of type: Object.Type) -> Int {
     tables.slot(Table<Object>.self)?.rows.count ?? 0
   }
 
   /// The total number of objects of every entity.
-  public var totalCount: Int {
+  package var totalCount: Int {
     tables.slots.values.reduce(0) { $0 + Self.rowCount(of: $1) }
   }
 
@@ -54,12 +54,12 @@ public struct Tables: Sendable, Equatable {
   }
 
   /// Makes room for `count` rows of `type`, before a store loads that many.
-  public mutating func reserveCapacity<Object: ModelObject>(_ count: Int, for type: Object.Type) {
+  package mutating func reserveCapacity<Object: ModelObject>(_ count: Int, for type: Object.Type) {
     tables.modify(Table<Object>.self) { $0.reserveCapacity(count) }
   }
 
   /// Inserts or replaces the row of `object`, as loading a store does.
-  public mutating func put<Object: ModelObject>(_ object: Object) {
+  package mutating func put<Object: ModelObject>(_ object: Object) {
     tables.modify(Table<Object>.self) { $0.put(object) }
   }
 
@@ -77,7 +77,7 @@ public struct Tables: Sendable, Equatable {
   }
 
   /// Applies a saved change set: inserts, the changed keys of updates, and deletions.
-  public mutating func apply(_ changes: ChangeSet) {
+  package mutating func apply(_ changes: ChangeSet) {
     func applyOne<Changes: AnyEntityChanges>(_ changes: Changes) { apply(changes.typed) }
     for entityChanges in changes.entityChanges { applyOne(entityChanges) }
   }
@@ -89,7 +89,7 @@ public struct Tables: Sendable, Equatable {
 
   /// Tables are equal when every entity holds the same objects; an entity with no objects equals
   /// one that was never written.
-  public static func == (lhs: Self, rhs: Self) -> Bool {
+  package static func == (lhs: Self, rhs: Self) -> Bool {
     let keys = Set(lhs.tables.slots.keys).union(rhs.tables.slots.keys)
     return keys.allSatisfy { key in
       switch (lhs.tables.slots[key], rhs.tables.slots[key]) {

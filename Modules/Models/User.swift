@@ -40,29 +40,26 @@ public struct User: ModelObject {
     self.email = email
   }
 
-  /// `User`.
-  public static var entityName: EntityName { .user }
-
-  /// The field behind each key.
-  public static func field(_ key: Key) -> Field<User> {
-    switch key {
-    case .name: Field(\.name)
-    case .handle: Field(\.handle)
-    case .accentID: Field(\.accentID)
-    case .email: Field(\.email)
-    }
-  }
-
-  /// A user breaks the rule when the save gives it a name that is blank; a blank name it had
-  /// before (the backend's) does not stop a change of another key.
-  public func violations(previous: User?, in lookup: any ModelLookup) -> [ValidationRule] {
-    name.isBlank && previous?.name != name ? [.nameNotEmpty(.user)] : []
-  }
-
-  /// The self user cannot be deleted; other users are only forgotten locally.
-  public func deletionViolations(in lookup: any ModelLookup) -> [ValidationRule] {
-    isSelf ? [.deletionNotSynchronisable(.user, reason: "the signed-in user is never deleted")] : []
-  }
+  /// A user's name, fields and rules: a save may not give a user a blank name (a blank name the
+  /// backend gave it before does not stop a change of another key), and the self user is never
+  /// deleted (other users are only forgotten locally).
+  public static let schema = EntitySchema<User>(
+    name: .user,
+    field: { key in
+      switch key {
+      case .name: Field(\.name)
+      case .handle: Field(\.handle)
+      case .accentID: Field(\.accentID)
+      case .email: Field(\.email)
+      }
+    },
+    violations: { user, previous, _ in
+      user.name.isBlank && previous?.name != user.name ? [.nameNotEmpty(.user)] : []
+    },
+    deletionViolations: { user, _ in
+      user.isSelf
+        ? [.deletionNotSynchronisable(.user, reason: "the signed-in user is never deleted")] : []
+    })
 }
 
 extension EntityName {

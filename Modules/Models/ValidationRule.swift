@@ -43,7 +43,7 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
   public let rule: ValidationRule
 
   /// Creates a failure of `object` against `rule`.
-  public init(object: ObjectReference, rule: ValidationRule) {
+  package init(object: ObjectReference, rule: ValidationRule) {
     self.object = object
     self.rule = rule
   }

@@ -10,6 +10,6 @@ extension ModelStack {
   public static func forTesting(
     _ objects: [any ModelObject] = [], uuids: UUIDSource = .current
   ) -> ModelStack {
-    ModelStack.inMemory(Tables(objects), uuids: uuids, tracker: .current)
+    ModelStack.inMemory(objects, uuids: uuids, tracker: .current)
   }
 }

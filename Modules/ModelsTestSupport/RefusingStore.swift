@@ -10,7 +10,7 @@ import Seams
 /// store.refuseNextSaves(1)
 /// #expect(throws: SaveError.self) { try stack.ui.context.save() }
 /// ```
-public final class RefusingStore: ModelStore {
+public final class RefusingStore: ModelStore, Sendable {
   /// The error a refused save throws.
   public struct Refusal: Error, Equatable, CustomStringConvertible {
     /// Says the store refused.
@@ -21,9 +21,10 @@ public final class RefusingStore: ModelStore {
   /// How many saves to let through before refusing, and how many to refuse then.
   private let plan = Locked((skip: 0, refuse: 0))
 
-  /// Creates a store holding `tables` that takes every save until told otherwise.
-  public init(_ tables: Tables = Tables()) {
-    base = InMemoryStore(tables)
+  /// Creates a store holding `objects`, as already synchronised, that takes every save until
+  /// told otherwise.
+  public init(_ objects: [any ModelObject] = []) {
+    base = InMemoryStore(Tables(objects))
   }
 
   /// Makes the store refuse `count` saves, after letting the next `skipped` through.
@@ -32,12 +33,12 @@ public final class RefusingStore: ModelStore {
   }
 
   /// Everything the store holds.
-  public func load() -> StoredState { base.load() }
+  package func load() -> StoredState { base.load() }
 
   /// Writes `save`, unless the store was told to refuse it.
   ///
   /// - Throws: ``Refusal`` for a refused save, which then writes nothing.
-  public func commit(_ save: StoreSave) throws {
+  package func commit(_ save: StoreSave) throws {
     let refuses = plan.withLock { plan in
       if plan.skip > 0 {
         plan.skip -= 1
@@ -49,5 +50,24 @@ public final class RefusingStore: ModelStore {
     }
     if refuses { throw Refusal() }
     base.commit(save)
+  }
+}
+
+extension ModelStack {
+  /// Opens a stack on the refusing `store`, loading what it holds into both contexts.
+  ///
+  /// - Parameters:
+  ///   - store: The store that refuses saves when told to.
+  ///   - uuids: Where locally created objects get their ids; the task's current source by default.
+  ///   - tracker: Where merges are enrolled; the task's current tracker by default.
+  ///   - syncExecution: Where the sync context runs; on its own executor by default.
+  /// - Throws: Nothing in practice: an in-memory store always loads.
+  public convenience init(
+    store: RefusingStore, uuids: UUIDSource = .current, tracker: WorkTracker = .current,
+    syncExecution: ActorExecution = .own
+  ) throws {
+    try self.init(
+      store: store as any ModelStore, uuids: uuids, tracker: tracker,
+      syncExecution: syncExecution)
   }
 }

@@ -9,7 +9,7 @@ import Seams
   import Darwin
 #endif
 
-/// A durable `ModelStore` in one SQLite file: the objects, the change log of what is
+/// A durable store in one SQLite file: the objects, the change log of what is
 /// still to be pushed, and the sync layer's metadata, each save in one transaction.
 ///
 /// ```swift
@@ -22,7 +22,7 @@ import Seams
 /// cut the last saves may be rolled back, still whole. A file that is not a Courier store, is
 /// damaged, comes from a newer Courier or is marked read-only is refused with a typed error and
 /// never changed.
-public final class SQLiteStore: ModelStore {
+public final class SQLiteStore: ModelStore, Sendable {
   /// How the store writes.
   public struct Options: Sendable, Hashable {
     /// SQLite's `synchronous` setting: `NORMAL` (the default) survives the app being killed;
@@ -49,15 +49,20 @@ public final class SQLiteStore: ModelStore {
   /// The file.
   public let path: String
   /// The entities the store reads and writes.
-  public let entities: EntityRegistry
+  package let entities: EntityRegistry
   private let connection: Locked<ConnectionBox>
 
   /// Opens the store at `path`, creating it if there is no file there.
   ///
   /// - Throws: ``SQLiteStoreError`` when the file is not a Courier store, is damaged, comes
   ///   from a newer Courier, is read-only, or cannot be opened; the file is left as it was.
-  public init(
-    path: String, entities: EntityRegistry = .standard, options: Options = Options()
+  public convenience init(path: String, options: Options = Options()) throws(SQLiteStoreError) {
+    try self.init(path: path, entities: .standard, options: options)
+  }
+
+  /// Opens the store at `path` for `entities`, creating it if there is no file there.
+  package init(
+    path: String, entities: EntityRegistry, options: Options = Options()
   ) throws(SQLiteStoreError) {
     self.path = path
     self.entities = entities
@@ -117,7 +122,7 @@ public final class SQLiteStore: ModelStore {
   ///
   /// - Throws: ``SQLiteStoreError`` for a row of an entity the registry does not know, or one
   ///   whose bytes cannot be read.
-  public func load() throws -> StoredState {
+  package func load() throws -> StoredState {
     try connection.withLock { box throws(SQLiteStoreError) in
       try SQLiteLoader(connection: box.connection, entities: entities).load()
     }
@@ -139,7 +144,7 @@ public final class SQLiteStore: ModelStore {
   ///
   /// - Throws: ``SQLiteStoreError`` when a statement fails; nothing of the save is written
   ///   then.
-  public func commit(_ save: StoreSave) throws {
+  package func commit(_ save: StoreSave) throws {
     let beforeCommitting = self.beforeCommitting.withLock { $0 }
     try connection.withLock { box throws(SQLiteStoreError) in
       try box.connection.transaction("commit a save") { () throws(SQLiteStoreError) in

@@ -6,7 +6,7 @@ import Testing
 
 /// An entity that exists only in this suite: a reaction to a message.
 ///
-/// It proves that adding an entity takes its type, its rules and one registry line, and no
+/// It proves that adding an entity takes its type, its schema and one registry line, and no
 /// change to the model layer.
 struct Reaction: ModelObject {
   enum Key: String, Sendable, DeclarationOrdered {
@@ -19,29 +19,28 @@ struct Reaction: ModelObject {
   var emoji: String
   var count: Int
 
-  static var entityName: EntityName { "Reaction" }
-
   static let message = Relationship<Reaction>("message", to: Message.self) { [$0.messageID] }
-  static let relationships = [message]
 
-  static func field(_ key: Key) -> Field<Reaction> {
-    switch key {
-    case .emoji: Field(\.emoji)
-    case .count: Field(\.count)
-    }
-  }
-
-  func violations(previous: Reaction?, in lookup: any ModelLookup) -> [ValidationRule] {
-    var rules: [ValidationRule] = []
-    if emoji.isEmpty {
-      rules.append(.declared(name: "emoji-not-empty", description: "a reaction needs an emoji"))
-    }
-    if lookup.object(Message.self, id: messageID) == nil {
-      rules.append(
-        .declared(name: "reaction-needs-message", description: "a reaction needs its message"))
-    }
-    return rules
-  }
+  static let schema = EntitySchema<Reaction>(
+    name: "Reaction",
+    field: { key in
+      switch key {
+      case .emoji: Field(\.emoji)
+      case .count: Field(\.count)
+      }
+    },
+    relationships: [message],
+    violations: { reaction, _, context in
+      var rules: [ValidationRule] = []
+      if reaction.emoji.isEmpty {
+        rules.append(.declared(name: "emoji-not-empty", description: "a reaction needs an emoji"))
+      }
+      if context.object(Message.self, id: reaction.messageID) == nil {
+        rules.append(
+          .declared(name: "reaction-needs-message", description: "a reaction needs its message"))
+      }
+      return rules
+    })
 }
 
 @Suite("EntityRegistry", .tags(.models), .courier(timeBudget: .seconds(5)))

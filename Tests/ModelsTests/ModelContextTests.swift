@@ -218,7 +218,7 @@ struct ModelContextTests {
     func refusedSaveKeptForNext() async throws {
       // given: news rename Ann and move the cursor; the store refuses the save
       let ann = make.user(name: "Ann")
-      let store = RefusingStore(Tables([ann]))
+      let store = RefusingStore([ann])
       let stack = try ModelStack(store: store)
       store.refuseNextSaves(1)
       let cursor = UUID()
@@ -255,7 +255,7 @@ struct ModelContextTests {
       // still sees the group, writes a message in it, and that save goes through
       let me = make.user(name: "Me")
       let group = make.conversation(creator: me)
-      let store = RefusingStore(Tables([me, group]))
+      let store = RefusingStore([me, group])
       let stack = try ModelStack(store: store)
       store.refuseNextSaves(1)
       await stack.sync.perform { context in

@@ -1,0 +1,43 @@
+/// How the model layer handles one entity: its name, the field behind each key, its
+/// relationships and the rules a save or a deletion must keep.
+///
+/// An entity declares its schema once, as ``ModelObject/schema``; the contexts, the stores and
+/// the sync layer read it and nothing else, so none of them names entities one by one. It is a
+/// class so that reading one part of it, as every save and merge does per key, retains one
+/// reference instead of each part.
+public final class EntitySchema<Object: ModelObject>: Sendable {
+  /// The entity's name in messages, errors and stores.
+  package let name: EntityName
+  /// Reads and writes the value of a key, for per-key comparison and merging.
+  package let field: @Sendable (Object.Key) -> Field<Object>
+  /// The entity's references to other objects, each with an inverse index.
+  package let relationships: [Relationship<Object>]
+  /// The rules an object breaks, given its previous saved value and the context it is saved in.
+  package let violations:
+    @Sendable (_ object: Object, _ previous: Object?, _ context: ModelContext) -> [ValidationRule]
+  /// The rules a local deletion of an object breaks, such as an object the backend never
+  /// deletes; server deletions are not checked.
+  package let deletionViolations:
+    @Sendable (_ object: Object, _ context: ModelContext) -> [ValidationRule]
+
+  /// A schema named `name`, with `field` behind each key, `relationships`, and the rules a save
+  /// (`violations`) and a local deletion (`deletionViolations`) check; no relationships and no
+  /// rules unless given.
+  package init(
+    name: EntityName,
+    field: @escaping @Sendable (Object.Key) -> Field<Object>,
+    relationships: [Relationship<Object>] = [],
+    violations: @escaping @Sendable (Object, Object?, ModelContext) -> [ValidationRule] = {
+      _, _, _ in []
+    },
+    deletionViolations: @escaping @Sendable (Object, ModelContext) -> [ValidationRule] = {
+      _, _ in []
+    }
+  ) {
+    self.name = name
+    self.field = field
+    self.relationships = relationships
+    self.violations = violations
+    self.deletionViolations = deletionViolations
+  }
+}

@@ -58,7 +58,7 @@ extension SyncEngine {
     // own way to pull again.
     defer {
       if !readToTheEnd {
-        isPullOwed = true
+        if owedPull == .none { owedPull = .owed }
         if !endedForAnswers, temporaryFetchFailures > temporaryFailuresBefore {
           schedulePullRetry()
         }
@@ -170,10 +170,13 @@ extension SyncEngine {
     }
     readToTheEnd = !endedForAnswers && !failedPage
     // Set before the fetches below, during which another pull may read to the end and clear it.
-    isPullOwedForAnswers = endedForAnswers
-    if readToTheEnd {
-      isPullOwed = false
+    if endedForAnswers {
+      owedPull = .owedForAnswers
+    } else if readToTheEnd {
+      owedPull = .none
       pullsCutShort = 0
+    } else if owedPull == .owedForAnswers {
+      owedPull = .owed
     }
     await fetchOwedUsers()
     pullOwedForAnswersIfNoneIsOut()
@@ -185,9 +188,11 @@ extension SyncEngine {
   /// overtook the last pull's pages; the batch of answers that leaves none calls this again. A
   /// stopped or offline engine leaves it to its next start, or to coming online.
   func pullOwedForAnswersIfNoneIsOut() {
-    guard isPullOwedForAnswers, isRunning, isOnline, upstream.inFlightCount == 0 else { return }
+    guard owedPull == .owedForAnswers, isRunning, isOnline, upstream.inFlightCount == 0 else {
+      return
+    }
     // The new pull owes it again if answers cut it short too; until then, answers start no other.
-    isPullOwedForAnswers = false
+    owedPull = .owed
     tracker.run("pull owed since answers overtook its pages") { [weak self] in
       await self?.pullNotifications()
     }
@@ -226,7 +231,7 @@ extension SyncEngine {
   private func pullRetryWokeUp(attempt: Int) {
     guard pullRetryTimer?.attempt == attempt else { return }
     pullRetryTimer = nil
-    guard isPullOwed, isRunning, isOnline else { return }
+    guard owedPull != .none, isRunning, isOnline else { return }
     tracker.run("pull again after one was cut short") { [weak self] in
       await self?.pullNotifications()
     }

@@ -14,11 +14,11 @@ extension SyncEngine {
   /// and wake-ups that arrive meanwhile make it plan once more instead of each planning alone.
   func pump() {
     guard isRunning, isOnline else { return }
-    guard !pumpScheduled else {
-      pumpAgain = true
+    guard planning == .idle else {
+      planning = .planningAgain
       return
     }
-    pumpScheduled = true
+    planning = .planning
     tracker.run("choose the next requests") { [weak self] in
       await self?.planAndSend()
     }
@@ -26,10 +26,10 @@ extension SyncEngine {
 
   private func planAndSend() async {
     repeat {
-      pumpAgain = false
+      planning = .planning
       await startReadyRequests(now: time.now())
-    } while pumpAgain && isRunning && isOnline
-    pumpScheduled = false
+    } while planning == .planningAgain && isRunning && isOnline
+    planning = .idle
   }
 
   private func startReadyRequests(now: Duration) async {
@@ -70,17 +70,19 @@ extension SyncEngine {
       onEvent?(.request(next.request, .failed(error)))
       noteConnectivity(after: error)
     }
-    completed.append((next.token, UpstreamOutcome(endpoint: next.endpoint, result: result)))
-    guard !applyScheduled else { return }
-    applyScheduled = true
+    let answer = (next.token, UpstreamOutcome(endpoint: next.endpoint, result: result))
+    guard completed == nil else {
+      completed?.append(answer)
+      return
+    }
+    completed = [answer]
     tracker.run("apply responses") { [weak self] in await self?.applyCompleted() }
   }
 
   /// Applies every answer that arrived since the last time in one save of the sync context: one
   /// save (and one merge into the UI context) per batch, not per answer.
   private func applyCompleted() async {
-    while !completed.isEmpty {
-      let batch = completed
+    while let batch = completed, !batch.isEmpty {
       completed = []
       let upstream = self.upstream
       let now = time.now()
@@ -105,7 +107,7 @@ extension SyncEngine {
       pullOwedForAnswersIfNoneIsOut()
       pump()
     }
-    applyScheduled = false
+    completed = nil
   }
 
   /// Tells the app about changes the backend refused: they are errors an app must show.
@@ -128,7 +130,7 @@ extension SyncEngine {
     if case .network(let failure) = error, failure == .offline || failure == .cannotConnect,
       isOnline
     {
-      isOnline = false
+      reachability = .offline
       onEvent?(.connectivity(online: false))
     }
     noteAuthentication(error.responseClass)
@@ -142,8 +144,7 @@ extension SyncEngine {
   /// (a pull may be answered 401 while offline).
   func noteAuthentication(_ responseClass: ResponseClass) {
     guard responseClass == .unauthorized, !isAwaitingSignIn else { return }
-    isAwaitingSignIn = true
-    isOnline = false
+    reachability = .awaitingSignIn
     logger.warning("the backend needs the user to sign in again: sync paused")
     onEvent?(.authenticationNeeded)
   }

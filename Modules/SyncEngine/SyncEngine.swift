@@ -30,21 +30,12 @@ public actor SyncEngine {
   let time: any TimeSource
   let onEvent: (@Sendable (SyncEngineEvent) -> Void)?
   let logger = CourierLogger(category: "sync")
-  var isRunning = false
-  private var observing = false
-  /// Whether the engine believes the backend is reachable.
-  public internal(set) var isOnline = true
-  /// Whether the engine is paused because the backend did not know who asked, until the app
-  /// signs its user in again and calls ``setOnline(_:)``.
-  public internal(set) var isAwaitingSignIn = false
-  /// Whether a pull ended before it read to the end (the network went, the backend did not know
-  /// who asked, answers kept overtaking its pages, a page could not be read or saved) since
-  /// the last one that did: the news it missed are read when the app says the backend is
-  /// reachable again.
-  var isPullOwed = false
-  /// Whether a pull ended because answers kept overtaking its pages, and none read to the end
-  /// since: the engine pulls again once no request is in flight.
-  var isPullOwedForAnswers = false
+  /// Whether the engine was started, and whether it runs now.
+  var lifecycle = Lifecycle.created
+  /// What the engine believes of the backend.
+  var reachability = Reachability.online
+  /// The pull the engine owes since the last pull that read to the end.
+  var owedPull = OwedPull.none
   /// How a pull cut short while online is pulled again (see ``defaultPullRetryPolicy``).
   let pullRetryPolicy: RetryPolicy
   /// Where the jitter of the pulls again comes from: the task's source when the engine was made.
@@ -61,10 +52,10 @@ public actor SyncEngine {
   /// then.
   var pullRetryTimer: (attempt: Int, at: Duration, task: Task<Void, Never>)?
   var retryTimer: (at: Duration, task: Task<Void, Never>)?
-  var pumpScheduled = false
-  var pumpAgain = false
-  var completed: [(token: RequestToken, outcome: UpstreamOutcome)] = []
-  var applyScheduled = false
+  /// Whether a job that plans and sends requests is running.
+  var planning = Planning.idle
+  /// Answers that arrived and wait for the job that applies them; `nil` while no such job runs.
+  var completed: [(token: RequestToken, outcome: UpstreamOutcome)]?
   /// Which fetch of each user the sync context took its profile from.
   let userFetches = UserFetchOrder()
   /// Which objects answers set while fetches were out.
@@ -105,9 +96,9 @@ public actor SyncEngine {
   /// Starts synchronising: fetches the self user and the notifications, then pushes every local
   /// change and every later one.
   public func start() async {
-    isRunning = true
-    if !observing {
-      observing = true
+    let wasCreated = lifecycle == .created
+    lifecycle = .running
+    if wasCreated {
       let tracker = self.tracker
       stack.sync.observeChanges { [weak self] change in
         guard let self, change.kind == .merged, change.changes.origin == .ui else { return }
@@ -122,7 +113,7 @@ public actor SyncEngine {
 
   /// Stops sending new requests; requests in flight finish.
   public func stop() {
-    isRunning = false
+    if lifecycle == .running { lifecycle = .stopped }
   }
 
   /// Says whether the backend is reachable: offline, changes accumulate; online, they drain.
@@ -134,9 +125,9 @@ public actor SyncEngine {
   /// Saying online also ends a wait for sign-in (``isAwaitingSignIn``): call it once the user
   /// is signed in again.
   public func setOnline(_ online: Bool) {
-    if online { isAwaitingSignIn = false }
-    guard online != isOnline else { return }
-    isOnline = online
+    let wasOnline = isOnline
+    reachability = online ? .online : reachability == .awaitingSignIn ? .awaitingSignIn : .offline
+    guard online != wasOnline else { return }
     onEvent?(.connectivity(online: online))
     if online {
       // A new connection: pulls cut short on the old one count no more.
@@ -144,7 +135,7 @@ public actor SyncEngine {
       upstream.retryNow()
       pump()
       // A stopped engine sends nothing new; its next start pulls anyway.
-      if isPullOwed && isRunning {
+      if owedPull != .none && isRunning {
         tracker.run("pull owed since the backend was unreachable") { [weak self] in
           await self?.pullNotifications()
         }

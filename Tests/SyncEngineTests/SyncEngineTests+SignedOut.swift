@@ -195,6 +195,24 @@ extension SyncEngineTests {
       #expect(rig.authenticationsNeeded == 2)
       #expect(await rig.engine.isAwaitingSignIn)
     }
+
+    @Test("Saying offline while the engine waits for sign-in keeps the wait, and online ends it")
+    func offlineKeepsTheWait() async throws {
+      // given
+      let rig = await Rig()
+      rig.fake.addFault(.once(RequestMatcher("GET", "/notifications"), .status(401)))
+      await rig.engine.pullNotifications()
+
+      // when
+      await rig.engine.setOnline(false)
+
+      // then
+      #expect(await rig.engine.isAwaitingSignIn)
+      #expect(await !rig.engine.isOnline)
+      await rig.engine.setOnline(true)
+      #expect(await !rig.engine.isAwaitingSignIn)
+      #expect(await rig.engine.isOnline)
+    }
   }
 }
 

@@ -18,6 +18,16 @@ extension SyncEngine {
     /// The backend did not know who asked: offline until the app signs its user in again and
     /// says the backend is reachable.
     case awaitingSignIn
+
+    /// What the app saying whether the backend is reachable makes of this: online ends a wait
+    /// for sign-in, offline keeps it.
+    func said(online: Bool) -> Reachability {
+      switch (self, online) {
+      case (_, true): .online
+      case (.awaitingSignIn, false): .awaitingSignIn
+      case (_, false): .offline
+      }
+    }
   }
 
   /// Whether a job that plans and sends requests is running, and whether a wake-up came while

@@ -126,7 +126,7 @@ public actor SyncEngine {
   /// is signed in again.
   public func setOnline(_ online: Bool) {
     let wasOnline = isOnline
-    reachability = online ? .online : reachability == .awaitingSignIn ? .awaitingSignIn : .offline
+    reachability = reachability.said(online: online)
     guard online != wasOnline else { return }
     onEvent?(.connectivity(online: online))
     if online {

@@ -123,8 +123,8 @@ extension EditBase: Codable {
 extension RawRepresentable where RawValue == String, Self: Hashable {
   /// `keys` as one string: their names in sorted order, comma-separated (no key name holds a
   /// comma).
-  fileprivate static func names(of keys: Set<Self>) -> String {
-    keys.map(\.rawValue).sorted().joined(separator: ",")
+  package static func names(of keys: Set<Self>) -> String {
+    return keys.map(\.rawValue).sorted().joined(separator: ",")
   }
 
   /// The keys named in `container` under `key`; a name that is no key is a decoding error.

@@ -10,9 +10,31 @@ import Foundation
 /// bytes, strings UTF-8. The counts make a record cut short at a field's end unreadable rather
 /// than read as a different value.
 struct RecordEncoder {
-  /// The bytes of `value`.
+  /// The bytes of `value`: written field by field if it is ``RecordWritable``, else through
+  /// `Codable`.
   func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
-    try RecordWriter.bytes(of: value, codingPath: [])
+    if let writable = value as? any RecordWritable { return try writable.record }
+    return try RecordWriter.bytes(of: value, codingPath: [])
+  }
+
+  /// A function that encodes values of `type` as ``encode(_:)`` does, with the question of
+  /// whether the type is ``RecordWritable`` answered once, not for each value.
+  func encoder<Value: Encodable>(for type: Value.Type) -> (Value) throws -> [UInt8] {
+    func fieldByField<Writable: RecordWritable>(_: Writable.Type) -> (Value) throws -> [UInt8] {
+      guard Value.self == Writable.self else {
+        return { try RecordWriter.bytes(of: $0, codingPath: []) }
+      }
+      // The two are one type: a value of one is a value of the other, without a cast per value.
+      return { value in
+        try withUnsafePointer(to: value) { pointer in
+          try pointer.withMemoryRebound(to: Writable.self, capacity: 1) { try $0.pointee.record }
+        }
+      }
+    }
+    guard let writable = type as? any RecordWritable.Type else {
+      return { try RecordWriter.bytes(of: $0, codingPath: []) }
+    }
+    return fieldByField(writable)
   }
 }
 

@@ -19,7 +19,8 @@ struct SQLiteWriter {
     }
     if let metadata = save.metadata {
       try statements.putMetadata.bind("sync", at: 1)
-      try statements.putMetadata.bind(try encoded(metadata, "metadata", "sync"), at: 2)
+      try statements.putMetadata.bind(
+        try encoded(metadata, "metadata", "sync", encoder.encode), at: 2)
       try statements.putMetadata.run()
     }
   }
@@ -29,51 +30,58 @@ struct SQLiteWriter {
   ) throws(SQLiteStoreError) {
     let changes = save.changes[type]
     let entity = Object.entityName.rawValue
-    for (id, object) in changes.inserted {
-      try put(statements.putObject, entity, id, try encoded(object, entity, id))
+    let encodeObject = encoder.encoder(for: Object.self)
+    let encodeRecord = encoder.encoder(for: PendingChange<Object>.self)
+    // Rows go in the order of their keys, as the table keeps them: each page of the table is
+    // read and changed once, where an order by hash went back and forth across all of them.
+    // The coordinator has the saving context merge every earlier save before it saves, so the
+    // keys an update did not change hold what the file holds: the object is the row.
+    for id in Self.inStoreOrder(Array(changes.inserted.keys) + changes.updated.keys) {
+      guard let object = changes.inserted[id] ?? changes.updated[id]?.object else { continue }
+      try put(statements.putObject, entity, id, try encoded(object, entity, id, encodeObject))
     }
-    for (id, update) in changes.updated {
-      // The coordinator has the saving context merge every earlier save before it saves, so
-      // the keys an update did not change hold what the file holds: the object is the row.
-      try put(statements.putObject, entity, id, try encoded(update.object, entity, id))
-    }
-    for id in changes.deleted {
+    for id in Self.inStoreOrder(Array(changes.deleted)) {
       try statements.deleteObject.bind(entity, at: 1)
       try statements.deleteObject.bind(id.recordBytes, at: 2)
       try statements.deleteObject.run()
     }
-    for (id, record) in save.changeLog[type] {
+    let records = save.changeLog[type]
+    for id in Self.inStoreOrder(Array(records.keys)) {
+      guard let record = records[id] else { continue }
       if record.isEmpty {
         try statements.deletePending.bind(entity, at: 1)
         try statements.deletePending.bind(id.recordBytes, at: 2)
         try statements.deletePending.run()
       } else {
-        try put(statements.putPending, entity, id, try encoded(record, entity, id))
+        try put(statements.putPending, entity, id, try encoded(record, entity, id, encodeRecord))
       }
     }
+  }
+
+  /// `ids` in the order SQLite keeps rows keyed by them.
+  private static func inStoreOrder(_ ids: [UUID]) -> [UUID] {
+    ids.map { (order: $0.storeOrder, id: $0) }.sorted { $0.order < $1.order }.map(\.id)
   }
 
   private func put(
     _ statement: SQLiteStatement, _ entity: String, _ id: UUID, _ value: [UInt8]
   ) throws(SQLiteStoreError) {
-    try statement.bind(entity, at: 1)
-    try statement.bind(id.recordBytes, at: 2)
-    try statement.bind(value, at: 3)
-    try statement.run()
+    try statement.run(entity, id, value)
   }
 
-  private func encoded<Value: Encodable>(_ value: Value, _ entity: String, _ id: UUID)
-    throws(SQLiteStoreError) -> [UInt8]
-  {
-    try encoded(value, entity, id.uuidString.lowercased())
+  private func encoded<Value: Encodable>(
+    _ value: Value, _ entity: String, _ id: UUID, _ encode: (Value) throws -> [UInt8]
+  ) throws(SQLiteStoreError) -> [UInt8] {
+    try encoded(value, entity, id.uuidString.lowercased(), encode)
   }
 
   /// Encodes a row; `id` names it only if it cannot be written.
   private func encoded<Value: Encodable>(
-    _ value: Value, _ entity: String, _ id: @autoclosure () -> String
+    _ value: Value, _ entity: String, _ id: @autoclosure () -> String,
+    _ encode: (Value) throws -> [UInt8]
   ) throws(SQLiteStoreError) -> [UInt8] {
     do {
-      return try encoder.encode(value)
+      return try encode(value)
     } catch {
       throw .unreadableRow(entity: entity, id: id(), reason: "it cannot be written: \(error)")
     }
@@ -106,4 +114,14 @@ struct SQLiteWriter {
 extension UUID {
   /// The id as the store keys rows by it: its sixteen bytes.
   var recordBytes: [UInt8] { bytes }
+
+  /// The id's place in the order SQLite keeps its rows in: its bytes compared one by one.
+  var storeOrder: (UInt64, UInt64) {
+    withUnsafeBytes(of: uuid) { bytes in
+      (
+        UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+        UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+      )
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import SQLiteStore
 import Seams
 import SyncStrategies
 
@@ -9,6 +10,7 @@ import SyncStrategies
 let workloads: [(name: String, run: @MainActor () async throws -> Void)] = [
   ("drain-10k", { try await drainWorkload(10_000) }),
   ("save-10k", { try await saveWorkload(stored: 10_000, changed: 10_000) }),
+  ("commit-10k", { try commitWorkload(10_000) }),
 ]
 
 /// Sets up `count` pending objects in chains of three and drains them.
@@ -37,5 +39,24 @@ private func saveWorkload(stored: Int, changed: Int) async throws {
   _ = await tracker.settle(within: .seconds(600))
   guard changes[User.self].updated.count == changed else {
     throw BenchError.mismatch("saved \(changes[User.self].updated.count) of \(changed)")
+  }
+}
+
+/// Writes `count` renamed users and their change-log records to a new SQLite store in one save.
+private func commitWorkload(_ count: Int) throws {
+  let directory = NSTemporaryDirectory() + "courier-commit-" + UUID().uuidString
+  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: directory) }
+  let uuids = UUIDSource.seeded(11)
+  let stack = try InlineModelStack(
+    store: try SQLiteStore(path: directory + "/store.sqlite"), uuids: uuids)
+  for index in 0..<count { stack.sync.applyRemote(User(id: uuids.next(), name: "User \(index)")) }
+  try stack.sync.save()
+  for user in stack.ui.objects(User.self) {
+    try stack.ui.update(User.self, id: user.id) { $0.name += " (renamed)" }
+  }
+  let changes = try stack.ui.save()
+  guard changes[User.self].updated.count == count else {
+    throw BenchError.mismatch("saved \(changes[User.self].updated.count) of \(count)")
   }
 }

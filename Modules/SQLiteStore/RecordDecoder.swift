@@ -14,6 +14,30 @@ struct RecordDecoder {
   {
     try RecordReader.decode(type, from: Slice(base: buffer, bounds: buffer.indices), codingPath: [])
   }
+
+  /// A function that reads values of `type` as ``decode(_:from:)-(_,UnsafeBufferPointer<UInt8>)``
+  /// does: field by field if the type is ``RecordReadable``, else through `Codable`, with the
+  /// question answered once, not for each value.
+  func decoder<Value: Decodable>(for type: Value.Type) -> (UnsafeBufferPointer<UInt8>) throws
+    -> Value
+  {
+    func fieldByField<Readable: RecordReadable>(_: Readable.Type) -> (
+      UnsafeBufferPointer<UInt8>
+    ) throws -> Value {
+      guard Value.self == Readable.self else { return { try decode(type, from: $0) } }
+      // The two are one type: a value of one is a value of the other, without a cast per value.
+      return { buffer in
+        let value = try RecordFieldReader.read(Readable.self, from: buffer)
+        return withUnsafePointer(to: value) { pointer in
+          pointer.withMemoryRebound(to: Value.self, capacity: 1) { $0.pointee }
+        }
+      }
+    }
+    guard let readable = type as? any RecordReadable.Type else {
+      return { try decode(type, from: $0) }
+    }
+    return fieldByField(readable)
+  }
 }
 
 /// A run of record bytes being read.
@@ -76,6 +100,24 @@ enum RecordReader {
       shift += 7
     }
     throw corrupt(codingPath(), "a length or number runs past its end")
+  }
+
+  /// The fields of the keyed record in `bytes`, after its count, checked to fill it exactly.
+  static func fields(of bytes: RecordBytes, _ codingPath: @autoclosure () -> [any CodingKey])
+    throws -> RecordBytes
+  {
+    var (count, index) = try varint(bytes, at: bytes.startIndex, codingPath())
+    let start = index
+    while count > 0 {
+      let (_, afterName) = try run(bytes, at: index, codingPath())
+      let (_, afterValue) = try run(bytes, at: afterName, codingPath())
+      index = afterValue
+      count -= 1
+    }
+    guard index == bytes.endIndex else {
+      throw corrupt(codingPath(), "bytes follow the last field")
+    }
+    return bytes[start..<index]
   }
 
   /// The length-prefixed run at `index`, and the index after it.
@@ -171,18 +213,7 @@ private struct KeyedSliceContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
   init(bytes: RecordBytes, codingPath: [any CodingKey]) throws {
     self.codingPath = codingPath
-    var (count, index) = try RecordReader.varint(bytes, at: bytes.startIndex, codingPath)
-    let start = index
-    while count > 0 {
-      let (_, afterName) = try RecordReader.run(bytes, at: index, codingPath)
-      let (_, afterValue) = try RecordReader.run(bytes, at: afterName, codingPath)
-      index = afterValue
-      count -= 1
-    }
-    guard index == bytes.endIndex else {
-      throw RecordReader.corrupt(codingPath, "bytes follow the last field")
-    }
-    self.fields = bytes[start..<index]
+    self.fields = try RecordReader.fields(of: bytes, codingPath)
   }
 
   /// Each field's name and value, in order; the bytes were checked when the container was made.

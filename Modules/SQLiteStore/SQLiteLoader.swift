@@ -44,10 +44,11 @@ struct SQLiteLoader {
     // Rows go into the table in batches: one lookup of the table per batch, not per row.
     var batch: [Object] = []
     batch.reserveCapacity(Self.batchSize)
+    let readObject = decoder.decoder(for: Object.self)
     while try objects.step() {
       let id = try self.id(objects.bytes(at: 0), entity)
       let object = try objects.withBytes(at: 1) { bytes throws(SQLiteStoreError) in
-        try decode(type, bytes, entity, id)
+        try decode(bytes, entity, id, readObject)
       }
       guard object.id == id else {
         throw .unreadableRow(
@@ -63,9 +64,12 @@ struct SQLiteLoader {
     let pending = try connection.prepare(
       "SELECT id, record FROM pending WHERE entity = ?", "read the pending changes")
     try pending.bind(entity, at: 1)
+    let readRecord = decoder.decoder(for: PendingChange<Object>.self)
     while try pending.step() {
       let id = try self.id(pending.bytes(at: 0), entity)
-      let record = try decode(PendingChange<Object>.self, pending.bytes(at: 1), entity, id)
+      let record = try pending.withBytes(at: 1) { bytes throws(SQLiteStoreError) in
+        try decode(bytes, entity, id, readRecord)
+      }
       state.changeLog.set(record, for: id, of: type)
     }
   }
@@ -121,10 +125,16 @@ struct SQLiteLoader {
     }
   }
 
-  private func decode<Value: Decodable>(
-    _ type: Value.Type, _ buffer: UnsafeBufferPointer<UInt8>, _ entity: String, _ id: UUID
+  /// Reads a row from bytes SQLite holds with `read`; `id` names it only if it cannot be read.
+  private func decode<Value>(
+    _ buffer: UnsafeBufferPointer<UInt8>, _ entity: String, _ id: UUID,
+    _ read: (UnsafeBufferPointer<UInt8>) throws -> Value
   ) throws(SQLiteStoreError) -> Value {
-    try decode(type, buffer, entity, id.uuidString.lowercased())
+    do {
+      return try read(buffer)
+    } catch {
+      throw .unreadableRow(entity: entity, id: id.uuidString.lowercased(), reason: "\(error)")
+    }
   }
 }
 

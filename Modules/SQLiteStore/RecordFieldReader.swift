@@ -1,0 +1,202 @@
+import Foundation
+
+/// Reads one keyed record field by field, as ``RecordDecoder`` reads a keyed container, without
+/// going through `Codable`.
+///
+/// Opening a store reads every object and change-log record; `Codable`'s containers, boxes and
+/// coding paths cost more than SQLite does for the same rows. Bytes that do not hold the record
+/// are a `DecodingError` naming the field, as in the `Codable` form; a missing optional field is
+/// `nil`, and fields the reader does not ask for are skipped.
+struct RecordFieldReader {
+  /// The fields, after the count; checked whole when the reader is made.
+  private let fields: RecordBytes
+  /// Where the field after the last one found starts: fields are most often asked for in the
+  /// order they were written.
+  private var next: Int
+  /// Where the record is, for errors.
+  let codingPath: [any CodingKey]
+
+  /// A reader of the record in `bytes`, checking that its fields fill it exactly.
+  init(_ bytes: RecordBytes, codingPath: [any CodingKey]) throws {
+    self.codingPath = codingPath
+    fields = try RecordReader.fields(of: bytes, codingPath)
+    next = fields.startIndex
+  }
+
+  /// Reads a record of `type` from `buffer`.
+  static func read<Value: RecordReadable>(
+    _ type: Value.Type, from buffer: UnsafeBufferPointer<UInt8>
+  ) throws -> Value {
+    var reader = try RecordFieldReader(
+      Slice(base: buffer, bounds: buffer.indices), codingPath: [])
+    return try Value(reading: &reader)
+  }
+
+  // MARK: - Fields
+
+  /// The value of field `name`, if the record has it.
+  private mutating func field(_ name: StaticString) -> RecordBytes? {
+    if let found = find(name, from: next, to: fields.endIndex) { return found }
+    return find(name, from: fields.startIndex, to: next)
+  }
+
+  private mutating func find(_ name: StaticString, from start: Int, to end: Int) -> RecordBytes? {
+    var index = start
+    while index < end {
+      // The bytes were checked when the reader was made.
+      guard let (fieldName, afterName) = try? RecordReader.run(fields, at: index, codingPath),
+        let (value, afterValue) = try? RecordReader.run(fields, at: afterName, codingPath)
+      else { return nil }
+      if Self.matches(fieldName, name) {
+        next = afterValue
+        return value
+      }
+      index = afterValue
+    }
+    return nil
+  }
+
+  private static func matches(_ bytes: RecordBytes, _ name: StaticString) -> Bool {
+    guard bytes.count == name.utf8CodeUnitCount else { return false }
+    return name.withUTF8Buffer { name in
+      UnsafeBufferPointer(rebasing: bytes).elementsEqual(name)
+    }
+  }
+
+  private mutating func required(_ name: StaticString) throws -> RecordBytes {
+    guard let value = field(name) else {
+      throw DecodingError.keyNotFound(
+        FieldKey(name),
+        .init(codingPath: codingPath, debugDescription: "the record has no '\(name)'"))
+    }
+    return value
+  }
+
+  private func path(_ name: StaticString) -> [any CodingKey] { codingPath + [FieldKey(name)] }
+
+  // MARK: - Typed fields
+
+  /// The string in field `name`.
+  mutating func string(_ name: StaticString) throws -> String {
+    try RecordReader.string(try required(name), path(name))
+  }
+
+  /// The string in field `name`, or `nil` if the record has none.
+  mutating func optionalString(_ name: StaticString) throws -> String? {
+    guard let bytes = field(name) else { return nil }
+    return try RecordReader.string(bytes, path(name))
+  }
+
+  /// The integer in field `name`.
+  mutating func integer(_ name: StaticString) throws -> Int {
+    let bytes = try required(name)
+    return try RecordReader.fitting(try RecordReader.integer(bytes, path(name)), path(name))
+  }
+
+  /// The integer in field `name`, or `nil` if the record has none.
+  mutating func optionalInteger(_ name: StaticString) throws -> Int? {
+    guard field(name) != nil else { return nil }
+    return try integer(name)
+  }
+
+  /// The Boolean in field `name`.
+  mutating func bool(_ name: StaticString) throws -> Bool {
+    try RecordReader.bool(try required(name), path(name))
+  }
+
+  /// The UUID in field `name`.
+  mutating func uuid(_ name: StaticString) throws -> UUID {
+    guard let uuid = RecordReader.uuid(try required(name)) else {
+      throw RecordReader.corrupt(path(name), "a UUID needs 16 bytes")
+    }
+    return uuid
+  }
+
+  /// The UUID in field `name`, or `nil` if the record has none.
+  mutating func optionalUUID(_ name: StaticString) throws -> UUID? {
+    guard field(name) != nil else { return nil }
+    return try uuid(name)
+  }
+
+  /// The date in field `name`.
+  mutating func date(_ name: StaticString) throws -> Date {
+    Date(timeIntervalSince1970: try RecordReader.double(try required(name), path(name)))
+  }
+
+  /// The date in field `name`, or `nil` if the record has none.
+  mutating func optionalDate(_ name: StaticString) throws -> Date? {
+    guard field(name) != nil else { return nil }
+    return try date(name)
+  }
+
+  /// The set of UUIDs in field `name`, a list of sixteen-byte parts.
+  mutating func uuidSet(_ name: StaticString) throws -> Set<UUID> {
+    let bytes = try required(name)
+    var (count, index) = try RecordReader.varint(bytes, at: bytes.startIndex, path(name))
+    guard count <= UInt64(bytes.endIndex - index) else {
+      throw RecordReader.corrupt(path(name), "a list counts more elements than it has bytes")
+    }
+    var ids = Set<UUID>(minimumCapacity: Int(count))
+    while count > 0 {
+      let (element, after) = try RecordReader.run(bytes, at: index, path(name))
+      guard let id = RecordReader.uuid(element) else {
+        throw RecordReader.corrupt(path(name), "a UUID needs 16 bytes")
+      }
+      ids.insert(id)
+      index = after
+      count -= 1
+    }
+    guard index == bytes.endIndex else {
+      throw RecordReader.corrupt(path(name), "bytes follow the last element")
+    }
+    return ids
+  }
+
+  /// The value of field `name` kept by its raw value.
+  mutating func raw<Value: RawRepresentable>(_ name: StaticString, as type: Value.Type) throws
+    -> Value where Value.RawValue == String
+  {
+    let text = try string(name)
+    guard let value = Value(rawValue: text) else {
+      throw RecordReader.corrupt(path(name), "'\(text)' is not a \(Value.self)")
+    }
+    return value
+  }
+
+  /// The value of field `name` kept by its integer raw value.
+  mutating func raw<Value: RawRepresentable>(_ name: StaticString, as type: Value.Type) throws
+    -> Value where Value.RawValue == Int
+  {
+    let number = try integer(name)
+    guard let value = Value(rawValue: number) else {
+      throw RecordReader.corrupt(path(name), "\(number) is not a \(Value.self)")
+    }
+    return value
+  }
+
+  /// The nested record in field `name`, or `nil` if the record has none.
+  mutating func record<Value: RecordReadable>(_ name: StaticString, as type: Value.Type) throws
+    -> Value?
+  {
+    guard let bytes = field(name) else { return nil }
+    var nested = try RecordFieldReader(bytes, codingPath: path(name))
+    return try Value(reading: &nested)
+  }
+
+  /// The value in field `name` read through `Codable`, or `nil` if the record has none.
+  mutating func decoding<Value: Decodable>(_ name: StaticString, as type: Value.Type) throws
+    -> Value?
+  {
+    guard let bytes = field(name) else { return nil }
+    return try RecordReader.decode(type, from: bytes, codingPath: path(name))
+  }
+}
+
+/// A field's name, as the coding key an error names it by.
+private struct FieldKey: CodingKey {
+  let stringValue: String
+  var intValue: Int? { nil }
+  init(_ name: StaticString) { stringValue = "\(name)" }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
+}

@@ -43,17 +43,29 @@ struct RecordFieldReader {
   private mutating func find(_ name: StaticString, from start: Int, to end: Int) -> RecordBytes? {
     var index = start
     while index < end {
-      // The bytes were checked when the reader was made.
-      guard let (fieldName, afterName) = try? RecordReader.run(fields, at: index, codingPath),
-        let (value, afterValue) = try? RecordReader.run(fields, at: afterName, codingPath)
-      else { return nil }
-      if Self.matches(fieldName, name) {
+      // The bytes were checked when the reader was made: every length is there and fits.
+      let (nameLength, nameStart) = Self.length(in: fields, at: index)
+      let afterName = nameStart + nameLength
+      guard afterName < end else { return nil }
+      let (valueLength, valueStart) = Self.length(in: fields, at: afterName)
+      let afterValue = valueStart + valueLength
+      guard afterValue <= fields.endIndex else { return nil }
+      if Self.matches(fields[nameStart..<afterName], name) {
         next = afterValue
-        return value
+        return fields[valueStart..<afterValue]
       }
       index = afterValue
     }
     return nil
+  }
+
+  /// The length at `index` of bytes already checked, and where what it measures starts; most
+  /// lengths take one byte.
+  private static func length(in bytes: RecordBytes, at index: Int) -> (Int, Int) {
+    let first = bytes[index]
+    if first < 0x80 { return (Int(first), index + 1) }
+    let (length, start) = (try? RecordReader.varint(bytes, at: index, [])) ?? (0, bytes.endIndex)
+    return (Int(truncatingIfNeeded: length), start)
   }
 
   private static func matches(_ bytes: RecordBytes, _ name: StaticString) -> Bool {

@@ -25,6 +25,28 @@ struct Samples {
     return Samples(durations: durations)
   }
 
+  /// Runs `subject` and `baseline` once each to warm up, then `runs` times each, in turn, timing
+  /// each run: whatever drifts while they run (the machine's load, a file growing) weighs on
+  /// both alike.
+  static func measureAlternating(
+    runs: Int, _ subject: () throws -> Void, against baseline: () throws -> Void
+  ) rethrows -> (subject: Samples, baseline: Samples) {
+    let clock = ContinuousClock()
+    try subject()
+    try baseline()
+    var subjectDurations: [Duration] = []
+    var baselineDurations: [Duration] = []
+    for _ in 0..<runs {
+      var start = clock.now
+      try subject()
+      subjectDurations.append(clock.now - start)
+      start = clock.now
+      try baseline()
+      baselineDurations.append(clock.now - start)
+    }
+    return (Samples(durations: subjectDurations), Samples(durations: baselineDurations))
+  }
+
   /// Like ``measure(runs:_:)`` for asynchronous work; `prepare` runs untimed before each run.
   static func measure<Prepared>(
     runs: Int, isolation: isolated (any Actor)? = #isolation,

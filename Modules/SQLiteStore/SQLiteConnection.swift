@@ -114,13 +114,14 @@ final class SQLiteStatement {
     try check(code)
   }
 
-  /// Runs a statement that returns no rows with `entity`, `id` and `value` bound to its three
-  /// parameters, then resets it; the values are bound without copying, only while it runs.
+  /// Runs a statement that returns no rows with `entity` (a C string), `id` and `value` bound to
+  /// its three parameters, then resets it; the values are bound without copying, only while it
+  /// runs.
   ///
   /// A save writes each changed row this way: copying every row into SQLite first cost as much
   /// as writing it.
-  func run(_ entity: String, _ id: UUID, _ value: [UInt8]) throws(SQLiteStoreError) {
-    let code = entity.utf8CString.withUnsafeBufferPointer { entity in
+  func run(_ entity: [CChar], _ id: UUID, _ value: [UInt8]) throws(SQLiteStoreError) {
+    let code = entity.withUnsafeBufferPointer { entity in
       withUnsafeBytes(of: id.uuid) { id in
         value.withUnsafeBytes { value in
           var code = sqlite3_bind_text(statement, 1, entity.baseAddress, -1, nil)

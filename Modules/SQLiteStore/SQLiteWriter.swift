@@ -30,43 +30,56 @@ struct SQLiteWriter {
   ) throws(SQLiteStoreError) {
     let changes = save.changes[type]
     let entity = Object.entityName.rawValue
+    let entityText = Array(entity.utf8CString)
     let encodeObject = encoder.encoder(for: Object.self)
     let encodeRecord = encoder.encoder(for: PendingChange<Object>.self)
     // Rows go in the order of their keys, as the table keeps them: each page of the table is
     // read and changed once, where an order by hash went back and forth across all of them.
     // The coordinator has the saving context merge every earlier save before it saves, so the
     // keys an update did not change hold what the file holds: the object is the row.
-    for id in Self.inStoreOrder(Array(changes.inserted.keys) + changes.updated.keys) {
-      guard let object = changes.inserted[id] ?? changes.updated[id]?.object else { continue }
-      try put(statements.putObject, entity, id, try encoded(object, entity, id, encodeObject))
+    var ids: [UUID] = []
+    var objects: [Object] = []
+    ids.reserveCapacity(changes.inserted.count + changes.updated.count)
+    objects.reserveCapacity(ids.capacity)
+    for (id, object) in changes.inserted {
+      ids.append(id)
+      objects.append(object)
     }
-    for id in Self.inStoreOrder(Array(changes.deleted)) {
+    for (id, update) in changes.updated {
+      ids.append(id)
+      objects.append(update.object)
+    }
+    for index in Self.inStoreOrder(ids) {
+      let id = ids[index]
+      try statements.putObject.run(
+        entityText, id, try encoded(objects[index], entity, id, encodeObject))
+    }
+    let deleted = Array(changes.deleted)
+    for id in Self.inStoreOrder(deleted).map({ deleted[$0] }) {
       try statements.deleteObject.bind(entity, at: 1)
       try statements.deleteObject.bind(id.recordBytes, at: 2)
       try statements.deleteObject.run()
     }
     let records = save.changeLog[type]
-    for id in Self.inStoreOrder(Array(records.keys)) {
-      guard let record = records[id] else { continue }
+    let recordIDs = Array(records.keys)
+    let recordValues = Array(records.values)
+    for index in Self.inStoreOrder(recordIDs) {
+      let (id, record) = (recordIDs[index], recordValues[index])
       if record.isEmpty {
         try statements.deletePending.bind(entity, at: 1)
         try statements.deletePending.bind(id.recordBytes, at: 2)
         try statements.deletePending.run()
       } else {
-        try put(statements.putPending, entity, id, try encoded(record, entity, id, encodeRecord))
+        try statements.putPending.run(
+          entityText, id, try encoded(record, entity, id, encodeRecord))
       }
     }
   }
 
-  /// `ids` in the order SQLite keeps rows keyed by them.
-  private static func inStoreOrder(_ ids: [UUID]) -> [UUID] {
-    ids.map { (order: $0.storeOrder, id: $0) }.sorted { $0.order < $1.order }.map(\.id)
-  }
-
-  private func put(
-    _ statement: SQLiteStatement, _ entity: String, _ id: UUID, _ value: [UInt8]
-  ) throws(SQLiteStoreError) {
-    try statement.run(entity, id, value)
+  /// The positions of `ids` in the order SQLite keeps rows keyed by them.
+  private static func inStoreOrder(_ ids: [UUID]) -> [Int] {
+    let orders = ids.map { $0.storeOrder }
+    return orders.indices.sorted { orders[$0] < orders[$1] }
   }
 
   private func encoded<Value: Encodable>(

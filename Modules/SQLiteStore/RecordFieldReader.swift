@@ -164,24 +164,26 @@ struct RecordFieldReader {
     return ids
   }
 
-  /// The value of field `name` kept by its raw value.
+  /// The value of field `name` kept by its raw value, a string.
   mutating func raw<Value: RawRepresentable>(_ name: StaticString, as type: Value.Type) throws
     -> Value where Value.RawValue == String
   {
-    let text = try string(name)
-    guard let value = Value(rawValue: text) else {
-      throw RecordReader.corrupt(path(name), "'\(text)' is not a \(Value.self)")
-    }
-    return value
+    try value(name, from: try string(name))
   }
 
-  /// The value of field `name` kept by its integer raw value.
+  /// The value of field `name` kept by its raw value, an integer.
   mutating func raw<Value: RawRepresentable>(_ name: StaticString, as type: Value.Type) throws
     -> Value where Value.RawValue == Int
   {
-    let number = try integer(name)
-    guard let value = Value(rawValue: number) else {
-      throw RecordReader.corrupt(path(name), "\(number) is not a \(Value.self)")
+    try value(name, from: try integer(name))
+  }
+
+  /// The value whose raw value field `name` holds; a raw value of no value is an error naming it.
+  private func value<Value: RawRepresentable>(_ name: StaticString, from raw: Value.RawValue)
+    throws -> Value
+  {
+    guard let value = Value(rawValue: raw) else {
+      throw RecordReader.corrupt(path(name), "\(raw) is not a \(Value.self)")
     }
     return value
   }

@@ -81,6 +81,9 @@ let clock = ContinuousClock()
 let start = clock.now
 var figures = SimulationFigures()
 var failing: [UInt64] = []
+// Seeds that passed only because a check granted an exemption: the first place to look when
+// working on what the checks still exempt.
+var exempted: [UInt64] = []
 if let seed = arguments.seed {
   let report = await Simulator.run(seed: seed, options: arguments.options)
   figures.add(report.figures)
@@ -94,6 +97,7 @@ if let seed = arguments.seed {
     let seed = arguments.first + UInt64(offset)
     let report = await Simulator.run(seed: seed, options: arguments.options)
     figures.add(report.figures)
+    if !report.figures.exemptions.isEmpty { exempted.append(seed) }
     if report.violation != nil {
       failing.append(seed)
       if failing.count <= 3 { await describe(report, options: arguments.options, shrink: false) }
@@ -105,6 +109,13 @@ if let seed = arguments.seed {
 }
 let elapsed = clock.now - start
 let seconds = elapsed / .seconds(1)
+if !exempted.isEmpty {
+  // Before the summary, whose last lines a recorded run keeps.
+  say(
+    "seeds granted an exemption (replay one with --seed N --trace): "
+      + exempted.prefix(20).map(String.init).joined(separator: " ")
+      + (exempted.count > 20 ? " …" : ""))
+}
 say(figures.summary)
 say(
   String(

@@ -89,31 +89,6 @@ private final class RecordBuffer {
     count += 1
   }
 
-  /// Appends a field's UTF-8 string value with its length, without an intermediate array.
-  func appendString(_ value: String) {
-    let utf8 = value.utf8
-    bytes.appendVarint(UInt64(utf8.count))
-    bytes += utf8
-  }
-
-  /// Appends a field's integer value as a zigzag varint, with its length.
-  func appendInteger(_ value: Int64) {
-    let zigzag = UInt64(bitPattern: (value << 1) ^ (value >> 63))
-    bytes.append(UInt8(zigzag.varintLength))
-    bytes.appendVarint(zigzag)
-  }
-
-  /// Appends a field's eight-byte value with its length.
-  func appendEightBytes(_ value: UInt64) {
-    bytes.append(8)
-    withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
-  }
-
-  /// Appends a field's UUID with its length.
-  func appendUUID(_ value: UUID) {
-    bytes.append(16)
-    withUnsafeBytes(of: value.uuid) { bytes += $0 }
-  }
 }
 
 /// The `Encoder` behind ``RecordEncoder``: one buffer per value, containers nested by value.
@@ -201,20 +176,21 @@ private struct KeyedBufferContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
   mutating func encode(_ value: Bool, forKey key: Key) throws { add([value ? 1 : 0], for: key) }
   mutating func encode(_ value: String, forKey key: Key) throws {
-    start(key).appendString(value)
+    start(key).bytes.appendField(value)
   }
   mutating func encode(_ value: Int, forKey key: Key) throws {
-    start(key).appendInteger(Int64(value))
+    start(key).bytes.appendField(Int64(value))
   }
   mutating func encode(_ value: Double, forKey key: Key) throws {
-    start(key).appendEightBytes(value.bitPattern)
+    start(key).bytes.appendField(eightBytes: value.bitPattern)
   }
 
   mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
     switch value {
-    case let uuid as UUID: start(key).appendUUID(uuid)
-    case let date as Date: start(key).appendEightBytes(date.timeIntervalSince1970.bitPattern)
-    case let text as String: start(key).appendString(text)
+    case let uuid as UUID: start(key).bytes.appendField(uuid)
+    case let date as Date:
+      start(key).bytes.appendField(eightBytes: date.timeIntervalSince1970.bitPattern)
+    case let text as String: start(key).bytes.appendField(text)
     default: add(try RecordWriter.bytes(of: value, codingPath: codingPath + [key]), for: key)
     }
   }
@@ -262,7 +238,7 @@ private struct UnkeyedBufferContainer: UnkeyedEncodingContainer {
   mutating func encode<Value: Encodable>(_ value: Value) throws {
     if let uuid = value as? UUID {
       encoder.flushNested()
-      encoder.buffer.appendUUID(uuid)
+      encoder.buffer.bytes.appendField(uuid)
       encoder.buffer.count += 1
       return
     }
@@ -320,6 +296,34 @@ private struct SingleBufferContainer: SingleValueEncodingContainer {
 }
 
 extension [UInt8] {
+  /// Appends a field's UTF-8 string value with its length.
+  mutating func appendField(_ value: String) {
+    var value = value
+    value.withUTF8 { utf8 in
+      appendVarint(UInt64(utf8.count))
+      self += utf8
+    }
+  }
+
+  /// Appends a field's integer value as a zigzag varint, with its length.
+  mutating func appendField(_ value: Int64) {
+    let zigzag = UInt64(bitPattern: (value << 1) ^ (value >> 63))
+    append(UInt8(zigzag.varintLength))
+    appendVarint(zigzag)
+  }
+
+  /// Appends a field's eight-byte value (a double's or a date's bits) with its length.
+  mutating func appendField(eightBytes value: UInt64) {
+    append(8)
+    Swift.withUnsafeBytes(of: value.littleEndian) { self += $0 }
+  }
+
+  /// Appends a field's UUID, its sixteen bytes, with their length.
+  mutating func appendField(_ value: UUID) {
+    append(16)
+    Swift.withUnsafeBytes(of: value.uuid) { self += $0 }
+  }
+
   /// Appends `value` as a little-endian base-128 varint.
   mutating func appendVarint(_ value: UInt64) {
     var rest = value

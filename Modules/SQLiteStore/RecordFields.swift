@@ -30,19 +30,13 @@ struct RecordFields {
   /// Writes a string field.
   mutating func write(_ name: StaticString, _ value: String) {
     self.name(name)
-    var value = value
-    value.withUTF8 { utf8 in
-      bytes.appendVarint(UInt64(utf8.count))
-      bytes += utf8
-    }
+    bytes.appendField(value)
   }
 
   /// Writes an integer field, as a zigzag varint.
   mutating func write(_ name: StaticString, _ value: Int) {
     self.name(name)
-    let zigzag = UInt64(bitPattern: (Int64(value) << 1) ^ (Int64(value) >> 63))
-    bytes.append(UInt8(zigzag.varintLength))
-    bytes.appendVarint(zigzag)
+    bytes.appendField(Int64(value))
   }
 
   /// Writes a Boolean field, as one byte.
@@ -55,15 +49,13 @@ struct RecordFields {
   /// Writes a UUID field, as its sixteen bytes.
   mutating func write(_ name: StaticString, _ value: UUID) {
     self.name(name)
-    bytes.append(16)
-    withUnsafeBytes(of: value.uuid) { bytes += $0 }
+    bytes.appendField(value)
   }
 
   /// Writes a date field, as the eight bytes of its seconds since 1970.
   mutating func write(_ name: StaticString, _ value: Date) {
     self.name(name)
-    bytes.append(8)
-    withUnsafeBytes(of: value.timeIntervalSince1970.bitPattern.littleEndian) { bytes += $0 }
+    bytes.appendField(eightBytes: value.timeIntervalSince1970.bitPattern)
   }
 
   /// Writes a set of UUIDs, as a list of sixteen-byte parts, in the set's order.
@@ -72,10 +64,7 @@ struct RecordFields {
     var list: [UInt8] = []
     list.reserveCapacity(value.count * 17 + 2)
     list.appendVarint(UInt64(value.count))
-    for id in value {
-      list.append(16)
-      withUnsafeBytes(of: id.uuid) { list += $0 }
-    }
+    for id in value { list.appendField(id) }
     part(list)
   }
 

@@ -88,7 +88,6 @@ private final class RecordBuffer {
     bytes += utf8
     count += 1
   }
-
 }
 
 /// The `Encoder` behind ``RecordEncoder``: one buffer per value, containers nested by value.

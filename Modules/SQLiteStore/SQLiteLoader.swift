@@ -25,7 +25,10 @@ struct SQLiteLoader {
     let metadata = try connection.prepare(
       "SELECT value FROM metadata WHERE key = 'sync'", "read the metadata")
     if try metadata.step() {
-      state.metadata = try decode(SyncMetadata.self, metadata.bytes(at: 0), "metadata", "sync")
+      let read = decoder.decoder(for: SyncMetadata.self)
+      state.metadata = try metadata.withBytes(at: 0) { bytes throws(SQLiteStoreError) in
+        try decode(bytes, "metadata", "sync", read)
+      }
     }
     return state
   }
@@ -48,7 +51,7 @@ struct SQLiteLoader {
     while try objects.step() {
       let id = try self.id(objects.bytes(at: 0), entity)
       let object = try objects.withBytes(at: 1) { bytes throws(SQLiteStoreError) in
-        try decode(bytes, entity, id, readObject)
+        try decode(bytes, entity, id.uuidString.lowercased(), readObject)
       }
       guard object.id == id else {
         throw .unreadableRow(
@@ -68,7 +71,7 @@ struct SQLiteLoader {
     while try pending.step() {
       let id = try self.id(pending.bytes(at: 0), entity)
       let record = try pending.withBytes(at: 1) { bytes throws(SQLiteStoreError) in
-        try decode(bytes, entity, id, readRecord)
+        try decode(bytes, entity, id.uuidString.lowercased(), readRecord)
       }
       state.changeLog.set(record, for: id, of: type)
     }
@@ -98,42 +101,15 @@ struct SQLiteLoader {
     return id
   }
 
-  private func decode<Value: Decodable>(
-    _ type: Value.Type, _ bytes: [UInt8], _ entity: String, _ id: UUID
-  ) throws(SQLiteStoreError) -> Value {
-    try decode(type, bytes, entity, id.uuidString.lowercased())
-  }
-
-  /// Decodes a row; `id` names it only if it cannot be read.
-  private func decode<Value: Decodable>(
-    _ type: Value.Type, _ bytes: [UInt8], _ entity: String, _ id: @autoclosure () -> String
-  ) throws(SQLiteStoreError) -> Value {
-    try bytes.withUnsafeBufferPointer { buffer throws(SQLiteStoreError) in
-      try decode(type, buffer, entity, id())
-    }
-  }
-
-  /// Decodes a row from bytes SQLite holds; `id` names it only if it cannot be read.
-  private func decode<Value: Decodable>(
-    _ type: Value.Type, _ buffer: UnsafeBufferPointer<UInt8>, _ entity: String,
-    _ id: @autoclosure () -> String
-  ) throws(SQLiteStoreError) -> Value {
-    do {
-      return try decoder.decode(type, from: buffer)
-    } catch {
-      throw .unreadableRow(entity: entity, id: id(), reason: "\(error)")
-    }
-  }
-
   /// Reads a row from bytes SQLite holds with `read`; `id` names it only if it cannot be read.
   private func decode<Value>(
-    _ buffer: UnsafeBufferPointer<UInt8>, _ entity: String, _ id: UUID,
+    _ buffer: UnsafeBufferPointer<UInt8>, _ entity: String, _ id: @autoclosure () -> String,
     _ read: (UnsafeBufferPointer<UInt8>) throws -> Value
   ) throws(SQLiteStoreError) -> Value {
     do {
       return try read(buffer)
     } catch {
-      throw .unreadableRow(entity: entity, id: id.uuidString.lowercased(), reason: "\(error)")
+      throw .unreadableRow(entity: entity, id: id(), reason: "\(error)")
     }
   }
 }

@@ -120,6 +120,28 @@ enum RecordReader {
     return bytes[start..<index]
   }
 
+  /// The elements of the list in `bytes`, checked to fill it exactly.
+  static func elements(of bytes: RecordBytes, _ codingPath: @autoclosure () -> [any CodingKey])
+    throws -> [RecordBytes]
+  {
+    var (count, index) = try varint(bytes, at: bytes.startIndex, codingPath())
+    guard count <= UInt64(bytes.endIndex - index) else {
+      throw corrupt(codingPath(), "a list counts more elements than it has bytes")
+    }
+    var elements: [RecordBytes] = []
+    elements.reserveCapacity(Int(count))
+    while count > 0 {
+      let (element, next) = try run(bytes, at: index, codingPath())
+      elements.append(element)
+      index = next
+      count -= 1
+    }
+    guard index == bytes.endIndex else {
+      throw corrupt(codingPath(), "bytes follow the last element")
+    }
+    return elements
+  }
+
   /// The length-prefixed run at `index`, and the index after it.
   static func run(
     _ bytes: RecordBytes, at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]
@@ -329,21 +351,7 @@ private struct UnkeyedSliceContainer: UnkeyedDecodingContainer {
 
   init(bytes: RecordBytes, codingPath: [any CodingKey]) throws {
     self.codingPath = codingPath
-    var elements: [RecordBytes] = []
-    var (count, index) = try RecordReader.varint(bytes, at: bytes.startIndex, codingPath)
-    guard count <= UInt64(bytes.endIndex - index) else {
-      throw RecordReader.corrupt(codingPath, "a list counts more elements than it has bytes")
-    }
-    while count > 0 {
-      let (element, next) = try RecordReader.run(bytes, at: index, codingPath)
-      elements.append(element)
-      index = next
-      count -= 1
-    }
-    guard index == bytes.endIndex else {
-      throw RecordReader.corrupt(codingPath, "bytes follow the last element")
-    }
-    self.elements = elements
+    self.elements = try RecordReader.elements(of: bytes, codingPath)
   }
 
   var count: Int? { elements.count }

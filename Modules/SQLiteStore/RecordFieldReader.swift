@@ -101,14 +101,17 @@ struct RecordFieldReader {
 
   /// The integer in field `name`.
   mutating func integer(_ name: StaticString) throws -> Int {
-    let bytes = try required(name)
-    return try RecordReader.fitting(try RecordReader.integer(bytes, path(name)), path(name))
+    try integer(try required(name), name)
   }
 
   /// The integer in field `name`, or `nil` if the record has none.
   mutating func optionalInteger(_ name: StaticString) throws -> Int? {
-    guard field(name) != nil else { return nil }
-    return try integer(name)
+    guard let bytes = field(name) else { return nil }
+    return try integer(bytes, name)
+  }
+
+  private func integer(_ bytes: RecordBytes, _ name: StaticString) throws -> Int {
+    try RecordReader.fitting(try RecordReader.integer(bytes, path(name)), path(name))
   }
 
   /// The Boolean in field `name`.
@@ -118,16 +121,20 @@ struct RecordFieldReader {
 
   /// The UUID in field `name`.
   mutating func uuid(_ name: StaticString) throws -> UUID {
-    guard let uuid = RecordReader.uuid(try required(name)) else {
-      throw RecordReader.corrupt(path(name), "a UUID needs 16 bytes")
-    }
-    return uuid
+    try uuid(try required(name), name)
   }
 
   /// The UUID in field `name`, or `nil` if the record has none.
   mutating func optionalUUID(_ name: StaticString) throws -> UUID? {
-    guard field(name) != nil else { return nil }
-    return try uuid(name)
+    guard let bytes = field(name) else { return nil }
+    return try uuid(bytes, name)
+  }
+
+  private func uuid(_ bytes: RecordBytes, _ name: StaticString) throws -> UUID {
+    guard let uuid = RecordReader.uuid(bytes) else {
+      throw RecordReader.corrupt(path(name), "a UUID needs 16 bytes")
+    }
+    return uuid
   }
 
   /// The date in field `name`.
@@ -137,29 +144,19 @@ struct RecordFieldReader {
 
   /// The date in field `name`, or `nil` if the record has none.
   mutating func optionalDate(_ name: StaticString) throws -> Date? {
-    guard field(name) != nil else { return nil }
-    return try date(name)
+    guard let bytes = field(name) else { return nil }
+    return Date(timeIntervalSince1970: try RecordReader.double(bytes, path(name)))
   }
 
   /// The set of UUIDs in field `name`, a list of sixteen-byte parts.
   mutating func uuidSet(_ name: StaticString) throws -> Set<UUID> {
-    let bytes = try required(name)
-    var (count, index) = try RecordReader.varint(bytes, at: bytes.startIndex, path(name))
-    guard count <= UInt64(bytes.endIndex - index) else {
-      throw RecordReader.corrupt(path(name), "a list counts more elements than it has bytes")
-    }
-    var ids = Set<UUID>(minimumCapacity: Int(count))
-    while count > 0 {
-      let (element, after) = try RecordReader.run(bytes, at: index, path(name))
+    let elements = try RecordReader.elements(of: try required(name), path(name))
+    var ids = Set<UUID>(minimumCapacity: elements.count)
+    for element in elements {
       guard let id = RecordReader.uuid(element) else {
         throw RecordReader.corrupt(path(name), "a UUID needs 16 bytes")
       }
       ids.insert(id)
-      index = after
-      count -= 1
-    }
-    guard index == bytes.endIndex else {
-      throw RecordReader.corrupt(path(name), "bytes follow the last element")
     }
     return ids
   }

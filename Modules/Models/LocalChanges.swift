@@ -102,12 +102,9 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
       failures[id] = nil
     }
     if !changes.updated.isEmpty { editSerial += 1 }
-    // Most saves find no write-ahead records of the entity: they look for none per object.
-    let hasRecords = !unconfirmed.isEmpty
     for (id, update) in changes.updated {
       updatedKeys[id, default: []].formUnion(update.keys)
       for key in update.keys { lastEdits[id, default: [:]][key] = editSerial }
-      if hasRecords { forgetIdempotencyKeys(of: id, editedAt: update.keys) }
       failures[id] = nil
       if inserted.contains(id), let backend = backendValue(of: id) {
         noteEdit(of: id, keys: update.keys, measuredAgainst: backend)
@@ -139,19 +136,6 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
 }
 
 extension LocalChanges {
-  /// Takes the idempotency key off each write-ahead record of `id` that carries one of `keys`:
-  /// the user changed what the request carried, so sending it again is a new change.
-  private mutating func forgetIdempotencyKeys(of id: UUID, editedAt keys: Set<Object.Key>) {
-    guard let records = unconfirmed[id],
-      records.contains(where: { $0.idempotencyKey != nil && !$0.keys.isDisjoint(with: keys) })
-    else { return }
-    unconfirmed[id] = records.map { record in
-      var record = record
-      if !record.keys.isDisjoint(with: keys) { record.idempotencyKey = nil }
-      return record
-    }
-  }
-
   /// Notes, on each version of the new object `id` that a creation sent, that the user changed
   /// `keys` after it went, while the backend was taken to hold `backend`.
   private mutating func noteEdit(
@@ -186,22 +170,22 @@ package struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
   /// Once news say which version the backend kept, only that version's later changes are the
   /// user's own beside the backend's (``ModelContext/hearCreation(_:keptVersion:)``).
   package internal(set) var editedSince: EditBase<Object>?
-  /// For a write-ahead record of an update, the idempotency key its request went under, until
-  /// the user changes one of its keys again: a later life of the app that sends the same
-  /// request again sends it under this key, so the backend applies it at most once.
-  package internal(set) var idempotencyKey: String?
+  /// For a write-ahead record of an update, the call that went, with its idempotency key: a
+  /// later life of the app sends this call again, as it went, before any later change of its
+  /// keys, so the backend applies it at most once, whatever the user saved since.
+  package internal(set) var call: RecordedCall?
 
   /// Creates an unconfirmed value, with the mark of the write-ahead record it is, if any, the
-  /// user's changes made after it went, and the idempotency key its request went under.
+  /// user's changes made after it went, and the call that went.
   package init(
     keys: Set<Object.Key>, value: Object, mark: WriteAheadMark? = nil,
-    editedSince: EditBase<Object>? = nil, idempotencyKey: String? = nil
+    editedSince: EditBase<Object>? = nil, call: RecordedCall? = nil
   ) {
     self.keys = keys
     self.value = value
     self.mark = mark
     self.editedSince = editedSince
-    self.idempotencyKey = idempotencyKey
+    self.call = call
   }
 }
 

@@ -333,15 +333,15 @@ extension ModelContext {
   /// changes are ready, so ``localChangeVersion`` stays as it is. An answer settles it
   /// (``recordSynchronised(_:keys:)``); an answer that proves the request was not applied
   /// withdraws it by the mark returned here (``withdrawInFlight(_:id:mark:)``). The record
-  /// keeps the request's `idempotencyKey`, if it has one, for a later life of the app to send
-  /// the request again under.
+  /// keeps the request's `call`, if it has one, for a later life of the app to send again as
+  /// it went.
   @discardableResult
   package func recordInFlight<Object: ModelObject>(
-    _ object: Object, keys: Set<Object.Key>, idempotencyKey: String? = nil
+    _ object: Object, keys: Set<Object.Key>, call: RecordedCall? = nil
   ) -> WriteAheadMark {
     let mark = nextWriteAheadMark()
     appendUnconfirmed(
-      UnconfirmedValue(keys: keys, value: object, mark: mark, idempotencyKey: idempotencyKey),
+      UnconfirmedValue(keys: keys, value: object, mark: mark, call: call),
       changesPlan: false)
     return mark
   }
@@ -371,6 +371,28 @@ extension ModelContext {
       log.modify(type) { changes in
         changes.unconfirmed[id]?.remove(at: index)
         if changes.unconfirmed[id]?.isEmpty == true { changes.unconfirmed[id] = nil }
+      }
+    }
+  }
+
+  /// Takes the call that went under `idempotencyKey` off the write-ahead records of `id`.
+  ///
+  /// An attempt of it was answered, so no later life sends it again. The values stay what the
+  /// backend may hold until an answer settles their keys.
+  package func endCall<Object: ModelObject>(
+    _ type: Object.Type, id: UUID, idempotencyKey: String
+  ) {
+    guard
+      log[type].unconfirmed[id]?.contains(where: { $0.call?.idempotencyKey == idempotencyKey })
+        == true
+    else { return }
+    modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
+      log.modify(type) { changes in
+        changes.unconfirmed[id] = changes.unconfirmed[id]?.map { record in
+          var record = record
+          if record.call?.idempotencyKey == idempotencyKey { record.call = nil }
+          return record
+        }
       }
     }
   }

@@ -76,6 +76,12 @@ extension ModelObject {
     Self.field(key).copy(&self, other)
   }
 
+  /// Merges `incoming`'s value at `key` into this edit of it, made from `base`: the edit stays,
+  /// except that a set-valued key takes the incoming elements the edit did not add or remove.
+  package mutating func mergeEdit(at key: Key, base: Self, incoming: Self) {
+    Self.field(key).mergeEdit(&self, base, incoming)
+  }
+
   /// A reference to this object, for messages and errors.
   public var reference: ObjectReference { ObjectReference(Self.entityName, id) }
 }

@@ -70,13 +70,14 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
 
 extension UnconfirmedValue: Codable {
   private enum CodingKeys: String, CodingKey {
-    case keys, value, mark, editedSince, idempotencyKey
+    case keys, value, mark, editedSince, call
   }
 
   /// Reads an unconfirmed value; an unknown key name is an error naming it.
   ///
-  /// A value written before marks existed reads as unmarked, and one written before the user's
-  /// later changes were kept beside it, as changed since by nothing.
+  /// A value written before marks existed reads as unmarked, one written before the user's
+  /// later changes were kept beside it, as changed since by nothing, and one written before
+  /// calls were kept (with an idempotency key alone), as one without a call.
   package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -84,18 +85,18 @@ extension UnconfirmedValue: Codable {
       value: try container.decode(Object.self, forKey: .value),
       mark: try container.decodeIfPresent(Int.self, forKey: .mark).map(WriteAheadMark.init),
       editedSince: try container.decodeIfPresent(EditBase<Object>.self, forKey: .editedSince),
-      idempotencyKey: try container.decodeIfPresent(String.self, forKey: .idempotencyKey))
+      call: try container.decodeIfPresent(RecordedCall.self, forKey: .call))
   }
 
   /// Writes the keys by name, comma-separated, the value, the mark's serial if it has one, the
-  /// user's later changes if there are any, and the idempotency key if there is one.
+  /// user's later changes if there are any, and the call that went if there is one.
   package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(Object.Key.names(of: keys), forKey: .keys)
     try container.encode(value, forKey: .value)
     try container.encodeIfPresent(mark?.serial, forKey: .mark)
     try container.encodeIfPresent(editedSince, forKey: .editedSince)
-    try container.encodeIfPresent(idempotencyKey, forKey: .idempotencyKey)
+    try container.encodeIfPresent(call, forKey: .call)
   }
 }
 

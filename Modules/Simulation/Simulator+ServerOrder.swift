@@ -23,8 +23,12 @@ extension Simulator {
       }
       appliedThisLife.append(entry.index)
       for (key, value) in carriedChanges(endpoint) {
+        let granted = applied.exemptions.values.reduce(0, +)
         let breach = applied.clientApplied(
           key, value, edits: lastEdits.editCounts[key] ?? 0, request: entry.index)
+        if applied.exemptions.values.reduce(0, +) > granted {
+          log.add("exempted: #\(entry.index) applied \(key) = \(value) again")
+        }
         switch breach {
         case .appliedTwice?:
           return InvariantViolation(

@@ -12,6 +12,10 @@ extension EntityTrack {
     guard let flight = flights.removeValue(forKey: token) else { return .unknownToken(token) }
     release(token, of: flight)
     noteKey(of: flight, outcome)
+    // An answer ends the call: no later life sends it again.
+    if flight.kind == .update, outcome.isFinal {
+      context.endCall(Object.self, id: flight.id, idempotencyKey: flight.idempotencyKey)
+    }
     // An update whose answer was lost goes again as it went; it keeps hearing news meanwhile.
     // So does one sent again after that, even if this attempt surely did not reach the backend.
     if case .temporary(let failure) = outcome,
@@ -246,19 +250,31 @@ extension EntityTrack {
 
   /// Gives the server's values to the keys whose news it applied after `flight`.
   ///
-  /// Only where the object here still holds what the request carried and the user has not
-  /// saved the key again since it went: the user's change lost to a later one, so it is neither
-  /// kept here nor sent again. A key edited here since, even back to the value sent, stays
-  /// pending; that edit is newer than both.
+  /// Where the object here still holds what the request carried and the user has not saved the
+  /// key again since it went, the user's change lost to a later one, so it is neither kept here
+  /// nor sent again. A key the user saved since, even back to the value sent, stays pending;
+  /// that edit is newer than both. A key that differs from what the request carried though no
+  /// save is known (an earlier life of the app sent the request) stays pending too, but of a set
+  /// only the elements that differ are the user's: a member the request added and another
+  /// member removed later stays out, one added since stays in.
   private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
     let changes = context.localChanges(of: Object.self)
     let edits = changes.lastEdits[flight.id] ?? [:]
-    let unchanged = stillAsSent(flight, in: context).intersection(keys).filter {
-      edits[$0] == flight.editsAtSend[$0]
-    }
-    guard !unchanged.isEmpty, var current = context.object(Object.self, id: flight.id),
+    let notSaved = keys.filter { edits[$0] == flight.editsAtSend[$0] }
+    let unchanged = stillAsSent(flight, in: context).intersection(notSaved)
+    guard var current = context.object(Object.self, id: flight.id),
       let held = changes.originals[flight.id]
     else { return }
+    let changedUnsaved = notSaved.subtracting(unchanged)
+    if !changedUnsaved.isEmpty, let carried = flight.local ?? flight.sent {
+      var merged = current
+      for key in changedUnsaved { merged.mergeEdit(at: key, base: carried, incoming: held) }
+      if merged != current {
+        _ = try? context.update(Object.self, id: flight.id) { $0 = merged }
+        current = merged
+      }
+    }
+    guard !unchanged.isEmpty else { return }
     for key in unchanged { current.copyValue(at: key, from: held) }
     context.clearLocalChanges(Object.self, id: flight.id, keys: unchanged)
     context.applyRemote(current)

@@ -99,7 +99,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   var unansweredCreations: [UUID: (endpoint: Endpoint, key: String)] = [:]
   /// What this track's idempotency keys start with: unique to the track, so that keys of
   /// trackers before a restart, or of other devices, never meet.
-  private let keyPrefix = UUID().uuidString
+  let keyPrefix = UUID().uuidString
   /// For each object, which request carries each of its keys in flight.
   var keyHolders: [UUID: [Object.Key: RequestToken]] = [:]
   /// For each object, the insert or deletion in flight, which holds the whole object.
@@ -296,8 +296,14 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     if kind == .update, let attempt = takeLostAttempt(of: id, within: workKeys) {
       return resend(attempt, token: token, object: work.object, workKeys: workKeys, in: context)
     }
-    let keys =
-      kind == .update ? earlierLifeKeys(of: id, within: workKeys, changes) ?? workKeys : workKeys
+    // So does one an earlier life of the app sent and never heard answered, as its write-ahead
+    // record keeps it.
+    if kind == .update, let earlier = earlierLifeCall(of: id, within: workKeys, changes) {
+      return resend(
+        earlier.record, call: earlier.call, endpoint: earlier.endpoint, token: token,
+        object: work.object, workKeys: workKeys, in: context)
+    }
+    let keys = workKeys
     let change = change(kind, id, keys: keys, changes, in: context)
     let action: UpstreamAction<Object>
     do {
@@ -318,9 +324,6 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         return .failed
       }
       dropReplacedAttempts(of: id, sharing: carried, edits: edits, in: context)
-      let earlier =
-        kind == .update
-        ? earlierLifeKey(of: id, keys: carried, sending: sent ?? change.object, in: context) : nil
       var flight = Flight(
         id: id, kind: kind, keys: carried, sent: sent ?? change.object, local: change.object,
         endedDeletions: kind == .delete ? context.endedDeletions(of: work.object) : 0,
@@ -331,10 +334,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       flight.editsAtSend = edits
       flight.idempotencyKey =
         unansweredCreations[id].flatMap { $0.endpoint == endpoint ? $0.key : nil }
-        ?? earlier?.key
         ?? "\(keyPrefix)-\(token.value)"
-      flight.earlierLifeVersion = earlier?.version
-      flight.mayBeAppliedAlready = earlier != nil
       return launch(flight, token: token, object: work.object, workKeys: workKeys, in: context)
     }
   }
@@ -354,7 +354,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
 
   /// Builds the request `flight` describes, writes ahead what it may leave on the backend, and
   /// records it as in flight under `token`.
-  private func launch(
+  func launch(
     _ flight: Flight, token: RequestToken, object: ObjectReference, workKeys: Set<Object.Key>,
     in context: ModelContext
   ) -> Preparation {
@@ -371,12 +371,12 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     }
     let kind = flight.kind
     // Written ahead: if the app dies before the answer, the next one knows the backend may
-    // hold these values (a member list computed against the old one would be wrong).
+    // hold these values (a member list computed against the old one would be wrong), and an
+    // update's record keeps the call, for the next life to send again as it went.
     if writesAhead(kind) {
+      let call = kind == .update ? RecordedCall(request, key: flight.idempotencyKey) : nil
       flight.writeAheadMarks = flight.possibleOnBackend.map { possible in
-        context.recordInFlight(
-          possible, keys: flight.keys,
-          idempotencyKey: kind == .update ? flight.idempotencyKey : nil)
+        context.recordInFlight(possible, keys: flight.keys, call: call)
       }
     }
     flights[token] = flight
@@ -425,39 +425,6 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       }
     }
     if !kept.isEmpty { lostAttempts[id] = kept }
-  }
-
-  /// The keys of an update of `id` that an earlier life of the app sent and never heard
-  /// answered, as its write-ahead record keeps them, when `keys` hold them with more.
-  ///
-  /// That call goes again on its own, under its saved key, so the server applies it once; the
-  /// other keys follow in a request of their own.
-  private func earlierLifeKeys(
-    of id: UUID, within keys: Set<Object.Key>, _ changes: LocalChanges<Object>
-  ) -> Set<Object.Key>? {
-    changes.unconfirmed[id]?.first { record in
-      guard let key = record.idempotencyKey else { return false }
-      return !key.hasPrefix(keyPrefix) && record.keys.isStrictSubset(of: keys)
-    }?.keys
-  }
-
-  /// The idempotency key under which an earlier life of the app sent the update of `id` that
-  /// carries `keys` with `sent`'s values, and never heard its answer, as its write-ahead record
-  /// keeps it; with the server's version of the object's last synchronised value now.
-  ///
-  /// The record keeps the key only while the user has not changed those keys again.
-  private func earlierLifeKey(
-    of id: UUID, keys: Set<Object.Key>, sending sent: Object?, in context: ModelContext
-  ) -> (key: String, version: Int?)? {
-    let changes = context.localChanges(of: Object.self)
-    guard let sent, let records = changes.unconfirmed[id] else { return nil }
-    for record in records {
-      guard let key = record.idempotencyKey, !key.hasPrefix(keyPrefix), record.keys == keys,
-        keys.allSatisfy({ record.value.hasSameValue(at: $0, as: sent) })
-      else { continue }
-      return (key, changes.originalVersions[id])
-    }
-    return nil
   }
 
   /// Keeps the key of a creation of an object that never changes once made while the backend

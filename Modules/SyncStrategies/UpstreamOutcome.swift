@@ -121,6 +121,11 @@ public enum UpstreamOutcome: Sendable {
     }
   }
 
+  /// Whether the call ended here, applied or refused, so that it never goes again as it went.
+  var isFinal: Bool {
+    if case .temporary = self { false } else { true }
+  }
+
   private static func failure(
     _ response: TransportResponse, _ responseClass: ResponseClass, retryAfter: Duration?
   ) -> BackendFailure {

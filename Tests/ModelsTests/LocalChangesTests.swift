@@ -385,7 +385,7 @@ struct LocalChangesTests {
   }
 
   @Test(
-    "A write-ahead record's idempotency key and the last synchronised value's version survive a restart"
+    "A write-ahead record's call and the last synchronised value's version survive a restart"
   )
   func keyAndVersionSurviveRestart() throws {
     // given: a rename went under key k-1, and news at version 7 moved the group's members
@@ -397,7 +397,10 @@ struct LocalChangesTests {
     try before.ui.update(Conversation.self, id: group.id) { $0.name = "Brunch" }
     try before.ui.save()
     let sent = try #require(before.sync.object(Conversation.self, id: group.id))
-    before.sync.recordInFlight(sent, keys: [.name], idempotencyKey: "k-1")
+    let call = RecordedCall(
+      idempotencyKey: "k-1", method: "PUT", segments: ["conversations", "\(group.id)"],
+      body: Data(#"{"name":"Brunch"}"#.utf8))
+    before.sync.recordInFlight(sent, keys: [.name], call: call)
     before.sync.newsVersion = 7
     before.sync.updateLastSynchronised(Conversation.self, id: group.id) {
       $0.participantIDs.remove(ann.id)
@@ -410,19 +413,33 @@ struct LocalChangesTests {
 
     // then
     let changes = after.sync.localChanges(of: Conversation.self)
-    #expect(changes.unconfirmed[group.id]?.map(\.idempotencyKey) == ["k-1"])
+    #expect(changes.unconfirmed[group.id]?.map(\.call) == [call])
     #expect(changes.originalVersions[group.id] == 7)
   }
 
-  @Test("A save of a key a write-ahead record carries takes its idempotency key off, and only its")
-  func saveTakesKeyOff() throws {
+  /// A rename of `group` recorded under k-1 and a removal of its members under k-2.
+  static func calls(of group: Conversation) -> (rename: RecordedCall, removal: RecordedCall) {
+    let rename = RecordedCall(
+      idempotencyKey: "k-1", method: "PUT", segments: ["conversations", "\(group.id)"],
+      body: Data(#"{"name":"Supper"}"#.utf8))
+    let removal = RecordedCall(
+      idempotencyKey: "k-2", method: "DELETE",
+      segments: ["conversations", "\(group.id)", "members"], body: Data(#"{"users":[]}"#.utf8))
+    return (rename, removal)
+  }
+
+  @Test(
+    "A save of a key a write-ahead record carries keeps the record's call, for a later life to send as it went"
+  )
+  func saveKeepsCall() throws {
     // given: a rename went under k-1 and a member change under k-2
     let me = make.selfUser()
     let ann = make.user(name: "Ann")
     let group = make.conversation(name: "Lunch", creator: me, participants: [ann])
     let stack = InlineModelStack(Tables([me, ann, group]))
-    stack.sync.recordInFlight(group, keys: [.name], idempotencyKey: "k-1")
-    stack.sync.recordInFlight(group, keys: [.participantIDs], idempotencyKey: "k-2")
+    let (rename, removal) = Self.calls(of: group)
+    stack.sync.recordInFlight(group, keys: [.name], call: rename)
+    stack.sync.recordInFlight(group, keys: [.participantIDs], call: removal)
 
     // when: the user renames the group again
     try stack.ui.update(Conversation.self, id: group.id) { $0.name = "Brunch" }
@@ -430,7 +447,30 @@ struct LocalChangesTests {
 
     // then
     let records = stack.sync.localChanges(of: Conversation.self).unconfirmed[group.id] ?? []
-    #expect(records.map(\.idempotencyKey) == [nil, "k-2"])
+    #expect(records.map(\.call) == [rename, removal])
+  }
+
+  @Test(
+    "Ending a call takes it off the records that went under its key, and only those; the values stay possible"
+  )
+  func endCallKeepsValues() throws {
+    // given: a rename went under k-1, twice, and a member change under k-2
+    let me = make.selfUser()
+    let ann = make.user(name: "Ann")
+    let group = make.conversation(name: "Lunch", creator: me, participants: [ann])
+    let stack = InlineModelStack(Tables([me, ann, group]))
+    let (rename, removal) = Self.calls(of: group)
+    stack.sync.recordInFlight(group, keys: [.name], call: rename)
+    stack.sync.recordInFlight(group, keys: [.name], call: rename)
+    stack.sync.recordInFlight(group, keys: [.participantIDs], call: removal)
+
+    // when
+    stack.sync.endCall(Conversation.self, id: group.id, idempotencyKey: "k-1")
+
+    // then
+    let records = stack.sync.localChanges(of: Conversation.self).unconfirmed[group.id] ?? []
+    #expect(records.map(\.call) == [nil, nil, removal])
+    #expect(records.map(\.keys) == [[.name], [.name], [.participantIDs]])
   }
 
   @Test("A context opened on a store marks new write-ahead records above every mark it holds")

@@ -32,7 +32,10 @@ struct RecordCoderTests {
         keys: [.name], value: group, mark: WriteAheadMark(serial: 8),
         editedSince: EditBase(keys: [.participantIDs], value: group)),
       UnconfirmedValue(
-        keys: [.name], value: group, mark: WriteAheadMark(serial: 9), idempotencyKey: "k-9"),
+        keys: [.name], value: group, mark: WriteAheadMark(serial: 9),
+        call: RecordedCall(
+          idempotencyKey: "k-9", method: "PUT", segments: ["conversations", "lunch"],
+          body: Data(#"{"name":"Brunch"}"#.utf8))),
     ]
     var based = PendingChange<Conversation>()
     based.keys = [.participantIDs]

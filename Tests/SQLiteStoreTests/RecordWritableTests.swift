@@ -53,7 +53,10 @@ struct RecordWritableTests {
     record.unconfirmed = [
       UnconfirmedValue(
         keys: [.name], value: group, mark: WriteAheadMark(serial: 8),
-        editedSince: EditBase(keys: [.participantIDs], value: group), idempotencyKey: "k-8")
+        editedSince: EditBase(keys: [.participantIDs], value: group),
+        call: RecordedCall(
+          idempotencyKey: "k-8", method: "DELETE", segments: ["conversations", "lunch", "members"],
+          body: Data(#"{"users":[]}"#.utf8)))
     ]
     record.editBase = group
     record.originalVersion = 42

@@ -1002,6 +1002,27 @@ struct SimulatorTests {
   }
 
   @Test(
+    "Seeds whose calls went again under a new key after a restart send each call once, with no exemption",
+    arguments: [
+      // A member change, a rename or an accent the server applied before the app was killed
+      // went again under a new key, because the user had saved the same key since.
+      UInt64(144), 482, 632, 853, 1059, 1267, 1377, 1971,
+      // Sending the earlier life's call first: a refusal of it withdrew what the first attempt
+      // may have left on the backend (1438); a refusal of it kept the call, sent again forever
+      // (294).
+      294, 1438,
+    ])
+  func earlierLifeCallRegressions(seed: UInt64) async {
+    // when: drawn as they were found, with every step on
+    let report = await Simulator.run(seed: seed)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.exemptions == [:])
+    #expect(report.figures.restarts > 0)
+  }
+
+  @Test(
     "Seeds found with the self user moving connections on keep the promise",
     arguments: zip(
       [

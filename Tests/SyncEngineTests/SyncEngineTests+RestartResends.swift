@@ -1,4 +1,5 @@
 import ConnectionParsing
+import ConversationParsing
 import CourierAPI
 import FakeBackend
 import Foundation
@@ -68,6 +69,29 @@ extension SyncEngineTests {
         return second.stack.ui.context
       }
 
+      /// Starts a life, saves `edit` in it, lets the backend apply it with its answer held, then,
+      /// offline, saves `since` and lets `other` change the backend, and ends the life with the
+      /// answer unheard.
+      @MainActor
+      func die(
+        afterUnheard edit: (ModelContext) throws -> Void, holding matcher: RequestMatcher,
+        thenSaving since: (ModelContext) throws -> Void, other: () -> Void = {}
+      ) async throws {
+        let first = try await start()
+        let ui = first.stack.ui.context
+        fake.addFault(.once(matcher, .holdAnswer))
+        try edit(ui)
+        try ui.save()
+        await fake.waitForParkedRequests(1)
+        await first.engine.setOnline(false)
+        try since(ui)
+        try ui.save()
+        other()
+        for index in fake.parkedRequests { fake.dropParkedRequest(index) }
+        await expectSettled(first.stack.tracker)
+        await first.engine.stop()
+      }
+
       /// The idempotency keys of the requests of `route` the backend received.
       func keys(of route: Route) -> Set<String> {
         Set(
@@ -121,19 +145,11 @@ extension SyncEngineTests {
       // device dies
       let device = Device()
       let (fake, me) = (device.fake, device.me)
-      let first = try await device.start()
-      let ui = first.stack.ui.context
-      fake.addFault(.once(RequestMatcher("PUT", "/self"), .holdAnswer))
-      try ui.update(User.self, id: me) { $0.name = "Grace" }
-      try ui.save()
-      await fake.waitForParkedRequests(1)
-      await first.engine.setOnline(false)
-      try ui.update(User.self, id: me) { $0.accentID = 4 }
-      try ui.save()
-      fake.renameUserRemotely(me, to: "Hopper")
-      for index in fake.parkedRequests { fake.dropParkedRequest(index) }
-      await expectSettled(first.stack.tracker)
-      await first.engine.stop()
+      try await device.die(
+        afterUnheard: { try $0.update(User.self, id: me) { $0.name = "Grace" } },
+        holding: RequestMatcher("PUT", "/self"),
+        thenSaving: { try $0.update(User.self, id: me) { $0.accentID = 4 } },
+        other: { fake.renameUserRemotely(me, to: "Hopper") })
 
       // when
       let second = try await device.start()
@@ -173,6 +189,114 @@ extension SyncEngineTests {
       #expect(device.keys(of: .updateConnection).count == 1)
       #expect(fake.connection(from: me, to: bob)?.status == .pending)
       #expect(ui.object(Connection.self, id: bob)?.status == .pending)
+    }
+
+    @Test(
+      "An update applied before the app died goes first as it went, under its key, though the user saved one of its keys again since; the newer value follows on its own and another device's later rename stands"
+    )
+    func updateResentAsItWentAfterSavedAgain() async throws {
+      // given: Ada renames herself to Grace with accent 4 in one save; the backend applies it
+      // and the answer is never heard; offline, she changes the accent to 5; her other device
+      // renames her to Hopper; this device dies
+      let device = Device()
+      let (fake, me) = (device.fake, device.me)
+      try await device.die(
+        afterUnheard: {
+          try $0.update(User.self, id: me) {
+            $0.name = "Grace"
+            $0.accentID = 4
+          }
+        }, holding: RequestMatcher("PUT", "/self"),
+        thenSaving: { try $0.update(User.self, id: me) { $0.accentID = 5 } },
+        other: { fake.renameUserRemotely(me, to: "Hopper") })
+
+      // when
+      let second = try await device.start()
+
+      // then
+      let updates = fake.journal.compactMap { entry -> SelfUpdate? in
+        guard case .success(.updateSelf(let update)) = entry.request.endpoint else { return nil }
+        return update
+      }
+      #expect(updates.map(\.name) == ["Grace", "Grace", nil])
+      #expect(updates.map(\.accentID) == [4, 4, 5])
+      #expect(device.keys(of: .updateSelf).count == 2)
+      #expect(fake.user(me)?.name == "Hopper")
+      #expect(fake.user(me)?.accentID == 5)
+      #expect(second.stack.ui.context.object(User.self, id: me)?.name == "Hopper")
+    }
+
+    @Test(
+      "A member addition applied before the app died goes first as it went, under its key, though the user changed the members again since; a later removal by another member stands"
+    )
+    func memberAdditionResentAsItWentAfterChangedAgain() async throws {
+      // given: the user adds Bob to Lunch; the backend adds him and the answer is never heard;
+      // offline, the user adds Cleo too; Ann removes Bob; this device dies
+      let device = Device()
+      let (fake, me) = (device.fake, device.me)
+      let ann = fake.insertUser(name: "Ann")
+      let bob = fake.insertUser(name: "Bob")
+      let cleo = fake.insertUser(name: "Cleo")
+      for user in [ann, bob, cleo] { fake.connectRemotely(with: user) }
+      let lunch = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
+      try await device.die(
+        afterUnheard: {
+          try $0.update(Conversation.self, id: lunch) { $0.participantIDs.insert(bob) }
+        }, holding: RequestMatcher("POST", "/conversations/*/members"),
+        thenSaving: {
+          try $0.update(Conversation.self, id: lunch) { $0.participantIDs.insert(cleo) }
+        }, other: { fake.removeMembersRemotely([bob], from: lunch, by: ann) })
+
+      // when
+      let second = try await device.start()
+
+      // then
+      let additions = fake.journal.compactMap { entry -> [UUID]? in
+        guard case .success(.addMembers(_, let list)) = entry.request.endpoint else { return nil }
+        return list.users
+      }
+      #expect(additions == [[bob], [bob], [cleo]])
+      #expect(device.keys(of: .addMembers).count == 2)
+      #expect(Set(fake.members(of: lunch)) == [me, ann, cleo])
+      #expect(
+        second.stack.ui.context.object(Conversation.self, id: lunch)?.participantIDs
+          == [me, ann, cleo])
+    }
+
+    @Test(
+      "A call an earlier life sent that the backend refuses when the next life sends it again goes no more; the user's later rename follows once"
+    )
+    func refusedEarlierLifeCallGoesNoMore() async throws {
+      // given: the user renames Lunch to Brunch; the request goes and its answer is never
+      // heard; offline, the user renames it to Supper; this device dies; the backend will
+      // refuse the next rename once
+      let device = Device()
+      let (fake, me) = (device.fake, device.me)
+      let ann = fake.insertUser(name: "Ann")
+      fake.connectRemotely(with: ann)
+      let lunch = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
+      let rename = RequestMatcher("PUT", "/conversations/*")
+      try await device.die(
+        afterUnheard: { try $0.update(Conversation.self, id: lunch) { $0.name = "Brunch" } },
+        holding: rename,
+        thenSaving: { try $0.update(Conversation.self, id: lunch) { $0.name = "Supper" } })
+      fake.addFault(.once(rename, .status(400)))
+      expectLoggedError(containing: "was reverted")
+
+      // when
+      let second = try await device.start()
+
+      // then
+      let names = fake.journal.compactMap { entry -> String? in
+        guard case .success(.renameConversation(_, let body)) = entry.request.endpoint else {
+          return nil
+        }
+        return body.name
+      }
+      #expect(names == ["Brunch", "Brunch", "Supper"])
+      #expect(fake.conversation(lunch)?.name == "Supper")
+      #expect(second.stack.ui.context.object(Conversation.self, id: lunch)?.name == "Supper")
+      #expect(await second.engine.queue().isEmpty)
     }
 
     /// Whom Ann removes from Lunch while this device's addition of Bob is unanswered, and who

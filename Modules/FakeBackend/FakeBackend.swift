@@ -141,6 +141,7 @@ public final class FakeBackend: Sendable {
   private func serve(
     _ request: FakeRequest, index: Int, mode: NetworkCondition, fault: Fault?, expiry: Duration
   ) async -> Result<TransportResponse, TransportError> {
+    let fault = fault.flatMap { refusesAnsweredRepeat($0, request) ? nil : $0 }
     // A request for a known route is matched even when its body or query is refused with 400.
     let route =
       switch request.endpoint {
@@ -222,6 +223,18 @@ public final class FakeBackend: Sendable {
       record(index, request, route: route, status: response.status, fault: fault)
       return .success(response)
     }
+  }
+
+  /// Whether `fault` would refuse for good a request that repeats an answered idempotency key.
+  ///
+  /// A server answers such a repeat with its first answer, so the fault is not injected, as a
+  /// parked one is not refused (``refuseParkedRequest(_:status:)``). A server error, a `429` or
+  /// a `401` may still come first.
+  private func refusesAnsweredRepeat(_ fault: Fault, _ request: FakeRequest) -> Bool {
+    guard case .status(let status, _) = fault, ResponseClass(status: status) == .permanent,
+      let key = request.headers[Endpoint.idempotencyKeyHeader.lowercased()]
+    else { return false }
+    return hasAnswered(idempotencyKey: key)
   }
 
   /// A transport that serves this fake in-process, with no URL session at all.

@@ -7,6 +7,10 @@ import Transport
 public enum Fault: Sendable, Hashable, CustomStringConvertible {
   /// Answer with this status and an error body, without acting on the request; with
   /// `retryAfter`, the answer carries a `Retry-After` header of that many seconds.
+  ///
+  /// A refusal for good (a `4xx` other than `401`, `408` and `429`) is not injected into a
+  /// request that repeats an idempotency key the server answered: that repeat gets the first
+  /// answer, as the contract says.
   case status(Int, retryAfter: Int? = nil)
   /// Fail with a network error before the request reaches the server.
   case network(NetworkFailure)

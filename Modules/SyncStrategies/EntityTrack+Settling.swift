@@ -253,10 +253,10 @@ extension EntityTrack {
   /// Where the object here still holds what the request carried and the user has not saved the
   /// key again since it went, the user's change lost to a later one, so it is neither kept here
   /// nor sent again. A key the user saved since, even back to the value sent, stays pending;
-  /// that edit is newer than both. A key that differs from what the request carried though no
-  /// save is known (an earlier life of the app sent the request) stays pending too, but of a set
-  /// only the elements that differ are the user's: a member the request added and another
-  /// member removed later stays out, one added since stays in.
+  /// that edit is newer than both. Where an earlier life of the app sent the request, its saves
+  /// are not known: a key that differs from what the request carried stays pending, but of a
+  /// set only the elements that differ are the user's (a member the request added and another
+  /// member removed later stays out; one added since stays in).
   private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
     let changes = context.localChanges(of: Object.self)
     let edits = changes.lastEdits[flight.id] ?? [:]
@@ -265,7 +265,8 @@ extension EntityTrack {
     guard var current = context.object(Object.self, id: flight.id),
       let held = changes.originals[flight.id]
     else { return }
-    let changedUnsaved = notSaved.subtracting(unchanged)
+    let savesUnknown = !flight.idempotencyKey.hasPrefix(keyPrefix)
+    let changedUnsaved = savesUnknown ? notSaved.subtracting(unchanged) : []
     if !changedUnsaved.isEmpty, let carried = flight.local ?? flight.sent {
       var merged = current
       for key in changedUnsaved { merged.mergeEdit(at: key, base: carried, incoming: held) }

@@ -78,6 +78,47 @@ extension FakeBackendTests {
       #expect(try await sending.value == first)
     }
 
+    /// An injected status a repeat of an answered idempotency key meets, and whether the repeat
+    /// gets the first answer instead.
+    static let repeatFaults: [(status: Int, firstAnswer: Bool)] = [
+      (400, true), (403, true), (404, true), (401, false), (429, false), (503, false),
+    ]
+
+    @Test(
+      "An injected refusal for good is not given to a repeat of an idempotency key the server answered; other failures are",
+      arguments: repeatFaults)
+    func refusalOfAnsweredRepeat(fault: (status: Int, firstAnswer: Bool)) async throws {
+      // given: a rename went with a key and was applied; the next call to /self meets the fault
+      let fake = FakeBackend()
+      fake.insertSelfUser()
+      let rename = try keyed(.put, "/self", ["name": "Grace"], key: "k1")
+      let first = try await fake.transport.send(rename)
+      fake.addFault(.once(RequestMatcher("PUT", "/self"), .status(fault.status)))
+
+      // when
+      let again = try await fake.transport.send(rename)
+
+      // then
+      #expect((again == first) == fault.firstAnswer)
+      #expect(again.status == (fault.firstAnswer ? first.status : fault.status))
+    }
+
+    @Test("An injected refusal is given to a request whose idempotency key is new")
+    func refusalOfNewKey() async throws {
+      // given
+      let fake = FakeBackend()
+      fake.insertSelfUser()
+      fake.addFault(.once(RequestMatcher("PUT", "/self"), .status(400)))
+
+      // when
+      let answer = try await fake.transport.send(
+        try keyed(.put, "/self", ["name": "Grace"], key: "k1"))
+
+      // then
+      #expect(answer.status == 400)
+      #expect(fake.user(fake.selfUserID ?? UUID())?.name != "Grace")
+    }
+
     @Test("An idempotency key used again for another change is refused with 422, naming the key")
     func reusedKey() async throws {
       // given

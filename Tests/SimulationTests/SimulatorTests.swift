@@ -1002,7 +1002,7 @@ struct SimulatorTests {
   }
 
   @Test(
-    "Seeds whose calls went again under a new key after a restart send each call once, with no exemption",
+    "Seeds whose calls went again under a new key send each call once, with no exemption",
     arguments: [
       // A member change, a rename or an accent the server applied before the app was killed
       // went again under a new key, because the user had saved the same key since.
@@ -1011,6 +1011,9 @@ struct SimulatorTests {
       // may have left on the backend (1438); a refusal of it kept the call, sent again forever
       // (294).
       294, 1438,
+      // A repeat of a call the server had applied met an injected refusal, which no server
+      // gives a repeat of a key it answered, and the change went again under a new key.
+      1332, 1885,
     ])
   func earlierLifeCallRegressions(seed: UInt64) async {
     // when: drawn as they were found, with every step on
@@ -1020,6 +1023,22 @@ struct SimulatorTests {
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     #expect(report.figures.exemptions == [:])
     #expect(report.figures.restarts > 0)
+  }
+
+  @Test(
+    "A member the user added stays added when news moved the members a request carried",
+    arguments: [
+      // Members that differed from what a request carried, though the user had not saved them
+      // since (news had moved them), were taken for the user's own, and one the user had added
+      // was lost.
+      UInt64(2896)
+    ])
+  func newsMovedMembersRegressions(seed: UInt64) async {
+    // when: drawn as it was found, with every step on
+    let report = await Simulator.run(seed: seed)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
   }
 
   @Test(

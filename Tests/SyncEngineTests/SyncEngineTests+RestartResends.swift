@@ -69,17 +69,19 @@ extension SyncEngineTests {
         return second.stack.ui.context
       }
 
-      /// Starts a life, saves `edit` in it, lets the backend apply it with its answer held, then,
-      /// offline, saves `since` and lets `other` change the backend, and ends the life with the
-      /// answer unheard.
+      /// Starts a life, saves `edit` in it, lets the backend apply it with its answer held (or,
+      /// with `.park`, holds the request itself, which never reaches the server), then, offline,
+      /// saves `since` and lets `other` change the backend, and ends the life with the answer
+      /// unheard.
       @MainActor
       func die(
         afterUnheard edit: (ModelContext) throws -> Void, holding matcher: RequestMatcher,
-        thenSaving since: (ModelContext) throws -> Void, other: () -> Void = {}
+        with fault: Fault = .holdAnswer, thenSaving since: (ModelContext) throws -> Void,
+        other: () -> Void = {}
       ) async throws {
         let first = try await start()
         let ui = first.stack.ui.context
-        fake.addFault(.once(matcher, .holdAnswer))
+        fake.addFault(.once(matcher, fault))
         try edit(ui)
         try ui.save()
         await fake.waitForParkedRequests(1)
@@ -267,8 +269,8 @@ extension SyncEngineTests {
       "A call an earlier life sent that the backend refuses when the next life sends it again goes no more; the user's later rename follows once"
     )
     func refusedEarlierLifeCallGoesNoMore() async throws {
-      // given: the user renames Lunch to Brunch; the request goes and its answer is never
-      // heard; offline, the user renames it to Supper; this device dies; the backend will
+      // given: the user renames Lunch to Brunch; the request goes and never reaches the
+      // server; offline, the user renames it to Supper; this device dies; the backend will
       // refuse the next rename once
       let device = Device()
       let (fake, me) = (device.fake, device.me)
@@ -278,7 +280,7 @@ extension SyncEngineTests {
       let rename = RequestMatcher("PUT", "/conversations/*")
       try await device.die(
         afterUnheard: { try $0.update(Conversation.self, id: lunch) { $0.name = "Brunch" } },
-        holding: rename,
+        holding: rename, with: .park,
         thenSaving: { try $0.update(Conversation.self, id: lunch) { $0.name = "Supper" } })
       fake.addFault(.once(rename, .status(400)))
       expectLoggedError(containing: "was reverted")

@@ -5,8 +5,8 @@ import Models
 
 extension EntityTrack {
   /// The call of an update of `id` that an earlier life of the app sent and never heard
-  /// answered, with the write-ahead record that keeps it, where the record's keys all still
-  /// wait to be sent within `keys`.
+  /// answered, with its idempotency key and the write-ahead record that keeps it, where the
+  /// record's keys all still wait to be sent within `keys`.
   ///
   /// Such a call may already be applied, so it goes again as it went, under its key, before any
   /// later call of its keys, whatever the user saved since: a new call carrying one of its
@@ -15,25 +15,25 @@ extension EntityTrack {
   /// with one that no longer reads as a call, gives none.
   func earlierLifeCall(
     of id: UUID, within keys: Set<Object.Key>, _ changes: LocalChanges<Object>
-  ) -> (record: UnconfirmedValue<Object>, call: RecordedCall, endpoint: Endpoint)? {
+  ) -> (record: UnconfirmedValue<Object>, key: String, endpoint: Endpoint)? {
     for record in changes.unconfirmed[id] ?? [] {
       guard let call = record.call, !call.idempotencyKey.hasPrefix(keyPrefix),
         record.keys.isSubset(of: keys), let endpoint = call.endpoint
       else { continue }
-      return (record, call, endpoint)
+      return (record, call.idempotencyKey, endpoint)
     }
     return nil
   }
 
-  /// Sends `call`, which an earlier life of the app wrote ahead in `record`, again as it went
-  /// and under its key, in place of the change of its keys now.
+  /// Sends `endpoint`, the call an earlier life of the app wrote ahead in `record`, again as it
+  /// went and under its idempotency key `key`, in place of the change of its keys now.
   ///
   /// The request settles only the keys that still hold what it carried; where a key differs,
   /// the difference is the user's change since, made in a life that kept no record of saves.
   /// The earlier life's records stay until an answer settles their keys: a refusal of this
   /// attempt does not say that the first one was not applied.
   func resend(
-    _ record: UnconfirmedValue<Object>, call: RecordedCall, endpoint: Endpoint,
+    _ record: UnconfirmedValue<Object>, key: String, endpoint: Endpoint,
     token: RequestToken, object: ObjectReference, workKeys: Set<Object.Key>,
     in context: ModelContext
   ) -> Preparation {
@@ -47,7 +47,7 @@ extension EntityTrack {
       trail: context.startServerTrail(of: Object.self, id: id))
     flight.catchUpsAtSend = context.catchUpsApplied
     flight.editsAtSend = changes.lastEdits[id] ?? [:]
-    flight.idempotencyKey = call.idempotencyKey
+    flight.idempotencyKey = key
     flight.earlierLifeVersion = changes.originalVersions[id]
     flight.mayBeAppliedAlready = true
     return launch(flight, token: token, object: object, workKeys: workKeys, in: context)

@@ -300,11 +300,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     // record keeps it.
     if kind == .update, let earlier = earlierLifeCall(of: id, within: workKeys, changes) {
       return resend(
-        earlier.record, call: earlier.call, endpoint: earlier.endpoint, token: token,
+        earlier.record, key: earlier.key, endpoint: earlier.endpoint, token: token,
         object: work.object, workKeys: workKeys, in: context)
     }
-    let keys = workKeys
-    let change = change(kind, id, keys: keys, changes, in: context)
+    let change = change(kind, id, keys: workKeys, changes, in: context)
     let action: UpstreamAction<Object>
     do {
       action = try strategy.action(for: change, in: context)
@@ -314,10 +313,11 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     }
     switch action {
     case .localOnly:
-      settleLocally(kind, id, keys: keys, in: context)
+      settleLocally(kind, id, keys: workKeys, in: context)
       return .nothing
     case .send(let endpoint, let carrying, let sent, let alsoPossible):
-      let carried = kind == .update ? carrying.intersection(keys) : kind == .insert ? keys : []
+      let carried =
+        kind == .update ? carrying.intersection(workKeys) : kind == .insert ? workKeys : []
       if kind == .update && carried.isEmpty {
         markFailed(
           id, reason: "the strategy's request carries none of the changed keys", in: context)

@@ -23,7 +23,9 @@ public struct ModelRun: Sendable {
   public let violation: ModelViolation?
   /// The steps that ran, up to the one after which the rule broke (all of them on success).
   public let steps: [ModelStep]
-  /// The requests and answers of the run that concern the objects the violation names.
+  /// The requests and answers of the run that concern the objects the violation names; for a
+  /// run that kept the promise only because a rule of the server's order was waived, all of
+  /// them, with a line where each waiver was granted.
   public let trace: [String]
   /// How often a rule of the server's order was waived in the run, by reason: each exemption
   /// is counted and reported, so none grows unseen.
@@ -90,7 +92,8 @@ public struct ModelRun: Sendable {
       }
       try model.drain()
       try model.checkDrained(steps)
-      return (nil, ran, [], exemptions)
+      let waived = !model.appliedChanges.exemptions.isEmpty
+      return (nil, ran, waived ? model.trace.map(\.description) : [], exemptions)
     } catch let violation as ModelViolation {
       let named = model.trace.map(\.description).filter { line in
         // Ids may sit in parentheses or before a colon: words are runs of hex digits and dashes.

@@ -89,6 +89,8 @@ public final class UpstreamModel {
   private let downstream = DownstreamSync()
   /// Each request handed out and how it was answered, in order, for failure reports.
   private(set) var trace: [TraceEntry] = []
+  /// How many steps `run` was given.
+  private var stepsRun = 0
 
   /// A key whose every saved value must reach the server or stay here.
   ///
@@ -172,21 +174,26 @@ public final class UpstreamModel {
 
   /// A request handed out, or answered; formatted only when a run fails.
   enum TraceEntry: CustomStringConvertible {
-    case handedOut(Endpoint)
+    /// The run's step `index` (counted from 1) began.
+    case step(Int, ModelStep)
+    case handedOut(Endpoint, idempotencyKey: String?)
     case answered(Endpoint, ModelStep.AnswerKind)
     case delivered(Endpoint)
-
-    var endpoint: Endpoint {
-      switch self {
-      case .handedOut(let endpoint), .answered(let endpoint, _), .delivered(let endpoint): endpoint
-      }
-    }
+    /// Another device or user changed the key on the server.
+    case remote(SavedKey)
+    /// The server applied a change of this client again, and a rule of its order waived it.
+    case exempted(SavedKey, SavedValue, AppliedChanges<SavedKey, SavedValue>.Exemption)
 
     var description: String {
       switch self {
-      case .handedOut(let endpoint): "handed out \(endpoint)"
+      case .step(let index, let step): "\(index). \(step)"
+      case .handedOut(let endpoint, let key?): "handed out \(endpoint) under \(key)"
+      case .handedOut(let endpoint, nil): "handed out \(endpoint)"
       case .answered(let endpoint, let kind): "answered \(endpoint): \(kind)"
       case .delivered(let endpoint): "applied by the server \(endpoint)"
+      case .remote(let key): "another device or user changed \(key)"
+      case .exempted(let key, let value, let reason):
+        "exempted: the server applied \(key) = \(value) again (\(reason.rawValue))"
       }
     }
   }
@@ -338,6 +345,8 @@ public final class UpstreamModel {
   /// clock moved), so the rules need no check.
   @discardableResult
   func run(_ step: ModelStep) throws -> Bool {
+    stepsRun += 1
+    trace.append(.step(stepsRun, step))
     switch step {
     case .renameSelf(let name):
       editUI(.key(.selfName)) { try $0.update(User.self, id: self.me) { $0.name = name } }
@@ -417,7 +426,7 @@ public final class UpstreamModel {
       carried[request.token] = carriedChanges(request.endpoint).map {
         ($0.key, $0.value, editCounts[$0.key] ?? 0)
       }
-      trace.append(.handedOut(request.endpoint))
+      trace.append(.handedOut(request.endpoint, idempotencyKey: request.idempotencyKey))
     case .answer(let index, let kind):
       guard !inFlight.isEmpty else { return false }
       let request = inFlight.remove(at: index % inFlight.count)
@@ -446,7 +455,7 @@ public final class UpstreamModel {
       let group = groups[index % groups.count]
       guard let author = fake.members(of: group).first(where: { $0 != me }) else { return false }
       fake.renameRemotely(group, to: name, by: author)
-      appliedChanges.remoteApplied(.groupName(group))
+      remoteApplied(.groupName(group))
       try pull()
     case .remoteMember(let index, let user):
       let group = groups[index % groups.count]
@@ -460,7 +469,7 @@ public final class UpstreamModel {
       }
       // Which of the two changes of that member came last, the backend's order says.
       lastSaved[.member(member, group: group)] = nil
-      appliedChanges.remoteApplied(.member(member, group: group))
+      remoteApplied(.member(member, group: group))
       try pull()
     case .remoteToggleSelf(let index):
       let group = groups[index % groups.count]
@@ -494,7 +503,7 @@ public final class UpstreamModel {
       guard let current = fake.connection(from: me, to: user)?.status else { return false }
       let next: ConnectionStatus = current == .blocked ? .accepted : .blocked
       _ = fake.answer(.updateConnection(user: user, ConnectionUpdate(status: next)))
-      appliedChanges.remoteApplied(.connection(user))
+      remoteApplied(.connection(user))
       try pull()
     case .advance(let duration):
       now += duration
@@ -662,6 +671,12 @@ public final class UpstreamModel {
     return applied
   }
 
+  /// Records that another device or user changed `key` on the server.
+  private func remoteApplied(_ key: SavedKey) {
+    appliedChanges.remoteApplied(key)
+    trace.append(.remote(key))
+  }
+
   /// Lets the server apply `request`: its answer, and the server's version after it.
   ///
   /// What it changed of the keys the model follows is checked against what the server applied
@@ -673,8 +688,12 @@ public final class UpstreamModel {
       request.endpoint, idempotencyKey: request.idempotencyKey)
     if case .success = answer, !isRepeat {
       for change in carried[request.token] ?? [] {
+        let granted = appliedChanges.exemptions
         let broken = appliedChanges.clientApplied(
           change.key, change.value, edits: change.edits, request: request.token.value)
+        if let reason = appliedChanges.exemptions.first(where: { granted[$0.key] != $0.value }) {
+          trace.append(.exempted(change.key, change.value, reason.key))
+        }
         if brokenRule == nil, let broken { brokenRule = broken.description }
       }
     }
@@ -827,7 +846,7 @@ public final class UpstreamModel {
       var next: [UpstreamRequest] = []
       while let request = upstream.nextRequest(in: stack.sync, now: now) {
         next.append(request)
-        trace.append(.handedOut(request.endpoint))
+        trace.append(.handedOut(request.endpoint, idempotencyKey: request.idempotencyKey))
       }
       if next.isEmpty {
         try readNewsAwaited()

@@ -27,6 +27,15 @@ if let seed = arguments.seed {
   let run = ModelRun(seed: seed, steps: arguments.steps)
   guard let violation = run.violation else {
     say("seed \(seed) kept the promise over \(arguments.steps) steps and the drain")
+    for (reason, count) in run.exemptions.sorted(by: { $0.key < $1.key }) {
+      say("exempted: \(reason): \(count) times")
+    }
+    if !run.trace.isEmpty {
+      say("its steps:")
+      for (index, step) in run.steps.enumerated() { say("  \(index + 1). \(step)") }
+      say("its requests:")
+      for line in run.trace { say("  \(line)") }
+    }
     exit(0)
   }
   say("seed \(seed) broke the promise \(violation)")
@@ -38,6 +47,9 @@ if let seed = arguments.seed {
 
 // Each failure is shown as it is found; a long search goes on to the end of its range.
 let exemptions = Locked<[String: Int]>([:])
+// The seeds each exemption was granted in: the first place to look when working on what the
+// checks still waive.
+let exemptedSeeds = Locked<[String: [UInt64]]>([:])
 let failing = ModelSearch.run(
   first: arguments.first, count: arguments.seeds, steps: arguments.steps,
   threads: arguments.threads
@@ -47,9 +59,19 @@ let failing = ModelSearch.run(
     say("replay: \(arguments.replayCommand(seed: run.seed))")
   }
   exemptions.withLock { $0.merge(run.exemptions, uniquingKeysWith: +) }
+  exemptedSeeds.withLock { seeds in
+    for reason in run.exemptions.keys { seeds[reason, default: []].append(run.seed) }
+  }
   if finished % 1_000 == 0 { say("… \(finished) seeds") }
 }
 let seconds = (clock.now - start) / .seconds(1)
+// Before the summary, whose last lines a recorded run keeps.
+for (reason, seeds) in exemptedSeeds.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+  let listed = seeds.sorted().prefix(20).map(String.init).joined(separator: " ")
+  say(
+    "seeds exempted for \(reason) (replay one with --seed N): \(listed)\(seeds.count > 20 ? " …" : "")"
+  )
+}
 let last = arguments.first + UInt64(arguments.seeds) - 1
 let threads = arguments.threads == 1 ? "1 thread" : "\(arguments.threads) threads"
 say(

@@ -10,6 +10,8 @@ public final class EntitySchema<Object: ModelObject>: Sendable {
   package let name: EntityName
   /// Reads and writes the value of a key, for per-key comparison and merging.
   package let field: @Sendable (Object.Key) -> Field<Object>
+  /// The keys that hold sets, whose edits the change log follows element by element.
+  package let setKeys: Set<Object.Key>
   /// The entity's references to other objects, each with an inverse index.
   package let relationships: [Relationship<Object>]
   /// The rules an object breaks, given its previous saved value and the context it is saved in.
@@ -36,6 +38,7 @@ public final class EntitySchema<Object: ModelObject>: Sendable {
   ) {
     self.name = name
     self.field = field
+    setKeys = Set(Object.Key.allCases.filter { field($0).holdsSet })
     self.relationships = relationships
     self.violations = violations
     self.deletionViolations = deletionViolations

@@ -44,8 +44,13 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// A request tells from it whether the user edited a key again since it went, even back to
   /// the value it carried. Kept in memory only, as requests in flight are.
   package internal(set) var lastEdits: [UUID: [Object.Key: Int]] = [:]
-  /// The serial of the last save recorded here.
-  private var editSerial = 0
+  /// For each object edited here, the serial of the last save that added or removed each
+  /// element of its set-valued keys: a request tells from it which members the user touched
+  /// since it went, where the key alone says only that some member changed.
+  package internal(set) var lastElementEdits: [UUID: [Object.Key: [SetElement: Int]]] = [:]
+  /// The serial of the last save recorded here: a request that keeps it when it goes tells a
+  /// key or element saved since by a higher serial in ``lastEdits`` or ``lastElementEdits``.
+  package private(set) var editSerial = 0
 
   /// Creates an empty record.
   package init() {}
@@ -102,9 +107,16 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
       failures[id] = nil
     }
     if !changes.updated.isEmpty { editSerial += 1 }
+    let setKeys = Object.schema.setKeys
     for (id, update) in changes.updated {
       updatedKeys[id, default: []].formUnion(update.keys)
-      for key in update.keys { lastEdits[id, default: [:]][key] = editSerial }
+      for key in update.keys {
+        lastEdits[id, default: [:]][key] = editSerial
+        guard setKeys.contains(key), let before = table[id] else { continue }
+        for element in before.changedElements(at: key, comparedTo: update.object) {
+          lastElementEdits[id, default: [:]][key, default: [:]][element] = editSerial
+        }
+      }
       failures[id] = nil
       if inserted.contains(id), let backend = backendValue(of: id) {
         noteEdit(of: id, keys: update.keys, measuredAgainst: backend)

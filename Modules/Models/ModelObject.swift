@@ -82,6 +82,27 @@ extension ModelObject {
     Self.field(key).mergeEdit(&self, base, incoming)
   }
 
+  /// Gives up, at a set-valued `key`, what the change from `before` to `after` did.
+  ///
+  /// Each element the change added or removed that this object still holds as changed, and that
+  /// `untouched` says the user did not edit since, takes `incoming`'s value. A key of one value
+  /// is left as it is.
+  ///
+  /// What else differs here, the change did not make, so it stays: a member another request
+  /// added is not taken for part of a change that only removed someone.
+  package mutating func yieldChange(
+    at key: Key, from before: Self, to after: Self, incoming: Self,
+    untouched: (SetElement) -> Bool
+  ) {
+    Self.field(key).yieldChange(&self, before, after, incoming, untouched)
+  }
+
+  /// The elements a set-valued `key` gained or lost between `self` and `other`; none for a key
+  /// of one value.
+  package func changedElements(at key: Key, comparedTo other: Self) -> [SetElement] {
+    Self.field(key).changedElements(self, other)
+  }
+
   /// A reference to this object, for messages and errors.
   public var reference: ObjectReference { ObjectReference(Self.entityName, id) }
 }
@@ -94,12 +115,26 @@ package struct Field<Root> {
   /// Merges an incoming value into an edit of this key made from `base`: the edit stays, except
   /// that a set-valued key takes the incoming elements the edit did not add or remove.
   let mergeEdit: (_ edit: inout Root, _ base: Root, _ incoming: Root) -> Void
+  /// Of a set, takes the incoming value of each element the change from `before` to `after`
+  /// added or removed, where `current` still holds the change and the user did not touch it.
+  let yieldChange:
+    (
+      _ current: inout Root, _ before: Root, _ after: Root, _ incoming: Root,
+      _ untouched: (SetElement) -> Bool
+    ) -> Void
+  /// Of a set, the elements that differ between two values.
+  let changedElements: (Root, Root) -> [SetElement]
+  /// Whether the key holds a set.
+  let holdsSet: Bool
 
   /// Creates the field for a stored property.
   package init<Value: Equatable>(_ keyPath: WritableKeyPath<Root, Value>) {
     differs = { $0[keyPath: keyPath] != $1[keyPath: keyPath] }
     copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
     mergeEdit = { _, _, _ in }
+    yieldChange = { _, _, _, _, _ in }
+    changedElements = { _, _ in [] }
+    holdsSet = false
   }
 
   /// Creates the field for a stored set, which merges element by element.
@@ -107,7 +142,7 @@ package struct Field<Root> {
   /// An edit of one element made on a copy the server has changed since keeps the user's own
   /// additions and removals and takes the server's for every other element: adding Cy to a
   /// group whose Bob the server removed meanwhile does not bring Bob back.
-  package init<Element: Hashable>(_ keyPath: WritableKeyPath<Root, Set<Element>>) {
+  package init<Element: Hashable & Sendable>(_ keyPath: WritableKeyPath<Root, Set<Element>>) {
     differs = { $0[keyPath: keyPath] != $1[keyPath: keyPath] }
     copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
     mergeEdit = { edit, base, incoming in
@@ -116,6 +151,24 @@ package struct Field<Root> {
       edit[keyPath: keyPath] = incoming[keyPath: keyPath]
         .subtracting(before.subtracting(mine)).union(mine.subtracting(before))
     }
+    yieldChange = { current, before, after, incoming, untouched in
+      let made = after[keyPath: keyPath]
+      let incoming = incoming[keyPath: keyPath]
+      for element in before[keyPath: keyPath].symmetricDifference(made)
+      where current[keyPath: keyPath].contains(element) == made.contains(element)
+        && untouched(SetElement(element))
+      {
+        if incoming.contains(element) {
+          current[keyPath: keyPath].insert(element)
+        } else {
+          current[keyPath: keyPath].remove(element)
+        }
+      }
+    }
+    changedElements = { one, other in
+      one[keyPath: keyPath].symmetricDifference(other[keyPath: keyPath]).map(SetElement.init)
+    }
+    holdsSet = true
   }
 }
 

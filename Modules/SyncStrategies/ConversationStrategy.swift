@@ -126,9 +126,10 @@ public struct ConversationStrategy: UpstreamStrategy {
   ///
   /// Another user may have added or removed members since the request went: those changes are
   /// in the last synchronised value and stay. Where another user changed one of the very
-  /// members this request changed, even if only to change them back, the order on the backend
-  /// is unknown, so both outcomes are possible, and the next request makes the backend match the
-  /// group here whichever it was.
+  /// members this request changed, even if only to change them back, the server's versions say
+  /// which came last: with them, news heard after the request stand for those members. Without
+  /// them the order is unknown, so both outcomes are possible, and the next request makes the
+  /// backend match the group here whichever it was.
   private func membersChanged(
     _ sent: SentChange<Conversation>, adding added: Set<UUID> = [],
     removing removed: Set<UUID> = [], in context: ModelContext
@@ -151,9 +152,11 @@ public struct ConversationStrategy: UpstreamStrategy {
     let contested = added.union(removed).intersection(touched)
     var results: [Set<UUID>] = []
     for value in possible {
-      let applied = value.participantIDs.union(added).subtracting(removed)
-      results.append(applied)
-      if !contested.isEmpty {
+      // With the server's order known, `touched` moved after the request: their news stand.
+      if !sent.isOrdered {
+        results.append(value.participantIDs.union(added).subtracting(removed))
+      }
+      if sent.isOrdered || !contested.isEmpty {
         results.append(
           value.participantIDs.union(added.subtracting(contested))
             .subtracting(removed.subtracting(contested)))

@@ -46,7 +46,7 @@ extension EntityTrack {
       unconfirmed: change.unconfirmed, endpoint: endpoint,
       trail: context.startServerTrail(of: Object.self, id: id))
     flight.catchUpsAtSend = context.catchUpsApplied
-    flight.editsAtSend = changes.lastEdits[id] ?? [:]
+    flight.savedUpTo = changes.editSerial
     flight.idempotencyKey = key
     flight.earlierLifeVersion = changes.originalVersions[id]
     flight.mayBeAppliedAlready = true

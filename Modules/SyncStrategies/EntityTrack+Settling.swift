@@ -253,23 +253,29 @@ extension EntityTrack {
   /// Where the object here still holds what the request carried and the user has not saved the
   /// key again since it went, the user's change lost to a later one, so it is neither kept here
   /// nor sent again. A key the user saved since, even back to the value sent, stays pending;
-  /// that edit is newer than both. Where an earlier life of the app sent the request, its saves
-  /// are not known: a key that differs from what the request carried stays pending, but of a
-  /// set only the elements that differ are the user's (a member the request added and another
-  /// member removed later stays out; one added since stays in).
+  /// that edit is newer than both. Of a set, each element counts on its own: an element the
+  /// request added or removed, still so here and not touched by a save since, takes the
+  /// server's value, whatever else of the set the user changed (a member the request added and
+  /// another member removed later goes; one the user added since stays). Saves of an earlier
+  /// life of the app are not known: they count from the resend.
   private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
     let changes = context.localChanges(of: Object.self)
     let edits = changes.lastEdits[flight.id] ?? [:]
-    let notSaved = keys.filter { edits[$0] == flight.editsAtSend[$0] }
+    let notSaved = keys.filter { edits[$0] ?? 0 <= flight.savedUpTo }
     let unchanged = stillAsSent(flight, in: context).intersection(notSaved)
     guard var current = context.object(Object.self, id: flight.id),
       let held = changes.originals[flight.id]
     else { return }
-    let savesUnknown = !flight.idempotencyKey.hasPrefix(keyPrefix)
-    let changedUnsaved = savesUnknown ? notSaved.subtracting(unchanged) : []
-    if !changedUnsaved.isEmpty, let carried = flight.local ?? flight.sent {
+    let elementEdits = changes.lastElementEdits[flight.id] ?? [:]
+    let moved = keys.subtracting(unchanged)
+    if !moved.isEmpty, let before = flight.lastKnown, let after = flight.sent {
       var merged = current
-      for key in changedUnsaved { merged.mergeEdit(at: key, base: carried, incoming: held) }
+      for key in moved {
+        let serials = elementEdits[key] ?? [:]
+        merged.yieldChange(at: key, from: before, to: after, incoming: held) { element in
+          serials[element] ?? 0 <= flight.savedUpTo
+        }
+      }
       if merged != current {
         _ = try? context.update(Object.self, id: flight.id) { $0 = merged }
         current = merged

@@ -29,9 +29,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     let alsoPossible: [Object]
     /// The object as the backend last had it when the request was made.
     let lastKnown: Object?
-    /// The serials of the saves that last changed the request's keys here when it went
-    /// (`LocalChanges.lastEdits`): a key whose serial moved since was edited again.
-    var editsAtSend: [Object.Key: Int] = [:]
+    /// The serial of the last save of the object's entity when the request went
+    /// (`LocalChanges.editSerial`): a key or element whose last save has a higher serial
+    /// (`LocalChanges.lastEdits`, `LocalChanges.lastElementEdits`) was edited again since.
+    var savedUpTo = 0
     /// The idempotency key the request went with: the same call sent again after its answer
     /// was lost goes with the same key, so the server applies it at most once.
     var idempotencyKey = ""
@@ -331,7 +332,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         unconfirmed: change.unconfirmed, endpoint: endpoint,
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
       flight.catchUpsAtSend = context.catchUpsApplied
-      flight.editsAtSend = edits
+      flight.savedUpTo = changes.editSerial
       flight.idempotencyKey =
         unansweredCreations[id].flatMap { $0.endpoint == endpoint ? $0.key : nil }
         ?? "\(keyPrefix)-\(token.value)"
@@ -341,7 +342,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
 
   /// Sends `attempt`, an update whose answer was lost, again as it went: the same call under
   /// the same idempotency key, still hearing the news it heard, and settling only the keys the
-  /// user has not saved since it first went (`Flight/editsAtSend`).
+  /// user has not saved since it first went (`Flight/savedUpTo`).
   private func resend(
     _ attempt: Flight, token: RequestToken, object: ObjectReference, workKeys: Set<Object.Key>,
     in context: ModelContext
@@ -417,7 +418,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     guard let attempts = lostAttempts.removeValue(forKey: id) else { return }
     var kept: [Flight] = []
     for attempt in attempts {
-      let unchanged = attempt.keys.allSatisfy { edits[$0] == attempt.editsAtSend[$0] }
+      let unchanged = attempt.keys.allSatisfy { edits[$0] ?? 0 <= attempt.savedUpTo }
       if attempt.keys.isDisjoint(with: keys) && unchanged {
         kept.append(attempt)
       } else if let trail = attempt.trail {

@@ -450,6 +450,33 @@ struct LocalChangesTests {
     #expect(records.map(\.call) == [rename, removal])
   }
 
+  @Test("A save records the members it added or removed, each under that save's serial")
+  func elementEdits() throws {
+    // given: Lunch with Ann
+    let me = make.selfUser()
+    let (ann, bob, cy) = (make.user(name: "Ann"), make.user(name: "Bob"), make.user(name: "Cy"))
+    let group = make.conversation(name: "Lunch", creator: me, participants: [ann])
+    let stack = InlineModelStack(Tables([me, ann, bob, cy, group]))
+    try stack.ui.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob.id) }
+    try stack.ui.save()
+
+    // when: a later save adds Cy and renames the group
+    try stack.ui.update(Conversation.self, id: group.id) {
+      $0.participantIDs.insert(cy.id)
+      $0.name = "Brunch"
+    }
+    try stack.ui.save()
+
+    // then: Ann, untouched, has no serial, and the name, a key of one value, has no elements
+    let changes = stack.sync.localChanges(of: Conversation.self)
+    let serials = changes.lastElementEdits[group.id]?[.participantIDs] ?? [:]
+    let (bobs, cys) = (serials[SetElement(bob.id)], serials[SetElement(cy.id)])
+    #expect(Set(serials.keys) == [SetElement(bob.id), SetElement(cy.id)])
+    #expect(bobs.flatMap { bobs in cys.map { bobs < $0 } } == true)
+    #expect(cys == changes.lastEdits[group.id]?[.participantIDs])
+    #expect(changes.lastElementEdits[group.id]?[.name] == nil)
+  }
+
   @Test(
     "Ending a call takes it off the records that went under its key, and only those; the values stay possible"
   )

@@ -6,7 +6,9 @@ import Foundation
 /// change by another device.
 ///
 /// A change is one value the user saved for a key: the key's edit count at that save tells two
-/// saves of the same value apart, so a user who saves a value again makes a new change.
+/// saves of the same value apart, so a user who saves a value again makes a new change. No
+/// application is waived: a request sent again after a lost answer or a restart goes under its
+/// first idempotency key, and the server answers that repeat without applying it again.
 package struct AppliedChanges<Key: Hashable & Sendable, Value: Hashable & Sendable>: Sendable {
   /// One application of a key's value on the server.
   package enum Entry: Equatable {
@@ -35,29 +37,10 @@ package struct AppliedChanges<Key: Hashable & Sendable, Value: Hashable & Sendab
     }
   }
 
-  /// Why a rule was waived for one application, counted so that none grows unseen.
-  package enum Exemption: String, CaseIterable, Sendable {
-    /// The change went again after its first request's answer was lost: until a resend reuses
-    /// the first request's idempotency key, the server may apply it twice.
-    case resentAfterLostAnswer = "resent after a lost answer"
-    /// The same, where another device changed the key in between: the order of the two is not
-    /// known when the answer is lost, so the resend may overwrite the later change.
-    case overwroteAfterLostAnswer = "resent after a lost answer over a later change"
-    /// The change went again after the app was killed before its answer: resends after a
-    /// restart go under new idempotency keys.
-    case resentAfterRestart = "resent after a restart"
-  }
-
   package private(set) var history: [Key: [Entry]] = [:]
-  /// The requests whose answers were lost after the server applied them.
-  private var lostAnswers: Set<Int> = []
-  /// The requests whose answers the app may not have heard before it was killed.
-  private var unheardAtRestart: Set<Int> = []
 
   /// Creates an empty record.
   package init() {}
-  /// How often each exemption was granted.
-  package private(set) var exemptions: [Exemption: Int] = [:]
 
   /// Records that the server applied request `request` of this client, which carried `value`
   /// for `key` when the key had been edited `edits` times; returns the rule it broke, if any.
@@ -69,33 +52,14 @@ package struct AppliedChanges<Key: Hashable & Sendable, Value: Hashable & Sendab
     guard
       let first = entries.lastIndex(where: { entry in
         if case .client(value, edits, _) = entry { true } else { false }
-      }), case .client(_, _, let earlier) = entries[first]
+      })
     else { return nil }
-    let overwrites = entries[(first + 1)...].contains(.remote)
-    if lostAnswers.contains(earlier) {
-      exemptions[overwrites ? .overwroteAfterLostAnswer : .resentAfterLostAnswer, default: 0] += 1
-      return nil
-    }
-    if unheardAtRestart.contains(earlier) {
-      exemptions[.resentAfterRestart, default: 0] += 1
-      return nil
-    }
-    return overwrites
+    return entries[(first + 1)...].contains(.remote)
       ? .overwroteLaterChange(key: key, value: value) : .appliedTwice(key: key, value: value)
-  }
-
-  /// Records that the app was killed while the answers to `requests` may have been on their way.
-  package mutating func killed(beforeHearing requests: some Sequence<Int>) {
-    unheardAtRestart.formUnion(requests)
   }
 
   /// Records that another device or user changed `key` on the server.
   package mutating func remoteApplied(_ key: Key) {
     history[key, default: []].append(.remote)
-  }
-
-  /// Records that the answer to `request`, which the server applied, was lost on its way back.
-  package mutating func answerLost(_ request: Int) {
-    lostAnswers.insert(request)
   }
 }

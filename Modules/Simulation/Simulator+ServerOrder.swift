@@ -10,8 +10,8 @@ extension Simulator {
   /// never applies a change of the app again over another device's later change.
   ///
   /// A request the server answered without applying it (a repeat of an idempotency key) is
-  /// passed over. One whose answer was lost on the way, or whose app was killed before it could
-  /// hear it, may be resent: those resends are exempted and counted.
+  /// passed over; nothing else is waived, not even a change whose answer was lost or whose app
+  /// was killed before it heard it, since such a change goes again under its first key.
   func readServerApplications(at step: Int?) -> InvariantViolation? {
     for entry in fake.journal(from: nextJournalIndex) where !readJournal.contains(entry.index) {
       readJournal.insert(entry.index)
@@ -21,14 +21,9 @@ extension Simulator {
       if let key = entry.request.headers[Endpoint.idempotencyKeyHeader.lowercased()] {
         guard appliedIdempotencyKeys.insert(key).inserted else { continue }
       }
-      appliedThisLife.append(entry.index)
       for (key, value) in carriedChanges(endpoint) {
-        let granted = applied.exemptions.values.reduce(0, +)
         let breach = applied.clientApplied(
           key, value, edits: lastEdits.editCounts[key] ?? 0, request: entry.index)
-        if applied.exemptions.values.reduce(0, +) > granted {
-          log.add("exempted: #\(entry.index) applied \(key) = \(value) again")
-        }
         switch breach {
         case .appliedTwice?:
           return InvariantViolation(
@@ -40,14 +35,10 @@ extension Simulator {
           break
         }
       }
-      if Self.answerMayBeLost(entry) { applied.answerLost(entry.index) }
     }
     while readJournal.remove(nextJournalIndex) != nil { nextJournalIndex += 1 }
-    figures.exemptions = Dictionary(
-      uniqueKeysWithValues: applied.exemptions.map { ($0.key.rawValue, $0.value) })
-    if shownWhileSentAgain > 0 {
-      figures.exemptions["older value shown while sent again"] = shownWhileSentAgain
-    }
+    figures.exemptions =
+      shownWhileSentAgain > 0 ? ["older value shown while sent again": shownWhileSentAgain] : [:]
     return nil
   }
 
@@ -58,29 +49,12 @@ extension Simulator {
     applied.remoteApplied(key)
   }
 
-  /// Records that the app is being killed: the answers of what the server applied in this life
-  /// may not have reached it.
-  func noteKill() {
-    _ = readServerApplications(at: nil)
-    applied.killed(beforeHearing: appliedThisLife)
-    appliedThisLife = []
-  }
-
   /// Whether the server applied the request `entry` records: it answered a success, or
   /// applied it and lost the answer.
   private static func wasApplied(_ entry: JournalEntry) -> Bool {
     if case .loseResponse? = entry.fault { return true }
     guard let status = entry.status else { return false }
     return (200..<300).contains(status)
-  }
-
-  /// Whether the answer to a request the server applied may not have reached the app: lost or
-  /// broken on the way, or held or delayed past the moment the app gave up on it.
-  private static func answerMayBeLost(_ entry: JournalEntry) -> Bool {
-    switch entry.fault {
-    case .loseResponse?, .malformedBody?, .holdAnswer?, .delay?: true
-    default: false
-    }
   }
 
   /// The values `endpoint` sets for the keys the simulator follows, written as `LastEdits`

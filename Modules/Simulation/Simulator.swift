@@ -75,8 +75,6 @@ public final class Simulator {
   var readJournal: Set<Int> = []
   /// The idempotency keys of requests the server applied: a repeat of one changed nothing.
   var appliedIdempotencyKeys: Set<String> = []
-  /// The requests of the app's current life the server applied.
-  var appliedThisLife: [Int] = []
   /// For each group, the members a change of its members is measured from, as the sync
   /// context had them after the last step.
   var memberBases: [UUID: Set<UUID>] = [:]
@@ -250,9 +248,6 @@ public final class Simulator {
     if fake.network == .unresponsive { fake.network = .offline }
     clock.advance(by: .seconds(61))
     await quiesce()
-    // What the server applied for the dead app, its held and delayed requests included, it
-    // never heard of.
-    noteKill()
     // A kill loses what the store refused to take, the cursor's moves and the names the sync
     // context showed since its last save included: the next life reads on from what the store
     // holds. (The UI context only ever showed saved names.)

@@ -24,11 +24,11 @@ public struct ModelRun: Sendable {
   /// The steps that ran, up to the one after which the rule broke (all of them on success).
   public let steps: [ModelStep]
   /// The requests and answers of the run that concern the objects the violation names; for a
-  /// run that kept the promise only because a rule of the server's order was waived, all of
-  /// them, with a line where each waiver was granted.
+  /// run that kept the promise only because a check was waived, all of them, between its
+  /// steps.
   public let trace: [String]
-  /// How often a rule of the server's order was waived in the run, by reason: each exemption
-  /// is counted and reported, so none grows unseen.
+  /// How often a check was waived in the run, by reason: each exemption is counted and
+  /// reported, so none grows unseen.
   public let exemptions: [String: Int]
 
   /// Runs `steps` steps of `seed`'s sequence with `strategies`, then drains the tracker and
@@ -77,12 +77,8 @@ public struct ModelRun: Sendable {
       )
     }
     var exemptions: [String: Int] {
-      var counts = Dictionary(
-        uniqueKeysWithValues: model.appliedChanges.exemptions.map { ($0.key.rawValue, $0.value) })
-      if model.shownWhileSentAgain > 0 {
-        counts["older value shown while sent again"] = model.shownWhileSentAgain
-      }
-      return counts
+      model.shownWhileSentAgain > 0
+        ? ["older value shown while sent again": model.shownWhileSentAgain] : [:]
     }
     do {
       for index in 0..<steps {
@@ -92,7 +88,7 @@ public struct ModelRun: Sendable {
       }
       try model.drain()
       try model.checkDrained(steps)
-      let waived = !model.appliedChanges.exemptions.isEmpty
+      let waived = !exemptions.isEmpty
       return (nil, ran, waived ? model.trace.map(\.description) : [], exemptions)
     } catch let violation as ModelViolation {
       let named = model.trace.map(\.description).filter { line in

@@ -181,8 +181,6 @@ public final class UpstreamModel {
     case delivered(Endpoint)
     /// Another device or user changed the key on the server.
     case remote(SavedKey)
-    /// The server applied a change of this client again, and a rule of its order waived it.
-    case exempted(SavedKey, SavedValue, AppliedChanges<SavedKey, SavedValue>.Exemption)
 
     var description: String {
       switch self {
@@ -192,8 +190,6 @@ public final class UpstreamModel {
       case .answered(let endpoint, let kind): "answered \(endpoint): \(kind)"
       case .delivered(let endpoint): "applied by the server \(endpoint)"
       case .remote(let key): "another device or user changed \(key)"
-      case .exempted(let key, let value, let reason):
-        "exempted: the server applied \(key) = \(value) again (\(reason.rawValue))"
       }
     }
   }
@@ -614,7 +610,6 @@ public final class UpstreamModel {
       let (answer, version) =
         delivered.removeValue(forKey: request.token) ?? serverApplies(request)
       if kind == .lostResponse {
-        appliedChanges.answerLost(request.token.value)
         outcome = .temporary(
           BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
       } else {
@@ -632,7 +627,6 @@ public final class UpstreamModel {
     // answer.
     case .temporary where delivered.removeValue(forKey: request.token) != nil,
       .tooMany where delivered.removeValue(forKey: request.token) != nil:
-      appliedChanges.answerLost(request.token.value)
       outcome = .temporary(
         BackendFailure(responseClass: .temporary, transportError: .network(.connectionLost)))
     case .permanent where delivered[request.token] != nil:
@@ -688,12 +682,8 @@ public final class UpstreamModel {
       request.endpoint, idempotencyKey: request.idempotencyKey)
     if case .success = answer, !isRepeat {
       for change in carried[request.token] ?? [] {
-        let granted = appliedChanges.exemptions
         let broken = appliedChanges.clientApplied(
           change.key, change.value, edits: change.edits, request: request.token.value)
-        if let reason = appliedChanges.exemptions.first(where: { granted[$0.key] != $0.value }) {
-          trace.append(.exempted(change.key, change.value, reason.key))
-        }
         if brokenRule == nil, let broken { brokenRule = broken.description }
       }
     }

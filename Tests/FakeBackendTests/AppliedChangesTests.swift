@@ -8,13 +8,11 @@ struct AppliedChangesTests {
   enum Application: Sendable, CustomTestStringConvertible {
     case client(String, edits: Int, request: Int)
     case remote
-    case lost(request: Int)
 
     var testDescription: String {
       switch self {
       case .client(let value, let edits, let request): "\(value) (edit \(edits), #\(request))"
       case .remote: "another device"
-      case .lost(let request): "#\(request)'s answer lost"
       }
     }
   }
@@ -55,22 +53,6 @@ struct AppliedChangesTests {
 
     // then
     #expect(record.broken.isEmpty)
-    #expect(record.changes.exemptions.isEmpty)
-  }
-
-  @Test(
-    "It waives a resend after a lost answer, and counts it by whether it overwrote a later change")
-  func countsExemptions() {
-    // when
-    let record = Self.replay([
-      .client("A", edits: 1, request: 1), .lost(request: 1), .client("A", edits: 1, request: 2),
-      .client("B", edits: 2, request: 3), .lost(request: 3), .remote,
-      .client("B", edits: 2, request: 4),
-    ])
-
-    // then
-    #expect(record.broken.isEmpty)
-    #expect(record.changes.exemptions == [.resentAfterLostAnswer: 1, .overwroteAfterLostAnswer: 1])
   }
 
   private static func replay(_ applications: [Application]) -> (
@@ -85,7 +67,6 @@ struct AppliedChangesTests {
           broken.append(rule.description)
         }
       case .remote: changes.remoteApplied("name")
-      case .lost(let request): changes.answerLost(request)
       }
     }
     return (changes, broken)

@@ -43,26 +43,26 @@ public struct ModelRun: Sendable {
   ) {
     self.init(
       seed: seed, steps: steps, strategies: strategies,
-      answersCarryVersions: answersCarryVersions, readsNewsBackwards: false)
+      answersCarryVersions: answersCarryVersions, defect: nil)
   }
 
-  /// Runs `seed`'s sequence with a client whose pulls read every notification again newest
-  /// first when `readsNewsBackwards` is set: a broken downstream the checks must catch.
+  /// Runs `seed`'s sequence with a client broken as `defect` says, which the checks must
+  /// catch.
   package init(
     seed: UInt64, steps: Int, strategies: [any UpstreamStrategy],
-    answersCarryVersions: Bool, readsNewsBackwards: Bool
+    answersCarryVersions: Bool, defect: ModelDefect?
   ) {
     self.seed = seed
     (violation, self.steps, trace, exemptions) = UUIDSource.$current.withValue(.seeded(seed)) {
       Self.outcome(
         seed: seed, steps: steps, strategies: strategies,
-        answersCarryVersions: answersCarryVersions, readsNewsBackwards: readsNewsBackwards)
+        answersCarryVersions: answersCarryVersions, defect: defect)
     }
   }
 
   private static func outcome(
     seed: UInt64, steps: Int, strategies: [any UpstreamStrategy], answersCarryVersions: Bool,
-    readsNewsBackwards: Bool
+    defect: ModelDefect?
   ) -> (ModelViolation?, [ModelStep], [String], [String: Int]) {
     var random = SeededRandomNumberGenerator(seed: seed)
     var ran: [ModelStep] = []
@@ -70,7 +70,7 @@ public struct ModelRun: Sendable {
     do {
       model = try UpstreamModel(
         uuids: .seeded(seed), strategies: strategies, answersCarryVersions: answersCarryVersions,
-        readsNewsBackwards: readsNewsBackwards)
+        defect: defect)
     } catch {
       return (
         ModelViolation(step: -1, rule: "the world could not be set up: \(error)"), [], [], [:]

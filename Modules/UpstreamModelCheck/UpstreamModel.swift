@@ -33,9 +33,8 @@ public final class UpstreamModel {
   /// Whether answers carry the server's version, so the client knows the server's order;
   /// without them it falls back on guessing it (a deliberately broken setup for the checks).
   let answersCarryVersions: Bool
-  /// Whether every pull reads the whole stream again, newest first: old news are applied over
-  /// newer ones (a deliberately broken downstream for the checks).
-  let readsNewsBackwards: Bool
+  /// How the client is broken on purpose, if it is, to show a check catching it.
+  let defect: ModelDefect?
   /// The names the server set, with their versions, and the newest each context showed.
   var names = NameOrderTrack()
   /// How often a context showed an older name that the client was sending again, which the
@@ -210,10 +209,10 @@ public final class UpstreamModel {
   /// prepared one saved.
   init(
     uuids: UUIDSource, strategies: [any UpstreamStrategy] = standardStrategies,
-    answersCarryVersions: Bool = true, readsNewsBackwards: Bool = false
+    answersCarryVersions: Bool = true, defect: ModelDefect? = nil
   ) throws {
     self.answersCarryVersions = answersCarryVersions
-    self.readsNewsBackwards = readsNewsBackwards
+    self.defect = defect
     let world = try Self.world.withLock { world in
       if let world { return world }
       let prepared = try Self.prepareWorld()
@@ -679,7 +678,8 @@ public final class UpstreamModel {
     answer: Result<EndpointResponse, APIError>, version: ServerVersion
   ) {
     let (answer, version, isRepeat) = fake.answer(
-      request.endpoint, idempotencyKey: request.idempotencyKey)
+      request.endpoint,
+      idempotencyKey: defect == .dropsIdempotencyKeys ? nil : request.idempotencyKey)
     if case .success = answer, !isRepeat {
       for change in carried[request.token] ?? [] {
         let broken = appliedChanges.clientApplied(
@@ -783,9 +783,9 @@ public final class UpstreamModel {
   private func pull() throws {
     guard
       case .success(.notifications(var page)) = fake.answer(
-        .getNotifications(since: readsNewsBackwards ? nil : lastNotification, size: 500))
+        .getNotifications(since: defect == .readsNewsBackwards ? nil : lastNotification, size: 500))
     else { return }
-    if readsNewsBackwards {
+    if defect == .readsNewsBackwards {
       page = Page(elements: page.elements.reversed(), failures: page.failures, hasMore: false)
     }
     let applied = downstream.apply(page, since: lastNotification, in: stack.sync)

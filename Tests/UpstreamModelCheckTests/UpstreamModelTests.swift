@@ -205,7 +205,7 @@ struct UpstreamModelTests {
       seeds.compactMap { seed in
         ModelRun(
           seed: seed, steps: Self.steps, strategies: UpstreamModel.standardStrategies,
-          answersCarryVersions: true, readsNewsBackwards: true
+          answersCarryVersions: true, defect: .readsNewsBackwards
         ).violation
       }
     }
@@ -213,6 +213,29 @@ struct UpstreamModelTests {
     // then
     #expect(
       violations.contains { $0.rule.contains("after it showed") },
+      "\(violations.map(\.rule).prefix(3))")
+  }
+
+  @Test(
+    "A client whose resends the server cannot tell from new changes has a change applied twice, and the check says so"
+  )
+  func changeAppliedTwiceIsCaught() async {
+    // given: the server sees no idempotency key, so a resend after a lost answer applies again
+    let seeds: [UInt64] = Array(1...20)
+
+    // when
+    let violations = await DedicatedThread.run { _ in
+      seeds.compactMap { seed in
+        ModelRun(
+          seed: seed, steps: Self.steps, strategies: UpstreamModel.standardStrategies,
+          answersCarryVersions: true, defect: .dropsIdempotencyKeys
+        ).violation
+      }
+    }
+
+    // then
+    #expect(
+      violations.contains { $0.rule.contains("change of this client to") },
       "\(violations.map(\.rule).prefix(3))")
   }
 

@@ -194,9 +194,14 @@ struct UpstreamModelTests {
   }
 
   @Test(
-    "A client that reads every notification again newest first shows an older name, and the check says so"
-  )
-  func olderValueShownIsCaught() async {
+    "A client broken on purpose breaks the rule meant for it within twenty seeds, and the check says so",
+    arguments: [
+      // Reading every notification again newest first shows an older name.
+      (ModelDefect.readsNewsBackwards, "after it showed"),
+      // A server that sees no idempotency key applies a resend after a lost answer again.
+      (.dropsIdempotencyKeys, "change of this client to"),
+    ])
+  func brokenClientIsCaught(defect: ModelDefect, rule: String) async {
     // given
     let seeds: [UInt64] = Array(1...20)
 
@@ -205,38 +210,13 @@ struct UpstreamModelTests {
       seeds.compactMap { seed in
         ModelRun(
           seed: seed, steps: Self.steps, strategies: UpstreamModel.standardStrategies,
-          answersCarryVersions: true, defect: .readsNewsBackwards
+          answersCarryVersions: true, defect: defect
         ).violation
       }
     }
 
     // then
-    #expect(
-      violations.contains { $0.rule.contains("after it showed") },
-      "\(violations.map(\.rule).prefix(3))")
-  }
-
-  @Test(
-    "A client whose resends the server cannot tell from new changes has a change applied twice, and the check says so"
-  )
-  func changeAppliedTwiceIsCaught() async {
-    // given: the server sees no idempotency key, so a resend after a lost answer applies again
-    let seeds: [UInt64] = Array(1...20)
-
-    // when
-    let violations = await DedicatedThread.run { _ in
-      seeds.compactMap { seed in
-        ModelRun(
-          seed: seed, steps: Self.steps, strategies: UpstreamModel.standardStrategies,
-          answersCarryVersions: true, defect: .dropsIdempotencyKeys
-        ).violation
-      }
-    }
-
-    // then
-    #expect(
-      violations.contains { $0.rule.contains("change of this client to") },
-      "\(violations.map(\.rule).prefix(3))")
+    #expect(violations.contains { $0.rule.contains(rule) }, "\(violations.map(\.rule).prefix(3))")
   }
 
   /// A seed that once broke the promise, with the length of its sequence and what it found.

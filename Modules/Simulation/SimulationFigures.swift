@@ -47,8 +47,8 @@ public struct SimulationFigures: Sendable, Hashable {
   public var requests = 0
   /// Virtual time covered.
   public var virtualTime: Duration = .zero
-  /// How often a rule of the server's order was waived, by reason (a resend after a lost
-  /// answer or a restart); counted so that none grows unseen.
+  /// How often a check was waived, by reason (an older name shown while the app sends it
+  /// again, after it gave up a refused change); counted so that none grows unseen.
   public var exemptions: [String: Int] = [:]
 
   /// Creates empty figures.
@@ -98,7 +98,7 @@ public struct SimulationFigures: Sendable, Hashable {
       requests withdrawn \(withdrawnRequests); members added by others \(membersAddedByOthers), \
       messages deleted by others \(messagesDeletedByOthers), by the self user on another device \
       \(deletionsElsewhere)
-      exempted from the order rules: \(exemptionList)
+      exemptions granted: \(exemptionList)
       """
   }
 

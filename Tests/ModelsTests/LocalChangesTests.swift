@@ -428,16 +428,23 @@ struct LocalChangesTests {
     return (rename, removal)
   }
 
+  /// A stack holding Lunch with Ann, and the two calls of ``calls(of:)`` for it.
+  func lunchWithCalls() -> (
+    stack: InlineModelStack, group: Conversation, rename: RecordedCall, removal: RecordedCall
+  ) {
+    let me = make.selfUser()
+    let ann = make.user(name: "Ann")
+    let group = make.conversation(name: "Lunch", creator: me, participants: [ann])
+    let (rename, removal) = Self.calls(of: group)
+    return (InlineModelStack(Tables([me, ann, group])), group, rename, removal)
+  }
+
   @Test(
     "A save of a key a write-ahead record carries keeps the record's call, for a later life to send as it went"
   )
   func saveKeepsCall() throws {
     // given: a rename went under k-1 and a member change under k-2
-    let me = make.selfUser()
-    let ann = make.user(name: "Ann")
-    let group = make.conversation(name: "Lunch", creator: me, participants: [ann])
-    let stack = InlineModelStack(Tables([me, ann, group]))
-    let (rename, removal) = Self.calls(of: group)
+    let (stack, group, rename, removal) = lunchWithCalls()
     stack.sync.recordInFlight(group, keys: [.name], call: rename)
     stack.sync.recordInFlight(group, keys: [.participantIDs], call: removal)
 
@@ -482,11 +489,7 @@ struct LocalChangesTests {
   )
   func endCallKeepsValues() throws {
     // given: a rename went under k-1, twice, and a member change under k-2
-    let me = make.selfUser()
-    let ann = make.user(name: "Ann")
-    let group = make.conversation(name: "Lunch", creator: me, participants: [ann])
-    let stack = InlineModelStack(Tables([me, ann, group]))
-    let (rename, removal) = Self.calls(of: group)
+    let (stack, group, rename, removal) = lunchWithCalls()
     stack.sync.recordInFlight(group, keys: [.name], call: rename)
     stack.sync.recordInFlight(group, keys: [.name], call: rename)
     stack.sync.recordInFlight(group, keys: [.participantIDs], call: removal)

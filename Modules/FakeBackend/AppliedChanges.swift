@@ -13,7 +13,7 @@ package struct AppliedChanges<Key: Hashable & Sendable, Value: Hashable & Sendab
   /// One application of a key's value on the server.
   package enum Entry: Equatable {
     /// A request of this client, made when the key had been edited `edits` times.
-    case client(Value, edits: Int, request: Int)
+    case client(Value, edits: Int)
     /// Another device or user.
     case remote
   }
@@ -37,21 +37,19 @@ package struct AppliedChanges<Key: Hashable & Sendable, Value: Hashable & Sendab
     }
   }
 
-  package private(set) var history: [Key: [Entry]] = [:]
+  private var history: [Key: [Entry]] = [:]
 
   /// Creates an empty record.
   package init() {}
 
-  /// Records that the server applied request `request` of this client, which carried `value`
-  /// for `key` when the key had been edited `edits` times; returns the rule it broke, if any.
-  package mutating func clientApplied(_ key: Key, _ value: Value, edits: Int, request: Int)
-    -> Breach?
-  {
-    defer { history[key, default: []].append(.client(value, edits: edits, request: request)) }
+  /// Records that the server applied a request of this client that carried `value` for `key`
+  /// when the key had been edited `edits` times; returns the rule it broke, if any.
+  package mutating func clientApplied(_ key: Key, _ value: Value, edits: Int) -> Breach? {
+    defer { history[key, default: []].append(.client(value, edits: edits)) }
     let entries = history[key] ?? []
     guard
       let first = entries.lastIndex(where: { entry in
-        if case .client(value, edits, _) = entry { true } else { false }
+        if case .client(value, edits) = entry { true } else { false }
       })
     else { return nil }
     return entries[(first + 1)...].contains(.remote)

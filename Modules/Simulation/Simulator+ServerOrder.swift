@@ -22,8 +22,7 @@ extension Simulator {
         guard appliedIdempotencyKeys.insert(key).inserted else { continue }
       }
       for (key, value) in carriedChanges(endpoint) {
-        let breach = applied.clientApplied(
-          key, value, edits: lastEdits.editCounts[key] ?? 0, request: entry.index)
+        let breach = applied.clientApplied(key, value, edits: lastEdits.editCounts[key] ?? 0)
         switch breach {
         case .appliedTwice?:
           return InvariantViolation(

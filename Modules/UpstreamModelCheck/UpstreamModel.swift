@@ -682,8 +682,7 @@ public final class UpstreamModel {
       idempotencyKey: defect == .dropsIdempotencyKeys ? nil : request.idempotencyKey)
     if case .success = answer, !isRepeat {
       for change in carried[request.token] ?? [] {
-        let broken = appliedChanges.clientApplied(
-          change.key, change.value, edits: change.edits, request: request.token.value)
+        let broken = appliedChanges.clientApplied(change.key, change.value, edits: change.edits)
         if brokenRule == nil, let broken { brokenRule = broken.description }
       }
     }

@@ -4,14 +4,14 @@ import Testing
 
 @Suite("AppliedChanges")
 struct AppliedChangesTests {
-  /// One application, by this client (its value, edit count and request) or by another device.
+  /// One application, by this client (its value and edit count) or by another device.
   enum Application: Sendable, CustomTestStringConvertible {
-    case client(String, edits: Int, request: Int)
+    case client(String, edits: Int)
     case remote
 
     var testDescription: String {
       switch self {
-      case .client(let value, let edits, let request): "\(value) (edit \(edits), #\(request))"
+      case .client(let value, let edits): "\(value) (edit \(edits))"
       case .remote: "another device"
       }
     }
@@ -22,12 +22,12 @@ struct AppliedChangesTests {
     arguments: [
       (
         [
-          Application.client("Grace", edits: 1, request: 1), .remote,
-          .client("Grace", edits: 1, request: 2),
+          Application.client("Grace", edits: 1), .remote,
+          .client("Grace", edits: 1),
         ],
         "overwriting a later change by another device"
       ),
-      ([.client("Grace", edits: 1, request: 1), .client("Grace", edits: 1, request: 2)], "twice"),
+      ([.client("Grace", edits: 1), .client("Grace", edits: 1)], "twice"),
     ])
   func reportsRepeats(applications: [Application], expected: String) {
     // when
@@ -42,10 +42,10 @@ struct AppliedChangesTests {
     "It accepts a value saved again as a new change, and another device's changes in any order",
     arguments: [
       [
-        Application.client("Grace", edits: 1, request: 1), .remote,
-        .client("Grace", edits: 2, request: 2),
+        Application.client("Grace", edits: 1), .remote,
+        .client("Grace", edits: 2),
       ],
-      [.remote, .client("Grace", edits: 1, request: 1), .remote],
+      [.remote, .client("Grace", edits: 1), .remote],
     ])
   func acceptsNewChanges(applications: [Application]) {
     // when
@@ -62,8 +62,8 @@ struct AppliedChangesTests {
     var broken: [String] = []
     for application in applications {
       switch application {
-      case .client(let value, let edits, let request):
-        if let rule = changes.clientApplied("name", value, edits: edits, request: request) {
+      case .client(let value, let edits):
+        if let rule = changes.clientApplied("name", value, edits: edits) {
           broken.append(rule.description)
         }
       case .remote: changes.remoteApplied("name")

@@ -86,7 +86,8 @@ public final class UpstreamModel {
   private var unsaved: [UnsavedEffect] = []
   private var counter = 0
   private let downstream = DownstreamSync()
-  /// Each request handed out and how it was answered, in order, for failure reports.
+  /// The steps, each request handed out and how it was answered, and other devices' changes,
+  /// in order, for reports.
   private(set) var trace: [TraceEntry] = []
   /// How many steps `run` was given.
   private var stepsRun = 0
@@ -171,7 +172,8 @@ public final class UpstreamModel {
     var last: UUID?
   }
 
-  /// A request handed out, or answered; formatted only when a run fails.
+  /// A step, a request handed out, applied or answered, or another device's change; formatted
+  /// only for a report.
   enum TraceEntry: CustomStringConvertible {
     /// The run's step `index` (counted from 1) began.
     case step(Int, ModelStep)

@@ -31,9 +31,7 @@ if let seed = arguments.seed {
       say("exempted: \(reason): \(count) times")
     }
     if !run.trace.isEmpty {
-      say("its steps:")
-      for (index, step) in run.steps.enumerated() { say("  \(index + 1). \(step)") }
-      say("its requests:")
+      say("its steps, with their requests, answers and other devices' changes:")
       for line in run.trace { say("  \(line)") }
     }
     exit(0)

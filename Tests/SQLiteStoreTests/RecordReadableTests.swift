@@ -16,9 +16,15 @@ struct RecordReadableTests {
     /// Whether field by field reads the bytes back to the value they were written from.
     let readsBack: @Sendable ([UInt8]) -> Bool
     let bytes: @Sendable () throws -> [UInt8]
+    /// Values written inside the record that are readings of their own: the byte tests change
+    /// only the first and last of their bytes here, where the record's lengths meet them.
+    let nested: @Sendable () throws -> [[UInt8]]
 
-    init<Value: RecordReadable & Codable & Equatable & Sendable>(_ label: String, _ value: Value) {
+    init<Value: RecordReadable & Codable & Equatable & Sendable>(
+      _ label: String, _ value: Value, nested: [Conversation] = []
+    ) {
       self.label = label
+      self.nested = { try nested.map { try RecordWriter.bytes(of: $0, codingPath: []) } }
       let fieldByField: @Sendable ([UInt8]) -> Result<Value, any Error> = { bytes in
         Result {
           try bytes.withUnsafeBufferPointer {
@@ -42,6 +48,20 @@ struct RecordReadableTests {
     }
 
     var testDescription: String { label }
+
+    /// The positions of `bytes` the byte tests change: all, but for the inner bytes of each
+    /// nested value.
+    func positions(in bytes: [UInt8]) throws -> [Int] {
+      var inner = IndexSet()
+      for value in try nested() where value.count > 2 {
+        var start = bytes.startIndex
+        while let range = bytes[start...].firstRange(of: value) {
+          inner.insert(integersIn: (range.lowerBound + 1)..<(range.upperBound - 1))
+          start = range.upperBound
+        }
+      }
+      return bytes.indices.filter { !inner.contains($0) }
+    }
   }
 
   static let readings: [Reading] = {
@@ -60,7 +80,9 @@ struct RecordReadableTests {
           nonce: UUID(UInt64(7)), conversationID: UUID(UInt64(1)), senderID: UUID(UInt64(2)),
           text: "", localTime: RecordWritableTests.time)),
       Reading("a connection with every property set", RecordWritableTests.connection),
-      Reading("a change-log record with every part", RecordWritableTests.fullRecord),
+      Reading(
+        "a change-log record with every part", RecordWritableTests.fullRecord,
+        nested: RecordWritableTests.fullRecordGroups),
       Reading("a change-log record of two keys", renamed),
       Reading("an empty change-log record", PendingChange<Message>()),
     ]
@@ -96,9 +118,10 @@ struct RecordReadableTests {
     "A record with any one byte changed reads as through Codable, or is refused as through it",
     arguments: readings)
   func changedByte(_ reading: Reading) throws {
-    // given: each byte one more, one less, and at the edges of a varint's byte
+    // given: each byte one more, one less, and at the edges of a varint's byte (inside a
+    // nested value that is a reading of its own, only its first and last byte)
     let bytes = try reading.bytes()
-    let changed = bytes.indices.flatMap { index in
+    let changed = try reading.positions(in: bytes).flatMap { index in
       [bytes[index] &+ 1, bytes[index] &- 1, 0, 0x7F, 0x80, 0xFF].map { byte in
         var copy = bytes
         copy[index] = byte

@@ -63,6 +63,9 @@ struct RecordWritableTests {
     return record
   }
 
+  /// The groups ``fullRecord`` holds, each of them written inside it.
+  static let fullRecordGroups = [group]
+
   static let cases: [Case] = {
     var renamed = PendingChange<User>()
     renamed.keys = [.name]

@@ -28,20 +28,20 @@ narrow_to_modules() {
   export COURIER_MODULES
 }
 
-# The suite's build configuration for these build options, as options one per line: nothing
-# when they name one (-c, --configuration) or a sanitizer (--sanitize=…, whose builds stay debug);
-# otherwise an optimised build with testing enabled, so that `@testable import` still works. The
-# suite runs about twice as fast so (the model test's 2,000 sequences in 5 s instead of 13 s on
-# two cores), for a longer rebuild after an edit; `-c debug` gives a build for a debugger.
+# What the suite's build adds to these build options, one per line: testing enabled when they
+# name the release configuration (`-c release`), so that `@testable import` still works in
+# optimised code; nothing otherwise, since SwiftPM's default, a debug build, enables it itself.
 # Every script that reuses the suite's build adds these to its options, so that it finds it.
 courier_suite_config() {
-  local option
+  local previous="" option
   for option in "$@"; do
-    case "$option" in
-      -c|--configuration|--configuration=*|--sanitize=*) return 0 ;;
+    case "$previous $option" in
+      "-c release"|"--configuration release"|*" --configuration=release")
+        printf '%s\n' -Xswiftc -enable-testing
+        return 0 ;;
     esac
+    previous=$option
   done
-  printf '%s\n' -c release -Xswiftc -enable-testing
 }
 
 # The folder of the products built with these build options: only --scratch-path and the

@@ -58,6 +58,39 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// Whether nothing is waiting to be pushed.
   package var isEmpty: Bool { inserted.isEmpty && updatedKeys.isEmpty && deleted.isEmpty }
 
+  /// Counts what a UI save changed as one more save.
+  ///
+  /// Each key the save changed, and each element it added to or removed from a set, takes the
+  /// save's serial. `committed` holds the values before the save.
+  ///
+  /// Only the sync context counts saves: its requests in flight compare against the serials.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
+  mutating func countEdits(_ changes: EntityChanges<Object>, committed: Tables) {
+    guard !changes.updated.isEmpty else { return }
+    editSerial += 1
+    let table = committed.rows(of: Object.self)
+    let setKeys = Object.schema.setKeys
+    for (id, update) in changes.updated {
+      for key in update.keys {
+        lastEdits[id, default: [:]][key] = editSerial
+        guard setKeys.contains(key), let before = table[id] else { continue }
+        for element in before.changedElements(at: key, comparedTo: update.object) {
+          lastElementEdits[id, default: [:]][key, default: [:]][element] = editSerial
+        }
+      }
+    }
+  }
+
+  /// Forgets the serials of the object `id`'s saves, once no request of it is out to compare
+  /// against them: a later request takes the serial of its time, and only later saves count.
+  mutating func forgetEditSerials(of id: UUID) {
+    lastEdits[id] = nil
+    lastElementEdits[id] = nil
+  }
+
   /// Forgets what the object `id`'s changes were measured against (its original and its edit
   /// base), once nothing of it is pending or it starts over.
   mutating func forgetBases(of id: UUID) {
@@ -106,17 +139,8 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
       deleted.remove(id)
       failures[id] = nil
     }
-    if !changes.updated.isEmpty { editSerial += 1 }
-    let setKeys = Object.schema.setKeys
     for (id, update) in changes.updated {
       updatedKeys[id, default: []].formUnion(update.keys)
-      for key in update.keys {
-        lastEdits[id, default: [:]][key] = editSerial
-        guard setKeys.contains(key), let before = table[id] else { continue }
-        for element in before.changedElements(at: key, comparedTo: update.object) {
-          lastElementEdits[id, default: [:]][key, default: [:]][element] = editSerial
-        }
-      }
       failures[id] = nil
       if inserted.contains(id), let backend = backendValue(of: id) {
         noteEdit(of: id, keys: update.keys, measuredAgainst: backend)
@@ -223,6 +247,16 @@ struct LocalChangeLog: Sendable {
       modify(Changes.Object.self) { $0.recordSave(entity.typed, committed: committed) }
     }
     for entity in changes.entityChanges { record(entity) }
+  }
+
+  /// Counts what a UI save changed as one more save, for each entity (see
+  /// ``LocalChanges/countEdits(_:committed:)``).
+  mutating func countEdits(_ changes: ChangeSet, committed: Tables) {
+    func count<Changes: AnyEntityChanges>(_ entity: Changes) {
+      guard !entity.typed.updated.isEmpty else { return }
+      modify(Changes.Object.self) { $0.countEdits(entity.typed, committed: committed) }
+    }
+    for entity in changes.entityChanges { count(entity) }
   }
 
   /// An empty log.

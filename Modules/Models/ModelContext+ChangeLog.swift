@@ -375,6 +375,16 @@ extension ModelContext {
     }
   }
 
+  /// Forgets the serials of the object `id`'s saves, once no request of it is out.
+  ///
+  /// They are kept in memory only, so no record changes.
+  package func forgetEditSerials<Object: ModelObject>(_ type: Object.Type, id: UUID) {
+    guard log[type].lastEdits[id] != nil || log[type].lastElementEdits[id] != nil else { return }
+    modifyLog(touching: [], changesPlan: false) { log in
+      log.modify(type) { $0.forgetEditSerials(of: id) }
+    }
+  }
+
   /// Takes the call that went under `idempotencyKey` off the write-ahead records of `id`.
   ///
   /// An attempt of it was answered, so no later life sends it again. The values stay what the

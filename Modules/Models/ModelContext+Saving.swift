@@ -59,7 +59,10 @@ extension ModelContext {
     for entity in changes.entityChanges { reconcile(entity) }
     if role == .sync && changes.origin == .ui {
       let before = committed
-      modifyLog(touching: changes.references) { $0.recordSave(changes, committed: before) }
+      modifyLog(touching: changes.references) { log in
+        log.recordSave(changes, committed: before)
+        log.countEdits(changes, committed: before)
+      }
     }
     setCommitted { $0.apply(changes) }
     broadcaster.publish(ContextChange(context: role, kind: .merged, changes: changes))

@@ -10,6 +10,7 @@ extension EntityTrack {
     -> UpstreamCompletion
   {
     guard let flight = flights.removeValue(forKey: token) else { return .unknownToken(token) }
+    defer { forgetEditSerialsIfIdle(flight.id, in: context) }
     release(token, of: flight)
     noteKey(of: flight, outcome)
     // An answer ends the call: no later life sends it again.
@@ -312,6 +313,13 @@ extension EntityTrack {
     for mark in flight.writeAheadMarks {
       context.withdrawInFlight(Object.self, id: flight.id, mark: mark)
     }
+  }
+
+  /// Forgets the serials of the object `id`'s saves once no request of it is out or waits to go
+  /// again: only requests compare against them.
+  func forgetEditSerialsIfIdle(_ id: UUID, in context: ModelContext) {
+    guard keyHolders[id] == nil, wholeHolders[id] == nil, lostAttempts[id] == nil else { return }
+    context.forgetEditSerials(Object.self, id: id)
   }
 
   private func release(_ token: RequestToken, of flight: Flight) {

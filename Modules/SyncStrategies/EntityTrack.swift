@@ -453,6 +453,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       for trail in attempts.compactMap(\.trail) {
         _ = context.endServerTrail(of: Object.self, id: id, from: trail)
       }
+      forgetEditSerialsIfIdle(id, in: context)
     }
   }
 

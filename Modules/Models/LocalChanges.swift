@@ -302,6 +302,7 @@ struct LocalChangeLog: Sendable {
     func collect<Object: ModelObject>(_ type: Object.Type, _ wanted: [ObjectReference]) {
       let changes = self[type]
       records.modifyRecords(of: type) { records in
+        records.reserveCapacity(records.count + wanted.count)
         for reference in wanted { records[reference.id] = changes.pendingChange(of: reference.id) }
       }
     }

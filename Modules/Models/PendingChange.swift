@@ -12,18 +12,62 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
   package var isDeleted = false
   /// The keys changed locally since they were last synchronised.
   package var keys: Set<Object.Key> = []
-  /// The object's last synchronised value (its last value, for a deletion).
-  package var original: Object?
-  /// The backend's refusal, if it refused the change for good.
-  package var failure: PushFailure?
-  /// Values the backend may hold because requests carrying them may have been applied.
-  package var unconfirmed: [UnconfirmedValue<Object>] = []
-  /// The changed keys' last synchronised values when the user first changed them (see
-  /// ``LocalChanges/editBases``).
-  package var editBase: Object?
   /// The server's version of the latest news that changed or told ``original``, if known (see
   /// ``LocalChanges/originalVersions``).
   package var originalVersion: Int?
+  /// The values only a changed, deleted, refused or uncertain object has, in a box of their own:
+  /// most records hold none of them (a new message's), and a save or an in-memory store keeps
+  /// many records, so a record without them stays a few bytes wide.
+  fileprivate var box: Box?
+
+  /// The object's last synchronised value (its last value, for a deletion).
+  package var original: Object? {
+    get { values.original }
+    set { values.original = newValue }
+  }
+  /// The backend's refusal, if it refused the change for good.
+  package var failure: PushFailure? {
+    get { values.failure }
+    set { values.failure = newValue }
+  }
+  /// Values the backend may hold because requests carrying them may have been applied.
+  package var unconfirmed: [UnconfirmedValue<Object>] {
+    get { values.unconfirmed }
+    set { values.unconfirmed = newValue }
+  }
+  /// The changed keys' last synchronised values when the user first changed them (see
+  /// ``LocalChanges/editBases``).
+  package var editBase: Object? {
+    get { values.editBase }
+    set { values.editBase = newValue }
+  }
+
+  /// The boxed values; setting values that are all absent removes the box.
+  fileprivate var values: Values {
+    get {
+      guard case .values(let values)? = box else { return Values() }
+      return values
+    }
+    set { box = newValue.isEmpty ? nil : .values(newValue) }
+  }
+
+  /// What the box holds.
+  fileprivate struct Values: Sendable, Equatable {
+    var original: Object?
+    var failure: PushFailure?
+    var unconfirmed: [UnconfirmedValue<Object>] = []
+    var editBase: Object?
+
+    var isEmpty: Bool {
+      original == nil && failure == nil && unconfirmed.isEmpty && editBase == nil
+    }
+  }
+
+  /// The box: an indirect case, so that its values live on the heap, shared by the copies of a
+  /// record.
+  fileprivate indirect enum Box: Sendable, Equatable {
+    case values(Values)
+  }
 
   /// Creates an empty record.
   package init() {}
@@ -155,11 +199,12 @@ extension LocalChanges {
     record.isInserted = inserted.contains(id)
     record.isDeleted = deleted.contains(id)
     record.keys = updatedKeys[id] ?? []
-    record.original = originals[id]
-    record.failure = failures[id]
-    record.unconfirmed = unconfirmed[id] ?? []
-    record.editBase = updatedKeys[id] == nil ? nil : editBases[id]
-    record.originalVersion = originals[id] == nil ? nil : originalVersions[id]
+    let original = originals[id]
+    record.originalVersion = original == nil ? nil : originalVersions[id]
+    // The values go into the record's box at once, not one at a time.
+    record.values = PendingChange.Values(
+      original: original, failure: failures[id], unconfirmed: unconfirmed[id] ?? [],
+      editBase: updatedKeys[id] == nil ? nil : editBases[id])
     return record
   }
 
@@ -168,10 +213,11 @@ extension LocalChanges {
     if record.isInserted { inserted.insert(id) } else { inserted.remove(id) }
     if record.isDeleted { deleted.insert(id) } else { deleted.remove(id) }
     updatedKeys[id] = record.keys.isEmpty ? nil : record.keys
-    originals[id] = record.original
-    failures[id] = record.failure
-    unconfirmed[id] = record.unconfirmed.isEmpty ? nil : record.unconfirmed
-    editBases[id] = record.keys.isEmpty ? nil : record.editBase
-    originalVersions[id] = record.original == nil ? nil : record.originalVersion
+    let values = record.values
+    originals[id] = values.original
+    failures[id] = values.failure
+    unconfirmed[id] = values.unconfirmed.isEmpty ? nil : values.unconfirmed
+    editBases[id] = record.keys.isEmpty ? nil : values.editBase
+    originalVersions[id] = values.original == nil ? nil : record.originalVersion
   }
 }

@@ -22,7 +22,25 @@ struct RecordWritableTests {
       self.label = label
       fieldByField = { try value.record }
       codable = { try RecordWriter.bytes(of: value, codingPath: []) }
-      storedProperties = allSet ? Mirror(reflecting: value).children.count : nil
+      storedProperties = allSet ? Self.storedProperties(of: value) : nil
+    }
+
+    /// How many stored properties `value` has, the values in a record's box counted one by one.
+    static func storedProperties(of value: Any) -> Int {
+      Mirror(reflecting: value).children.reduce(0) { count, child in
+        count + (child.label == "box" ? boxedProperties(child.value) : 1)
+      }
+    }
+
+    /// The stored properties of what a box holds: the struct inside its optional and its case.
+    static func boxedProperties(_ value: Any) -> Int {
+      let mirror = Mirror(reflecting: value)
+      if mirror.displayStyle == .optional || mirror.displayStyle == .enum,
+        let payload = mirror.children.first
+      {
+        return boxedProperties(payload.value)
+      }
+      return mirror.children.count
     }
 
     var testDescription: String { label }

@@ -145,3 +145,48 @@ func swiftTestBenchmark() async throws -> [BenchmarkResult] {
   result.notes.append("\(report.summary); exit status \(status)")
   return [result]
 }
+
+/// `model-test`: the model test's seeded sequences in the debug test build, as `Tools/test` runs
+/// them, against the same seeds in `courier-model-check` built for release, in turn.
+///
+/// The seeds are many enough that starting either process is a small part of its time.
+func modelTestBenchmark() async throws -> [BenchmarkResult] {
+  let seeds = 1_000
+  let swift = try swiftExecutable()
+  let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  let release = folder.appendingPathComponent("courier-model-check").path
+  guard FileManager.default.isExecutableFile(atPath: release) else {
+    throw BenchmarkFailure("no courier-model-check beside courier-bench at \(release)")
+  }
+  let clock = ContinuousClock()
+  func timed(_ executable: String, _ arguments: [String], _ environment: [String: String] = [:])
+    async throws -> Duration
+  {
+    let start = clock.now
+    let status = try await runProcess(executable, arguments, environment: environment)
+    guard status == 0 else {
+      throw BenchmarkFailure("\(executable) \(arguments.joined(separator: " ")) exited \(status)")
+    }
+    return clock.now - start
+  }
+  var debug: [Duration] = []
+  var optimised: [Duration] = []
+  for _ in 0..<3 {
+    debug.append(
+      try await timed(
+        swift, ["test", "--skip-build", "--filter", "UpstreamModelTests/seededSequences"],
+        ["COURIER_MODEL_SEEDS": "\(seeds)"]))
+    optimised.append(try await timed(release, ["--seeds", "\(seeds)", "--threads", "2"]))
+  }
+  let subject = Samples(durations: debug, warmedUp: false)
+  let baseline = Samples(durations: optimised, warmedUp: false)
+  let ratio = subject.median.seconds / max(baseline.median.seconds, 1e-9)
+  var result = BenchmarkResult(
+    name: "model-test: 1,000 seeded sequences in the debug test build",
+    subject: subject, baseline: baseline,
+    baselineName: "the same seeds in courier-model-check, built for release",
+    ratio: ratio, ratioMeaning: "time relative to the release build:", goal: "≤ 2×",
+    met: ratio <= 2)
+  result.notes.append("both on two threads; the debug run includes starting swift test")
+  return [result]
+}

@@ -16,6 +16,7 @@ let available: [(name: String, run: () async throws -> [BenchmarkResult])] = [
   ("screens", { try await screenBenchmarks() }),
   ("traits", { try await traitsBenchmark() }),
   ("swift-test", { try await swiftTestBenchmark() }),
+  ("model-test", { try await modelTestBenchmark() }),
 ]
 
 /// The command: every `exit` in it ends the process.

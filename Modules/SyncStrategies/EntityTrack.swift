@@ -12,23 +12,45 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   typealias Object = Strategy.Object
 
   /// A request in flight for one object.
+  ///
+  /// What the request is stays fixed once it is made, and lives on the heap, shared by the
+  /// flight's copies: a dictionary of thousands of flights (a drain hands out every ready
+  /// request at once) holds a pointer and a few counters per flight, not three objects.
   struct Flight {
-    let id: UUID
-    let kind: UpstreamChangeKind
-    let keys: Set<Object.Key>
-    let sent: Object?
+    /// What the request is, fixed when it is made.
+    private let content: Content
+
+    /// The object the request is for.
+    var id: UUID { content.id }
+    /// Whether it inserts, updates or deletes the object.
+    var kind: UpstreamChangeKind { content.kind }
+    /// The keys it carries.
+    var keys: Set<Object.Key> { content.keys }
+    /// The values it carries.
+    var sent: Object? { content.sent }
     /// The object here when the request went, which may differ from ``sent`` where the request
     /// carries only part of a change (a member removal before an addition): a key that differs
     /// from it now was changed here since.
-    let local: Object?
+    var local: Object? { content.local }
     /// For a deletion, how many deletions of the object had left the log when it went
     /// (``ModelContext/endedDeletions(of:)``): a deletion pending at its answer counts as its
     /// own only if none ended since.
-    let endedDeletions: Int
+    var endedDeletions: Int { content.endedDeletions }
     /// Other values the backend may hold for `keys` once the request is applied.
-    let alsoPossible: [Object]
+    var alsoPossible: [Object] { content.alsoPossible }
     /// The object as the backend last had it when the request was made.
-    let lastKnown: Object?
+    var lastKnown: Object? { content.lastKnown }
+    /// Other values the backend may have held for the keys when the request was made.
+    var unconfirmed: [Object] { content.unconfirmed }
+    /// The call it makes.
+    var endpoint: Endpoint { content.endpoint }
+    /// Where the request started listening to what notifications say the backend holds for the
+    /// object; set for updates.
+    ///
+    /// An insert needs no trail: the news about it came after it, so where the keys ended is all
+    /// that matters.
+    var trail: ServerTrailMark? { content.trail }
+
     /// The serial of the last save of the object's entity when the request went
     /// (`LocalChanges.editSerial`): a key or element whose last save has a higher serial
     /// (`LocalChanges.lastEdits`, `LocalChanges.lastElementEdits`) was edited again since.
@@ -47,13 +69,24 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// Its answer was lost: until an attempt is answered, the call stays one the backend may
     /// have applied, whatever becomes of this attempt, and keeps its idempotency key.
     var mayBeAppliedAlready = false
-    /// Other values the backend may have held for the keys when the request was made.
-    let unconfirmed: [Object]
-    let endpoint: Endpoint
     /// How many catch-ups the context had applied when the request went
     /// (``ModelContext/catchUpsApplied``): one applied since may have moved the cursor past the
     /// request's news.
     var catchUpsAtSend = 0
+    /// The marks of the records written ahead for the request, one per value in
+    /// ``possibleOnBackend``; what it withdraws if it surely was not applied.
+    var writeAheadMarks: [WriteAheadMark] = []
+
+    init(
+      id: UUID, kind: UpstreamChangeKind, keys: Set<Object.Key>, sent: Object?, local: Object?,
+      endedDeletions: Int, alsoPossible: [Object], lastKnown: Object?, unconfirmed: [Object],
+      endpoint: Endpoint, trail: ServerTrailMark?
+    ) {
+      content = Content(
+        id: id, kind: kind, keys: keys, sent: sent, local: local, endedDeletions: endedDeletions,
+        alsoPossible: alsoPossible, lastKnown: lastKnown, unconfirmed: unconfirmed,
+        endpoint: endpoint, trail: trail)
+    }
 
     /// The values the backend may hold once the request is applied: none for a deletion.
     var possibleOnBackend: [Object] {
@@ -66,18 +99,41 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       sent.map { Acknowledgement($0, alsoPossible: alsoPossible) }
     }
 
-    /// The marks of the records written ahead for the request, one per value in
-    /// ``possibleOnBackend``; what it withdraws if it surely was not applied.
-    var writeAheadMarks: [WriteAheadMark] = []
-
     /// Whether what the request carries was written ahead in the change log before it went.
     var isWrittenAhead: Bool { !writeAheadMarks.isEmpty }
-    /// Where the request started listening to what notifications say the backend holds for the
-    /// object; set for updates.
-    ///
-    /// An insert needs no trail: the news about it came after it, so where the keys ended is all
-    /// that matters.
-    let trail: ServerTrailMark?
+
+    /// What a request is, fixed when it is made; see ``Flight``'s properties of the same names.
+    private final class Content {
+      let id: UUID
+      let kind: UpstreamChangeKind
+      let keys: Set<Object.Key>
+      let sent: Object?
+      let local: Object?
+      let endedDeletions: Int
+      let alsoPossible: [Object]
+      let lastKnown: Object?
+      let unconfirmed: [Object]
+      let endpoint: Endpoint
+      let trail: ServerTrailMark?
+
+      init(
+        id: UUID, kind: UpstreamChangeKind, keys: Set<Object.Key>, sent: Object?,
+        local: Object?, endedDeletions: Int, alsoPossible: [Object], lastKnown: Object?,
+        unconfirmed: [Object], endpoint: Endpoint, trail: ServerTrailMark?
+      ) {
+        self.id = id
+        self.kind = kind
+        self.keys = keys
+        self.sent = sent
+        self.local = local
+        self.endedDeletions = endedDeletions
+        self.alsoPossible = alsoPossible
+        self.lastKnown = lastKnown
+        self.unconfirmed = unconfirmed
+        self.endpoint = endpoint
+        self.trail = trail
+      }
+    }
   }
 
   let strategy: Strategy

@@ -163,11 +163,12 @@ func freshFakeBenchmark() throws -> [BenchmarkResult] {
   return [result]
 }
 
-/// `count` objects (groups with two messages) through the engine and the in-process fake.
+/// `count` objects (groups with two messages) through the engine and the in-process fake,
+/// `runs` times after a warm-up (3 at 100,000 and above, 5 below by default).
 @MainActor
-func endToEnd(_ count: Int) async throws -> Samples {
+func endToEnd(_ count: Int, runs: Int? = nil) async throws -> Samples {
   try await Samples.measure(
-    runs: count >= 100_000 ? 3 : 5,
+    runs: runs ?? (count >= 100_000 ? 3 : 5),
     prepare: { () async throws -> (ModelStack, SyncEngine, FakeBackend) in
       let tracker = WorkTracker()
       let fake = FakeBackend(uuids: .seeded(9), time: SystemTimeSource())

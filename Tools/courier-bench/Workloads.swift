@@ -11,6 +11,8 @@ let workloads: [(name: String, run: @MainActor () async throws -> Void)] = [
   ("drain-10k", { try await drainWorkload(10_000) }),
   ("save-10k", { try await saveWorkload(stored: 10_000, changed: 10_000) }),
   ("commit-10k", { try commitWorkload(10_000) }),
+  // Not counted by the gate: for a heap profile (`valgrind --tool=massif`) of a whole sync.
+  ("end-to-end-10k", { _ = try await endToEnd(10_000, runs: 0) }),
 ]
 
 /// Sets up `count` pending objects in chains of three and drains them.

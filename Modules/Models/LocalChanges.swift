@@ -87,8 +87,8 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// Forgets the serials of the object `id`'s saves, once no request of it is out to compare
   /// against them: a later request takes the serial of its time, and only later saves count.
   mutating func forgetEditSerials(of id: UUID) {
-    lastEdits[id] = nil
-    lastElementEdits[id] = nil
+    if !lastEdits.isEmpty { lastEdits[id] = nil }
+    if !lastElementEdits.isEmpty { lastElementEdits[id] = nil }
   }
 
   /// Forgets what the object `id`'s changes were measured against (its original and its edit

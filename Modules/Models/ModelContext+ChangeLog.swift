@@ -378,8 +378,12 @@ extension ModelContext {
   /// Forgets the serials of the object `id`'s saves, once no request of it is out.
   ///
   /// They are kept in memory only, so no record changes.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
   package func forgetEditSerials<Object: ModelObject>(_ type: Object.Type, id: UUID) {
-    guard log[type].lastEdits[id] != nil || log[type].lastElementEdits[id] != nil else { return }
+    // In place: reading the entity's changes to look first would copy them.
     modifyLog(touching: [], changesPlan: false) { log in
       log.modify(type) { $0.forgetEditSerials(of: id) }
     }

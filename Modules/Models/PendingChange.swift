@@ -22,51 +22,68 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
 
   /// The object's last synchronised value (its last value, for a deletion).
   package var original: Object? {
-    get { values.original }
-    set { values.original = newValue }
+    get { box?.original }
+    set {
+      setBox(original: newValue, failure: failure, unconfirmed: unconfirmed, editBase: editBase)
+    }
   }
   /// The backend's refusal, if it refused the change for good.
   package var failure: PushFailure? {
-    get { values.failure }
-    set { values.failure = newValue }
+    get { box?.failure }
+    set {
+      setBox(original: original, failure: newValue, unconfirmed: unconfirmed, editBase: editBase)
+    }
   }
   /// Values the backend may hold because requests carrying them may have been applied.
   package var unconfirmed: [UnconfirmedValue<Object>] {
-    get { values.unconfirmed }
-    set { values.unconfirmed = newValue }
+    get { box?.unconfirmed ?? [] }
+    set {
+      setBox(original: original, failure: failure, unconfirmed: newValue, editBase: editBase)
+    }
   }
   /// The changed keys' last synchronised values when the user first changed them (see
   /// ``LocalChanges/editBases``).
   package var editBase: Object? {
-    get { values.editBase }
-    set { values.editBase = newValue }
-  }
-
-  /// The boxed values; setting values that are all absent removes the box.
-  fileprivate var values: Values {
-    get {
-      guard case .values(let values)? = box else { return Values() }
-      return values
-    }
-    set { box = newValue.isEmpty ? nil : .values(newValue) }
-  }
-
-  /// What the box holds.
-  fileprivate struct Values: Sendable, Equatable {
-    var original: Object?
-    var failure: PushFailure?
-    var unconfirmed: [UnconfirmedValue<Object>] = []
-    var editBase: Object?
-
-    var isEmpty: Bool {
-      original == nil && failure == nil && unconfirmed.isEmpty && editBase == nil
+    get { box?.editBase }
+    set {
+      setBox(original: original, failure: failure, unconfirmed: unconfirmed, editBase: newValue)
     }
   }
 
-  /// The box: an indirect case, so that its values live on the heap, shared by the copies of a
-  /// record.
-  fileprivate indirect enum Box: Sendable, Equatable {
-    case values(Values)
+  /// Puts the four values in a new box, or removes the box when they are all absent.
+  fileprivate mutating func setBox(
+    original: Object?, failure: PushFailure?, unconfirmed: [UnconfirmedValue<Object>],
+    editBase: Object?
+  ) {
+    let isEmpty = original == nil && failure == nil && unconfirmed.isEmpty && editBase == nil
+    box =
+      isEmpty
+      ? nil
+      : Box(original: original, failure: failure, unconfirmed: unconfirmed, editBase: editBase)
+  }
+
+  /// The values a record keeps apart; immutable, so copies of a record share them.
+  fileprivate final class Box: Sendable, Equatable {
+    let original: Object?
+    let failure: PushFailure?
+    let unconfirmed: [UnconfirmedValue<Object>]
+    let editBase: Object?
+
+    init(
+      original: Object?, failure: PushFailure?, unconfirmed: [UnconfirmedValue<Object>],
+      editBase: Object?
+    ) {
+      self.original = original
+      self.failure = failure
+      self.unconfirmed = unconfirmed
+      self.editBase = editBase
+    }
+
+    static func == (lhs: Box, rhs: Box) -> Bool {
+      lhs === rhs
+        || (lhs.original == rhs.original && lhs.failure == rhs.failure
+          && lhs.unconfirmed == rhs.unconfirmed && lhs.editBase == rhs.editBase)
+    }
   }
 
   /// Creates an empty record.
@@ -202,7 +219,7 @@ extension LocalChanges {
     let original = originals[id]
     record.originalVersion = original == nil ? nil : originalVersions[id]
     // The values go into the record's box at once, not one at a time.
-    record.values = PendingChange.Values(
+    record.setBox(
       original: original, failure: failures[id], unconfirmed: unconfirmed[id] ?? [],
       editBase: updatedKeys[id] == nil ? nil : editBases[id])
     return record
@@ -213,11 +230,11 @@ extension LocalChanges {
     if record.isInserted { inserted.insert(id) } else { inserted.remove(id) }
     if record.isDeleted { deleted.insert(id) } else { deleted.remove(id) }
     updatedKeys[id] = record.keys.isEmpty ? nil : record.keys
-    let values = record.values
-    originals[id] = values.original
-    failures[id] = values.failure
-    unconfirmed[id] = values.unconfirmed.isEmpty ? nil : values.unconfirmed
-    editBases[id] = record.keys.isEmpty ? nil : values.editBase
-    originalVersions[id] = values.original == nil ? nil : record.originalVersion
+    let box = record.box
+    originals[id] = box?.original
+    failures[id] = box?.failure
+    unconfirmed[id] = box.flatMap { $0.unconfirmed.isEmpty ? nil : $0.unconfirmed }
+    editBases[id] = record.keys.isEmpty ? nil : box?.editBase
+    originalVersions[id] = box?.original == nil ? nil : record.originalVersion
   }
 }

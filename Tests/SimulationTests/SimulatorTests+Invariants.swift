@@ -66,9 +66,11 @@ extension SimulatorTests {
       "The check meant for it stops the run and names the rule, with pages of any size",
       arguments: cases, [100, 2])
     func caught(_ broken: Case, pageSize: Int) async {
-      // given
+      // given: a cap of requests far above what these schedules need, and far below the
+      // default, so a client that never stops sending is caught soon
       var options = SimulationOptions(durableStore: false, strategies: broken.strategies)
       options.pageSize = pageSize
+      options.requestLimit = 200
 
       // when
       let report = await Simulator.run(seed: 5, schedule: broken.schedule, options: options)

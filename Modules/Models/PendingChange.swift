@@ -50,8 +50,11 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
     }
   }
 
-  /// Puts the four values in a new box, or removes the box when they are all absent.
-  fileprivate mutating func setBox(
+  /// Sets the four values a record keeps apart at once.
+  ///
+  /// They go in one new box, or none when they are all absent; setting them one by one makes a
+  /// box for each.
+  package mutating func setBox(
     original: Object?, failure: PushFailure?, unconfirmed: [UnconfirmedValue<Object>],
     editBase: Object?
   ) {
@@ -105,12 +108,13 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
     isInserted = try container.decode(Bool.self, forKey: .isInserted)
     isDeleted = try container.decode(Bool.self, forKey: .isDeleted)
     keys = try Object.Key.decodeSet(from: container, forKey: .keys)
-    original = try container.decodeIfPresent(Object.self, forKey: .original)
-    failure = try container.decodeIfPresent(PushFailure.self, forKey: .failure)
-    unconfirmed =
-      try container.decodeIfPresent([UnconfirmedValue<Object>].self, forKey: .unconfirmed) ?? []
-    // A record written before edit bases existed measures the change against its original.
-    editBase = try container.decodeIfPresent(Object.self, forKey: .editBase)
+    setBox(
+      original: try container.decodeIfPresent(Object.self, forKey: .original),
+      failure: try container.decodeIfPresent(PushFailure.self, forKey: .failure),
+      unconfirmed: try container.decodeIfPresent(
+        [UnconfirmedValue<Object>].self, forKey: .unconfirmed) ?? [],
+      // A record written before edit bases existed measures the change against its original.
+      editBase: try container.decodeIfPresent(Object.self, forKey: .editBase))
     originalVersion = try container.decodeIfPresent(Int.self, forKey: .originalVersion)
   }
 

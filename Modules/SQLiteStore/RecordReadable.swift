@@ -67,11 +67,12 @@ extension PendingChange: RecordReadable where Object: RecordReadable {
     isInserted = try record.bool("isInserted")
     isDeleted = try record.bool("isDeleted")
     keys = try Self.keys(try record.string("keys"), at: record.codingPath)
-    original = try record.record("original", as: Object.self)
-    failure = try record.decoding("failure", as: PushFailure.self)
-    unconfirmed = try record.decoding("unconfirmed", as: [UnconfirmedValue<Object>].self) ?? []
-    // A record written before edit bases existed measures the change against its original.
-    editBase = try record.record("editBase", as: Object.self)
+    setBox(
+      original: try record.record("original", as: Object.self),
+      failure: try record.decoding("failure", as: PushFailure.self),
+      unconfirmed: try record.decoding("unconfirmed", as: [UnconfirmedValue<Object>].self) ?? [],
+      // A record written before edit bases existed measures the change against its original.
+      editBase: try record.record("editBase", as: Object.self))
     originalVersion = try record.optionalInteger("originalVersion")
   }
 

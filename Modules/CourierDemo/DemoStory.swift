@@ -26,6 +26,8 @@ public struct DemoStory: Sendable {
 
   /// How long the embedded backend takes to answer, in real time; zero but in tests.
   private let answerLatency: Duration
+  /// How requests to a real server are retried; the transport's default but in tests.
+  private let serverRetry: RetryPolicy
 
   /// Creates the story; every line of the transcript goes to `write`.
   public init(options: DemoOptions, write: @escaping @Sendable (String) -> Void) {
@@ -33,13 +35,16 @@ public struct DemoStory: Sendable {
   }
 
   /// Creates the story with an embedded backend that answers each request after
-  /// `answerLatency` of real time, as a busy machine can make it.
+  /// `answerLatency` of real time, as a busy machine can make it, and retries a real server's
+  /// requests by `serverRetry`.
   init(
-    options: DemoOptions, write: @escaping @Sendable (String) -> Void, answerLatency: Duration
+    options: DemoOptions, write: @escaping @Sendable (String) -> Void, answerLatency: Duration,
+    serverRetry: RetryPolicy = RetryPolicy()
   ) {
     self.options = options
     self.write = write
     self.answerLatency = answerLatency
+    self.serverRetry = serverRetry
   }
 
   /// Runs the story and returns the process exit code: 0 when the backend ended in the state
@@ -64,7 +69,7 @@ public struct DemoStory: Sendable {
     let transport: any TransportSession
     if let server = options.server {
       transport = URLSessionTransport(
-        configuration: .init(baseURL: server, maxConcurrentRequests: 1),
+        configuration: .init(baseURL: server, maxConcurrentRequests: 1, retry: serverRetry),
         session: URLSession(configuration: .ephemeral), time: SystemTimeSource())
     } else {
       let embedded: any TransportSession =

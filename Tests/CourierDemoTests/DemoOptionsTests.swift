@@ -4,6 +4,7 @@ import LoopbackServer
 import Seams
 import TestSupport
 import Testing
+import Transport
 
 @testable import CourierDemo
 
@@ -51,13 +52,16 @@ struct DemoOptionsTests {
 struct DemoStoryTests {
   @Test("The demo against a server where nothing listens fails and names the step")
   func demoWithoutServer() async throws {
-    // given
+    // given a server that refuses every connection, retried after short waits
     var options = DemoOptions()
     options.server = URL(string: "http://127.0.0.1:9")
     let lines = Recorder<String>()
+    let story = DemoStory(
+      options: options, write: lines.record, answerLatency: .zero,
+      serverRetry: RetryPolicy(baseDelay: .milliseconds(20)))
 
     // when
-    let code = await DemoStory(options: options, write: lines.record).run()
+    let code = await story.run()
 
     // then
     #expect(code != 0)

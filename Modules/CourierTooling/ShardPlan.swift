@@ -32,14 +32,17 @@ public struct ShardPlan: Sendable, Equatable {
 
   /// Every shard's tests, in listing order within each shard.
   public func shards(of tests: [TestRecord], timings: TestTimings) -> [[TestRecord]] {
-    let known = tests.compactMap { timings.seconds[$0.path] }.sorted()
+    // A path is worked out from the id on each read: once per test here, not per comparison.
+    let paths = tests.map(\.path)
+    let known = paths.compactMap { timings.seconds[$0] }.sorted()
     let fallback = known.isEmpty ? 1 : known[known.count / 2]
-    let weighed = tests.enumerated().map { position, test in
-      (position: position, test: test, weight: timings.seconds[test.path] ?? fallback)
+    let weighed = tests.indices.map { position in
+      (
+        position: position, test: tests[position], path: paths[position],
+        weight: timings.seconds[paths[position]] ?? fallback
+      )
     }
-    let order = weighed.sorted {
-      ($0.weight, $1.test.path) > ($1.weight, $0.test.path)
-    }
+    let order = weighed.sorted { ($0.weight, $1.path) > ($1.weight, $0.path) }
     var loads = Array(repeating: 0.0, count: count)
     var members = Array(repeating: [(position: Int, test: TestRecord)](), count: count)
     for item in order {

@@ -14,6 +14,9 @@ public final class WorkTracker: Sendable {
     public let fileID: String
     /// The line that started the work.
     public let line: Int
+    /// Whether the work has begun: work started with ``WorkTracker/run(_:fileID:line:operation:)``
+    /// waits for its executor until then, so it is held up, not stuck.
+    public internal(set) var hasStarted: Bool
     let serial: UInt64
 
     /// The label and where the work was started, such as `merge save (Models/Context.swift:42)`.
@@ -66,22 +69,50 @@ public final class WorkTracker: Sendable {
     line: Int = #line,
     operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
-    let token = enter(label, fileID: fileID, line: line)
+    let token = enroll(label, fileID: fileID, line: line, hasStarted: false)
+    // Work waits for its actor before it begins; it has begun once the actor runs it.
+    let actor = Self.isolation(of: operation)
     return Task(executorPreference: ExecutorPreference.current) {
       defer { token.leave() }
+      if let actor {
+        await Self.markStarted(token, on: actor)
+      } else {
+        token.tracker.markStarted(token.serial)
+      }
       return await operation()
     }
   }
 
+  /// The actor `operation` runs on, if any.
+  private static func isolation<Success>(
+    of operation: @escaping @isolated(any) () async -> Success
+  ) -> (any Actor)? {
+    operation.isolation
+  }
+
+  /// Marks the work of `token` as begun, on `actor`: once the actor is free to run it.
+  private static func markStarted(_ token: Token, on actor: isolated any Actor) {
+    token.tracker.markStarted(token.serial)
+  }
+
   /// Enrols work that is started elsewhere (a callback, a queue); call ``Token/leave()`` when done.
   public func enter(_ label: String, fileID: String = #fileID, line: Int = #line) -> Token {
+    enroll(label, fileID: fileID, line: line, hasStarted: true)
+  }
+
+  private func enroll(_ label: String, fileID: String, line: Int, hasStarted: Bool) -> Token {
     let serial = state.withLock { state in
       let serial = state.nextSerial
       state.nextSerial += 1
-      state.jobs[serial] = Job(label: label, fileID: fileID, line: line, serial: serial)
+      state.jobs[serial] = Job(
+        label: label, fileID: fileID, line: line, hasStarted: hasStarted, serial: serial)
       return serial
     }
     return Token(tracker: self, serial: serial)
+  }
+
+  private func markStarted(_ serial: UInt64) {
+    state.withLock { $0.jobs[serial]?.hasStarted = true }
   }
 
   /// Waits, without blocking a thread, until the enrolled work has settled (none is left) or

@@ -15,7 +15,8 @@ extension SyncEngine {
   ///
   /// It returns when the queue is idle (failed changes may remain: they wait for the app), when
   /// nothing can move (offline, stopped, or work that has not changed for `quietPeriod`, such as
-  /// a request a test parked), or after `timeout` of real time.
+  /// a request a test parked), or after `timeout` of real time. Work that has not begun, because
+  /// its executor is busy, is never taken for stuck: it is waited for, within `timeout`.
   ///
   /// - Parameters:
   ///   - clock: The manual clock the engine (and the fake backend) sleep on; without one,
@@ -45,6 +46,11 @@ extension SyncEngine {
         // Work is running; if it sleeps on the manual clock, nothing else will wake it.
         if let clock, let next = clock.pendingSleeps.first {
           clock.advance(by: max(next, .zero))
+          stuck = nil
+          continue
+        }
+        // Work that has not begun waits for its executor (a busy main actor): it still moves.
+        if running.contains(where: { !$0.hasStarted }) {
           stuck = nil
           continue
         }

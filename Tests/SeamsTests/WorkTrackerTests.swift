@@ -35,6 +35,33 @@ struct WorkTrackerTests {
     #expect(tracker.isIdle)
   }
 
+  @Test("It tells work that waits for its executor from work that has begun")
+  func startedIsTold() async {
+    // given: work held before it begins, and work that begins and then waits
+    let tracker = WorkTracker()
+    let (gate, opener) = AsyncStream<Void>.makeStream()
+    let began = AsyncExpectation("the second job began")
+    let first = tracker.run("held") { @MainActor in }
+    let second = tracker.run("began") {
+      began.fulfill()
+      for await _ in gate { break }
+    }
+    await began.fulfillment(within: .seconds(2))
+
+    // when
+    let started = tracker.outstandingJobs.filter(\.hasStarted).map(\.label)
+    let token = tracker.enter("entered")
+
+    // then: enrolled work that runs elsewhere counts as begun
+    #expect(started.contains("began"))
+    #expect(tracker.outstandingJobs.first { $0.label == "entered" }?.hasStarted == true)
+    token.leave()
+    opener.yield()
+    await first.value
+    await second.value
+    #expect(tracker.isIdle)
+  }
+
   @Test("It waits for work that the tracked work enqueues")
   func nestedWorkIsTracked() async {
     // given

@@ -89,6 +89,23 @@ struct SyncWorldTests {
     await world.settle()
   }
 
+  @Test(
+    "Settling waits for work held up behind a busy executor, and does not take it for stuck work")
+  func workBehindBusyExecutorIsNotStuck() async throws {
+    // given: the executor of a merge is busy for several quiet periods before the merge can begin
+    let world = try await SyncWorld.start()
+    let busy = BusyExecutorActor.hold(for: .milliseconds(400))
+    await busy.fulfillment(within: .seconds(2))
+    WorkTracker.current.run("merge behind a busy executor") { @BusyExecutorActor in }
+
+    // when
+    let queue = await world.settle()
+
+    // then: no issue was recorded, and the merge ran
+    #expect(queue.isIdle)
+    #expect(WorkTracker.current.isIdle)
+  }
+
   @Test("Settling fails loudly when only the engine was told the network is gone")
   func halfOfflineIsNamed() async throws {
     // given
@@ -144,5 +161,34 @@ struct SyncWorldTests {
     #expect(files["journal.txt"]?.contains("PUT /self → 200") == true)
     #expect(files["events.txt"]?.contains("PUT /self") == true)
     #expect(files["running-jobs.txt"] == "")
+  }
+}
+
+/// A global actor on an executor of its own, which a test can keep busy for a while without
+/// blocking a thread of the cooperative pool.
+@globalActor
+actor BusyExecutorActor {
+  static let shared = BusyExecutorActor()
+  private static let executor = SerialQueueExecutor(label: "courier.test.busy-executor")
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    Self.executor.asUnownedSerialExecutor()
+  }
+
+  /// Keeps the executor busy for `duration` from now; the expectation is fulfilled once it is.
+  static func hold(for duration: Duration) -> AsyncExpectation {
+    let started = AsyncExpectation("the executor is busy")
+    Task { @BusyExecutorActor in
+      started.fulfill()
+      block(for: duration)
+    }
+    return started
+  }
+
+  /// A blocking wait on purpose: it holds the actor's own queue, as a long job would.
+  private nonisolated static func block(for duration: Duration) {
+    Thread.sleep(
+      forTimeInterval: Double(duration.components.seconds)
+        + Double(duration.components.attoseconds) / 1e18)
   }
 }

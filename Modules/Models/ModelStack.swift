@@ -55,7 +55,7 @@ public final class ModelStack: Sendable {
         role: .sync, entities: entities, coordinator: coordinator, state: state, uuids: uuids),
       execution: syncExecution)
     coordinator.setDelivery(for: .ui) { [weak ui] in
-      tracker.run("merge a sync save into the UI context") { @MainActor in ui?.mergeIncoming() }
+      Self.onMainActor(tracker, "merge a sync save into the UI context") { ui?.mergeIncoming() }
     }
     let weakSync = WeakSyncContext(sync)
     coordinator.setDelivery(for: .sync) {
@@ -66,7 +66,7 @@ public final class ModelStack: Sendable {
         }
       case .mainActor:
         // Started on the main actor, the job reaches the sync context without a thread switch.
-        tracker.run("merge a UI save into the sync context") { @MainActor in
+        Self.onMainActor(tracker, "merge a UI save into the sync context") {
           weakSync.context?.mergeIncomingOnMainActor()
         }
       }
@@ -76,6 +76,20 @@ public final class ModelStack: Sendable {
     self.store = store
     self.tracker = tracker
     self.entities = entities
+  }
+
+  /// Runs `merge` on the main actor as a job of `tracker` that has begun only once the main actor
+  /// runs it: a busy main actor holds it up, which a wait for the tracker must not take for stuck.
+  private static func onMainActor(
+    _ tracker: WorkTracker, _ label: String, fileID: String = #fileID, line: Int = #line,
+    _ merge: @escaping @MainActor @Sendable () -> Void
+  ) {
+    let token = tracker.enter(label, fileID: fileID, line: line, hasStarted: false)
+    Task { @MainActor in
+      token.markStarted()
+      defer { token.leave() }
+      merge()
+    }
   }
 
   /// A fresh stack on an in-memory store holding `objects` as already synchronised: what each

@@ -14,8 +14,8 @@ public final class WorkTracker: Sendable {
     public let fileID: String
     /// The line that started the work.
     public let line: Int
-    /// Whether the work has begun: work started with ``WorkTracker/run(_:fileID:line:operation:)``
-    /// waits for its executor until then, so it is held up, not stuck.
+    /// Whether the work has begun; work enrolled as not yet begun waits for its executor (a busy
+    /// main actor) until ``WorkTracker/Token/markStarted()``, so it is held up, not stuck.
     public internal(set) var hasStarted: Bool
     let serial: UInt64
 
@@ -27,6 +27,11 @@ public final class WorkTracker: Sendable {
   public struct Token: Sendable {
     fileprivate let tracker: WorkTracker
     fileprivate let serial: UInt64
+
+    /// Marks the work as begun, once its executor runs it.
+    public func markStarted() {
+      tracker.markStarted(serial)
+    }
 
     /// Marks the work as finished; leaving a token twice has no further effect.
     public func leave() {
@@ -69,38 +74,21 @@ public final class WorkTracker: Sendable {
     line: Int = #line,
     operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
-    let token = enroll(label, fileID: fileID, line: line, hasStarted: false)
-    // Work waits for its actor before it begins; it has begun once the actor runs it.
-    let actor = Self.isolation(of: operation)
+    let token = enter(label, fileID: fileID, line: line)
     return Task(executorPreference: ExecutorPreference.current) {
       defer { token.leave() }
-      if let actor {
-        await Self.markStarted(token, on: actor)
-      } else {
-        token.tracker.markStarted(token.serial)
-      }
       return await operation()
     }
   }
 
-  /// The actor `operation` runs on, if any.
-  private static func isolation<Success>(
-    of operation: @escaping @isolated(any) () async -> Success
-  ) -> (any Actor)? {
-    operation.isolation
-  }
-
-  /// Marks the work of `token` as begun, on `actor`: once the actor is free to run it.
-  private static func markStarted(_ token: Token, on actor: isolated any Actor) {
-    token.tracker.markStarted(token.serial)
-  }
-
   /// Enrols work that is started elsewhere (a callback, a queue); call ``Token/leave()`` when done.
-  public func enter(_ label: String, fileID: String = #fileID, line: Int = #line) -> Token {
-    enroll(label, fileID: fileID, line: line, hasStarted: true)
-  }
-
-  private func enroll(_ label: String, fileID: String, line: Int, hasStarted: Bool) -> Token {
+  ///
+  /// Work that first waits for an executor, such as a task on the main actor, is enrolled with
+  /// `hasStarted` false and marked with ``Token/markStarted()`` once it runs, so that a wait for
+  /// the tracker can tell work held up behind a busy executor from work that is stuck.
+  public func enter(
+    _ label: String, fileID: String = #fileID, line: Int = #line, hasStarted: Bool = true
+  ) -> Token {
     let serial = state.withLock { state in
       let serial = state.nextSerial
       state.nextSerial += 1
@@ -111,7 +99,7 @@ public final class WorkTracker: Sendable {
     return Token(tracker: self, serial: serial)
   }
 
-  private func markStarted(_ serial: UInt64) {
+  fileprivate func markStarted(_ serial: UInt64) {
     state.withLock { $0.jobs[serial]?.hasStarted = true }
   }
 

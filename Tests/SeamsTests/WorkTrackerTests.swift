@@ -36,29 +36,22 @@ struct WorkTrackerTests {
   }
 
   @Test("It tells work that waits for its executor from work that has begun")
-  func startedIsTold() async {
-    // given: work held before it begins, and work that begins and then waits
+  func startedIsTold() {
+    // given
     let tracker = WorkTracker()
-    let (gate, opener) = AsyncStream<Void>.makeStream()
-    let began = AsyncExpectation("the second job began")
-    let first = tracker.run("held") { @MainActor in }
-    let second = tracker.run("began") {
-      began.fulfill()
-      for await _ in gate { break }
-    }
-    await began.fulfillment(within: .seconds(2))
+    let waiting = tracker.enter("waits for its executor", hasStarted: false)
+    let running = tracker.enter("runs elsewhere")
 
     // when
-    let started = tracker.outstandingJobs.filter(\.hasStarted).map(\.label)
-    let token = tracker.enter("entered")
+    let before = tracker.outstandingJobs.map(\.hasStarted)
+    waiting.markStarted()
+    let after = tracker.outstandingJobs.map(\.hasStarted)
 
-    // then: enrolled work that runs elsewhere counts as begun
-    #expect(started.contains("began"))
-    #expect(tracker.outstandingJobs.first { $0.label == "entered" }?.hasStarted == true)
-    token.leave()
-    opener.yield()
-    await first.value
-    await second.value
+    // then
+    #expect(before == [false, true])
+    #expect(after == [true, true])
+    waiting.leave()
+    running.leave()
     #expect(tracker.isIdle)
   }
 

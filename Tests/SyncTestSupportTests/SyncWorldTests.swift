@@ -96,7 +96,11 @@ struct SyncWorldTests {
     let world = try await SyncWorld.start()
     let busy = BusyExecutorActor.hold(for: .milliseconds(400))
     await busy.fulfillment(within: .seconds(2))
-    WorkTracker.current.run("merge behind a busy executor") { @BusyExecutorActor in }
+    let token = WorkTracker.current.enter("merge behind a busy executor", hasStarted: false)
+    Task { @BusyExecutorActor in
+      token.markStarted()
+      token.leave()
+    }
 
     // when
     let queue = await world.settle()

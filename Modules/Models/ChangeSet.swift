@@ -68,6 +68,16 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
     self.origin = origin
   }
 
+  /// A change set from `origin` that inserts `objects`, as a store writes new objects: for
+  /// filling a store in tests and benchmarks without going through a context.
+  package init<Object: ModelObject>(origin: ContextRole, inserting objects: [Object]) {
+    self.init(origin: origin)
+    modify(Object.self) { changes in
+      changes.inserted.reserveCapacity(objects.count)
+      for object in objects { changes.inserted[object.id] = object }
+    }
+  }
+
   /// The changes to the entity of `type`, empty if the save did not touch it.
   public subscript<Object: ModelObject>(_ type: Object.Type) -> EntityChanges<Object> {
     entities[EntityChanges<Object>.self]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the model layer handles one entity: its name, the field behind each key, its
 /// relationships and the rules a save or a deletion must keep.
 ///
@@ -14,6 +16,10 @@ public final class EntitySchema<Object: ModelObject>: Sendable {
   package let setKeys: Set<Object.Key>
   /// The entity's references to other objects, each with an inverse index.
   package let relationships: [Relationship<Object>]
+  /// Where an object stands among the objects of its parent, for a store that lists them in
+  /// order from an index: the parent's id and a rank whose bytes sort in that order; `nil` for
+  /// an entity whose objects a store lists by id alone.
+  package let place: @Sendable (Object) -> (parent: UUID, rank: [UInt8])?
   /// The rules an object breaks, given its previous saved value and the context it is saved in.
   package let violations:
     @Sendable (_ object: Object, _ previous: Object?, _ context: ModelContext) -> [ValidationRule]
@@ -22,13 +28,14 @@ public final class EntitySchema<Object: ModelObject>: Sendable {
   package let deletionViolations:
     @Sendable (_ object: Object, _ context: ModelContext) -> [ValidationRule]
 
-  /// A schema named `name`, with `field` behind each key, `relationships`, and the rules a save
-  /// (`violations`) and a local deletion (`deletionViolations`) check; no relationships and no
-  /// rules unless given.
+  /// A schema named `name`, with `field` behind each key, `relationships`, the `place` of an
+  /// object among its parent's, and the rules a save (`violations`) and a local deletion
+  /// (`deletionViolations`) check; no relationships, no places and no rules unless given.
   package init(
     name: EntityName,
     field: @escaping @Sendable (Object.Key) -> Field<Object>,
     relationships: [Relationship<Object>] = [],
+    place: @escaping @Sendable (Object) -> (parent: UUID, rank: [UInt8])? = { _ in nil },
     violations: @escaping @Sendable (Object, Object?, ModelContext) -> [ValidationRule] = {
       _, _, _ in []
     },
@@ -40,6 +47,7 @@ public final class EntitySchema<Object: ModelObject>: Sendable {
     self.field = field
     setKeys = Set(Object.Key.allCases.filter { field($0).holdsSet })
     self.relationships = relationships
+    self.place = place
     self.violations = violations
     self.deletionViolations = deletionViolations
   }

@@ -72,6 +72,7 @@ public struct Message: ModelObject {
       }
     },
     relationships: [conversation],
+    place: { (parent: $0.conversationID, rank: $0.displayRank) },
     violations: { message, previous, context in
       var rules: [ValidationRule] = []
       if message.text.isBlank && previous?.text != message.text {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a stack's state is kept between saves: the seam a durable store plugs into.
 ///
 /// A store is only ever called by the stack's coordinator, one call at a time, in commit order.
@@ -9,6 +11,18 @@ package protocol ModelStore: Sendable {
   /// Makes one save durable: the objects it changed, the change-log records it rewrote, and the
   /// sync metadata when it carries some; a thrown error fails the save.
   func commit(_ save: StoreSave) throws
+
+  /// The object of `type` with `id` as the store holds it, or `nil`; by default, looked up in
+  /// what ``load()`` returns.
+  func object<Object: ModelObject>(_ type: Object.Type, id: UUID) throws -> Object?
+
+  /// The last `limit` objects of `type` whose place is under `parent` (``EntitySchema/place``),
+  /// of those placed before `before` when it is given, in the order of their places: the latest
+  /// messages of a conversation, a page before the one shown. By default, worked out from what
+  /// ``load()`` returns; a store with an index of places reads only the page.
+  func children<Object: ModelObject>(
+    _ type: Object.Type, of parent: UUID, limit: Int, before: Object?
+  ) throws -> [Object]
 }
 
 /// Everything a store holds: the objects, the change log of what is still to be pushed, and

@@ -106,6 +106,11 @@ final class SQLiteStatement {
     try check(sqlite3_bind_text(statement, index, text, -1, transientDestructor))
   }
 
+  /// Binds `integer` to the parameter at `index`, counted from 1.
+  func bind(_ integer: Int, at index: Int32) throws(SQLiteStoreError) {
+    try check(sqlite3_bind_int64(statement, index, Int64(integer)))
+  }
+
   /// Binds `bytes` to the parameter at `index`, counted from 1.
   func bind(_ bytes: [UInt8], at index: Int32) throws(SQLiteStoreError) {
     let code = bytes.withUnsafeBytes { raw in

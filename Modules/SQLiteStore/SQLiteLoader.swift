@@ -92,13 +92,8 @@ struct SQLiteLoader {
     }
   }
 
-  /// The id a row is keyed by; sixteen bytes, or the row is damaged.
   private func id(_ bytes: [UInt8], _ entity: String) throws(SQLiteStoreError) -> UUID {
-    guard let id = UUID(recordBytes: bytes) else {
-      throw .unreadableRow(
-        entity: entity, id: "\(bytes.count) bytes", reason: "its id is not 16 bytes")
-    }
-    return id
+    try UUID(rowBytes: bytes, entity: entity)
   }
 
   /// Reads a row from bytes SQLite holds with `read`; `id` names it only if it cannot be read.
@@ -115,6 +110,15 @@ struct SQLiteLoader {
 }
 
 extension UUID {
+  /// The id a row of `entity` is keyed by: sixteen bytes, or the row is damaged.
+  init(rowBytes bytes: [UInt8], entity: String) throws(SQLiteStoreError) {
+    guard let id = UUID(recordBytes: bytes) else {
+      throw .unreadableRow(
+        entity: entity, id: "\(bytes.count) bytes", reason: "its id is not 16 bytes")
+    }
+    self = id
+  }
+
   /// The id whose sixteen bytes are `bytes`; `nil` when they are not sixteen.
   init?(recordBytes bytes: [UInt8]) {
     guard bytes.count == 16 else { return nil }

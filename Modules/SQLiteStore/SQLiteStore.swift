@@ -81,7 +81,10 @@ public final class SQLiteStore: ModelStore, Sendable {
       + options.busyTimeout.components.attoseconds / 1_000_000_000_000_000
     sqlite3_busy_timeout(connection.handle, Int32(clamping: milliseconds))
     let version = try connection.integer("PRAGMA user_version", "read the schema version")
-    try SQLiteSchema.migrate(connection, from: version)
+    try SQLiteSchema.migrate(connection, from: version) { reached throws(SQLiteStoreError) in
+      guard reached == SQLiteSchema.placesVersion else { return }
+      try SQLiteReader(connection: connection, entities: entities).placeEveryObject()
+    }
     self.connection = Locked(ConnectionBox(connection))
   }
 
@@ -125,6 +128,29 @@ public final class SQLiteStore: ModelStore, Sendable {
   package func load() throws -> StoredState {
     try connection.withLock { box throws(SQLiteStoreError) in
       try SQLiteLoader(connection: box.connection, entities: entities).load()
+    }
+  }
+
+  /// The object of `type` with `id`, read from the file alone.
+  ///
+  /// - Throws: ``SQLiteStoreError`` for a row whose bytes cannot be read.
+  package func object<Object: ModelObject>(_ type: Object.Type, id: UUID) throws -> Object? {
+    try connection.withLock { box throws(SQLiteStoreError) in
+      try SQLiteReader(connection: box.connection, entities: entities).object(type, id: id)
+    }
+  }
+
+  /// The last `limit` objects of `type` placed under `parent` (the latest messages of a
+  /// conversation), of those placed before `before` when it is given, in their order; read from
+  /// the index of places, without reading the parent's other objects.
+  ///
+  /// - Throws: ``SQLiteStoreError`` for a row whose bytes cannot be read.
+  package func children<Object: ModelObject>(
+    _ type: Object.Type, of parent: UUID, limit: Int, before: Object? = nil
+  ) throws -> [Object] {
+    try connection.withLock { box throws(SQLiteStoreError) in
+      try SQLiteReader(connection: box.connection, entities: entities).children(
+        type, of: parent, limit: limit, before: before)
     }
   }
 

@@ -49,8 +49,14 @@ struct SQLiteWriter {
       ids.append(id)
       objects.append(update.object)
     }
+    let place = Object.schema.place
     for index in Self.inStoreOrder(ids) {
       let id = ids[index]
+      // The place is bound first; `run` binds the rest, steps, and clears every binding.
+      if let place = place(objects[index]) {
+        try statements.putObject.bind(place.parent.recordBytes, at: 4)
+        try statements.putObject.bind(place.rank, at: 5)
+      }
       try statements.putObject.run(
         entityText, id, try encoded(objects[index], entity, id, encodeObject))
     }
@@ -110,7 +116,8 @@ struct SQLiteWriter {
 
     init(_ connection: SQLiteConnection) throws(SQLiteStoreError) {
       putObject = try connection.prepare(
-        "INSERT OR REPLACE INTO objects (entity, id, value) VALUES (?, ?, ?)", "write an object")
+        "INSERT OR REPLACE INTO objects (entity, id, value, parent, rank) VALUES (?, ?, ?, ?, ?)",
+        "write an object")
       deleteObject = try connection.prepare(
         "DELETE FROM objects WHERE entity = ? AND id = ?", "delete an object")
       putPending = try connection.prepare(

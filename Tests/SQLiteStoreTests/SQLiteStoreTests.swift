@@ -164,10 +164,13 @@ struct SQLiteStoreTests {
     "A store from every older schema is brought to the current one, its objects kept",
     arguments: 1..<SQLiteSchema.currentVersion)
   func migratesOlderSchema(from version: Int) throws {
-    // given: a file built with the steps up to `version` only, holding one user
+    // given: a file built with the steps up to `version` only, holding one user, a group and a
+    // message in it
     let directory = try TemporaryDirectory()
     let path = directory.file("old.sqlite")
     let user = make.user(name: "Ann")
+    let group = make.conversation(creator: user)
+    let message = make.message(in: group, from: user)
     do {
       let connection = try SQLiteConnection.open(path: path, create: true)
       for step in SQLiteSchema.migrations.prefix(version) {
@@ -179,6 +182,14 @@ struct SQLiteStoreTests {
       try insert.bind("User", at: 1)
       try insert.bind(user.id.recordBytes, at: 2)
       try insert.bind(try RecordEncoder().encode(user), at: 3)
+      try insert.run()
+      try insert.bind("Conversation", at: 1)
+      try insert.bind(group.id.recordBytes, at: 2)
+      try insert.bind(try RecordEncoder().encode(group), at: 3)
+      try insert.run()
+      try insert.bind("Message", at: 1)
+      try insert.bind(message.id.recordBytes, at: 2)
+      try insert.bind(try RecordEncoder().encode(message), at: 3)
       try insert.run()
     }
 
@@ -193,6 +204,7 @@ struct SQLiteStoreTests {
     // then
     #expect(state.tables.object(User.self, id: user.id) == user)
     #expect(state.metadata.lastNotificationID == UUID(4))
+    #expect(try store.children(Message.self, of: group.id, limit: 10, before: nil) == [message])
     let connection = try SQLiteConnection.open(path: path, create: false)
     #expect(try connection.integer("PRAGMA user_version", "read") == SQLiteSchema.currentVersion)
   }

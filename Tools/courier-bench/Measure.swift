@@ -104,3 +104,15 @@ func currentMemoryBytes() -> Int? {
   else { return nil }
   return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
+
+/// The peak resident memory of this process image, in bytes.
+///
+/// It is Linux's `VmHWM`, which starts anew at `exec`, where `ru_maxrss` keeps the peak of the
+/// process that forked it; ``peakMemoryBytes()`` where the system does not say it.
+func peakImageMemoryBytes() -> Int {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+    let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+  else { return peakMemoryBytes() }
+  return kilobytes * 1024
+}

@@ -7,15 +7,17 @@ import JSON
 /// Where a child process's output goes: nowhere, so the timing is of the work alone.
 private let discard = FileHandle(forWritingAtPath: "/dev/null") ?? FileHandle.standardError
 
-/// Runs `executable` with `arguments` and `environment` added to ours; its exit status.
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:])
-  async throws -> Int32
-{
+/// Runs `executable` with `arguments` and `environment` added to ours, its standard output going
+/// to `output` (nowhere by default); its exit status.
+func runProcess(
+  _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+  output: Any? = nil
+) async throws -> Int32 {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
   process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  process.standardOutput = discard
+  process.standardOutput = output ?? discard
   process.standardError = discard
   return try await withCheckedThrowingContinuation { continuation in
     process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }

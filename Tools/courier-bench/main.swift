@@ -14,6 +14,7 @@ let available: [(name: String, run: () async throws -> [BenchmarkResult])] = [
   ("loopback", { try await loopbackBenchmarks() }),
   ("sqlite-store", { try await storeBenchmarks() }),
   ("screens", { try await screenBenchmarks() }),
+  ("store-screen", { try await storeScreenBenchmarks() }),
   ("traits", { try await traitsBenchmark() }),
   ("swift-test", { try await swiftTestBenchmark() }),
   ("model-test", { try await modelTestBenchmark() }),
@@ -26,6 +27,13 @@ func runCommand() async {
   if arguments.contains("--list") {
     for benchmark in available { print(benchmark.name) }
     exit(0)
+  }
+  // The child runs of store-screen, each in a process of its own.
+  do {
+    if try storeScreenChild(arguments) { exit(0) }
+  } catch {
+    FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
+    exit(1)
   }
   // `--workload NAME`: run one fixed workload once, untimed, for the instruction-count gate.
   if let index = arguments.firstIndex(of: "--workload") {

@@ -1,0 +1,27 @@
+import Foundation
+
+extension ModelStore {
+  /// The object of `type` with `id`, looked up in everything the store holds.
+  package func object<Object: ModelObject>(_ type: Object.Type, id: UUID) throws -> Object? {
+    try load().tables.object(type, id: id)
+  }
+
+  /// The last `limit` objects of `type` placed under `parent`, before `before`'s place when it
+  /// is given, worked out from everything the store holds: every placed object of the entity is
+  /// sorted, as a store for tests may afford.
+  package func children<Object: ModelObject>(
+    _ type: Object.Type, of parent: UUID, limit: Int, before: Object?
+  ) throws -> [Object] {
+    guard limit > 0 else { return [] }
+    let place = Object.schema.place
+    let bound = before.flatMap(place)?.rank
+    let placed = try load().tables.rows(of: type).values.compactMap {
+      object -> (rank: [UInt8], object: Object)? in
+      guard let spot = place(object), spot.parent == parent else { return nil }
+      if let bound, !spot.rank.lexicographicallyPrecedes(bound) { return nil }
+      return (spot.rank, object)
+    }
+    let ordered = placed.sorted { $0.rank.lexicographicallyPrecedes($1.rank) }
+    return ordered.suffix(limit).map(\.object)
+  }
+}

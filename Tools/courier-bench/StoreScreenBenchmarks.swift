@@ -1,0 +1,126 @@
+import Foundation
+import Models
+import SQLiteStore
+import Seams
+
+/// Opening a SQLite store and reading the latest screen of one conversation from the store's
+/// index of places, in a fresh process each run, against loading the whole store as a stack
+/// opens it; at 10,000, 100,000 and 1,000,000 messages.
+///
+/// The contexts still load the whole store when a stack opens: this measures what the store
+/// offers a stack that keeps only its working set.
+func storeScreenBenchmarks() async throws -> [BenchmarkResult] {
+  let directory = NSTemporaryDirectory() + "courier-bench-screen-" + UUID().uuidString
+  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: directory) }
+  var results: [BenchmarkResult] = []
+  var previous: (count: Int, samples: Samples)?
+  for count in [10_000, 100_000, 1_000_000] {
+    let path = directory + "/store-\(count).sqlite"
+    let conversation = try fillStore(at: path, messages: count)
+    var screen: [Duration] = []
+    var screenMemory: [Int] = []
+    for _ in 0..<5 {
+      let run = try await runChild(["--store-screen", path, conversation.uuidString])
+      screen.append(run.elapsed)
+      screenMemory.append(run.peakMemory)
+    }
+    let subject = Samples(durations: screen, warmedUp: false)
+    let load = try await runChild(["--store-load", path])
+    let memory = screenMemory.sorted()[screenMemory.count / 2]
+    let mebibytes = Double(memory) / 1_048_576
+    let growth = previous.map { subject.median.seconds / $0.samples.median.seconds }
+    var result = BenchmarkResult(
+      name:
+        "store screen: open a store of \(count.formatted()) messages and read the latest 50 of one conversation",
+      subject: subject, baseline: previous?.samples,
+      baselineName: previous.map { "itself at \($0.count.formatted()) messages" },
+      ratio: growth, ratioMeaning: "growth t(10n)/t(n):",
+      goal: "the store alone: ≤ 50 ms and ≤ 50 MiB RSS at 1,000,000 messages",
+      met: count < 1_000_000 || (subject.median <= .milliseconds(50) && mebibytes <= 50))
+    result.notes.append(
+      String(format: "peak RSS of the process that opened and read: %.0f MiB (median)", mebibytes))
+    result.notes.append(
+      String(
+        format: "loading the whole store instead, as a stack opens today: %@, peak RSS %.0f MiB",
+        load.elapsed.readable, Double(load.peakMemory) / 1_048_576))
+    result.notes.append("each run in a fresh process; the times exclude starting the process")
+    results.append(result)
+    previous = (count, subject)
+  }
+  return results
+}
+
+/// Writes a store of `messages` messages spread over a hundred conversations, in saves of
+/// 100,000, and returns a conversation to read.
+private func fillStore(at path: String, messages: Int) throws -> UUID {
+  let uuids = UUIDSource.seeded(23)
+  let me = User(id: uuids.next(), isSelf: true, name: "Me")
+  let start = Date(timeIntervalSince1970: 1_800_000_000)
+  let conversations = (0..<100).map { index in
+    Conversation(
+      id: uuids.next(), kind: .group, name: "Group \(index)", creatorID: me.id,
+      participantIDs: [me.id], lastEventTime: start)
+  }
+  let store = try SQLiteStore(path: path)
+  try store.commit(StoreSave(changes: ChangeSet(origin: .sync, inserting: [me])))
+  try store.commit(StoreSave(changes: ChangeSet(origin: .sync, inserting: conversations)))
+  var written = 0
+  while written < messages {
+    let batch = (written..<min(written + 100_000, messages)).map { index in
+      Message(
+        nonce: uuids.next(), conversationID: conversations[index % conversations.count].id,
+        senderID: me.id, text: "Message \(index)",
+        localTime: start.addingTimeInterval(Double(index)),
+        serverTime: start.addingTimeInterval(Double(index) + 0.5), deliveryState: .sent)
+    }
+    try store.commit(StoreSave(changes: ChangeSet(origin: .sync, inserting: batch)))
+    written += batch.count
+  }
+  try store.checkpoint()
+  return conversations[0].id
+}
+
+/// What a child run of this benchmark reports: how long its work took and its peak RSS.
+private struct ChildRun {
+  let elapsed: Duration
+  let peakMemory: Int
+}
+
+/// Runs this executable with `arguments` and reads the line it prints: seconds, then bytes.
+private func runChild(_ arguments: [String]) async throws -> ChildRun {
+  let output = Pipe()
+  let status = try await runProcess(CommandLine.arguments[0], arguments, output: output)
+  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  let fields = text.split(whereSeparator: \.isWhitespace)
+  guard status == 0, fields.count == 2, let seconds = Double(fields[0]),
+    let bytes = Int(fields[1])
+  else { throw BenchError.mismatch("a child run \(arguments) said '\(text)' (\(status))") }
+  return ChildRun(elapsed: .nanoseconds(Int64(seconds * 1e9)), peakMemory: bytes)
+}
+
+/// The child side of the benchmark, for `--store-screen PATH CONVERSATION` and
+/// `--store-load PATH`: does the work once and prints its seconds and the peak RSS.
+func storeScreenChild(_ arguments: [String]) throws -> Bool {
+  let clock = ContinuousClock()
+  if let index = arguments.firstIndex(of: "--store-screen"), arguments.count > index + 2,
+    let conversation = UUID(uuidString: arguments[index + 2])
+  {
+    let start = clock.now
+    let store = try SQLiteStore(path: arguments[index + 1])
+    let page = try store.children(Message.self, of: conversation, limit: 50, before: nil)
+    let elapsed = clock.now - start
+    guard page.count == 50 else { throw BenchError.mismatch("read \(page.count) messages") }
+    print(elapsed.seconds, peakImageMemoryBytes())
+    return true
+  }
+  if let index = arguments.firstIndex(of: "--store-load"), arguments.count > index + 1 {
+    let start = clock.now
+    let state = try SQLiteStore(path: arguments[index + 1]).load()
+    let elapsed = clock.now - start
+    guard state.tables.count(of: Message.self) > 0 else { throw BenchError.mismatch("empty") }
+    print(elapsed.seconds, peakImageMemoryBytes())
+    return true
+  }
+  return false
+}

@@ -52,13 +52,15 @@ struct SQLiteWriter {
     let place = Object.schema.place
     for index in Self.inStoreOrder(ids) {
       let id = ids[index]
-      // The place is bound first; `run` binds the rest, steps, and clears every binding.
-      if let place = place(objects[index]) {
-        try statements.putObject.bind(place.parent.recordBytes, at: 4)
-        try statements.putObject.bind(place.rank, at: 5)
+      let value = try encoded(objects[index], entity, id, encodeObject)
+      guard let place = place(objects[index]) else {
+        try statements.putObject.run(entityText, id, value)
+        continue
       }
-      try statements.putObject.run(
-        entityText, id, try encoded(objects[index], entity, id, encodeObject))
+      // The place is bound first; `run` binds the rest, steps, and clears every binding.
+      try statements.putPlacedObject.bind(place.parent.recordBytes, at: 4)
+      try statements.putPlacedObject.bind(place.rank, at: 5)
+      try statements.putPlacedObject.run(entityText, id, value)
     }
     let deleted = Array(changes.deleted)
     for id in Self.inStoreOrder(deleted).map({ deleted[$0] }) {
@@ -109,6 +111,7 @@ struct SQLiteWriter {
   /// The statements a save uses, prepared once per save.
   private struct Statements {
     let putObject: SQLiteStatement
+    let putPlacedObject: SQLiteStatement
     let deleteObject: SQLiteStatement
     let putPending: SQLiteStatement
     let deletePending: SQLiteStatement
@@ -116,8 +119,10 @@ struct SQLiteWriter {
 
     init(_ connection: SQLiteConnection) throws(SQLiteStoreError) {
       putObject = try connection.prepare(
+        "INSERT OR REPLACE INTO objects (entity, id, value) VALUES (?, ?, ?)", "write an object")
+      putPlacedObject = try connection.prepare(
         "INSERT OR REPLACE INTO objects (entity, id, value, parent, rank) VALUES (?, ?, ?, ?, ?)",
-        "write an object")
+        "write an object with its place")
       deleteObject = try connection.prepare(
         "DELETE FROM objects WHERE entity = ? AND id = ?", "delete an object")
       putPending = try connection.prepare(

@@ -23,7 +23,8 @@ public final class WorkTracker: Sendable {
     public var description: String { "\(label) (\(fileID):\(line))" }
   }
 
-  /// A handle for work enrolled with ``enter(_:fileID:line:)``, to be left exactly once.
+  /// A handle for work enrolled with ``WorkTracker/enter(_:fileID:line:hasStarted:)``, to be left
+  /// exactly once.
   public struct Token: Sendable {
     fileprivate let tracker: WorkTracker
     fileprivate let serial: UInt64

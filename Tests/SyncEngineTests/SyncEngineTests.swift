@@ -439,6 +439,11 @@ struct SyncEngineTests {
     world.fake.addFault(.once(RequestMatcher("GET", "/users"), .holdAnswer))
     let firstPull = Task { await world.engine.pullNotifications() }
     await world.fake.waitForParkedRequests(1)
+    // The pull saved the connection before its fetch went; its merge into the UI is not work
+    // the parked request waits for.
+    await pollingConfirmation("the UI holds the connection Ann asked for", until: .firstPass) {
+      world.ui.object(Connection.self, id: ann) != nil
+    }
     world.fake.renameUserRemotely(ann, to: "Annie")
     try world.save { try $0.update(Connection.self, id: ann) { $0.status = .accepted } }
     await world.settle()

@@ -22,32 +22,24 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
 
   /// The object's last synchronised value (its last value, for a deletion).
   package var original: Object? {
-    get { box?.original }
-    set {
-      setBox(original: newValue, failure: failure, unconfirmed: unconfirmed, editBase: editBase)
-    }
+    get { box?.values.original }
+    set { changeBox { $0.original = newValue } }
   }
   /// The backend's refusal, if it refused the change for good.
   package var failure: PushFailure? {
-    get { box?.failure }
-    set {
-      setBox(original: original, failure: newValue, unconfirmed: unconfirmed, editBase: editBase)
-    }
+    get { box?.values.failure }
+    set { changeBox { $0.failure = newValue } }
   }
   /// Values the backend may hold because requests carrying them may have been applied.
   package var unconfirmed: [UnconfirmedValue<Object>] {
-    get { box?.unconfirmed ?? [] }
-    set {
-      setBox(original: original, failure: failure, unconfirmed: newValue, editBase: editBase)
-    }
+    get { box?.values.unconfirmed ?? [] }
+    set { changeBox { $0.unconfirmed = newValue } }
   }
   /// The changed keys' last synchronised values when the user first changed them (see
   /// ``LocalChanges/editBases``).
   package var editBase: Object? {
-    get { box?.editBase }
-    set {
-      setBox(original: original, failure: failure, unconfirmed: unconfirmed, editBase: newValue)
-    }
+    get { box?.values.editBase }
+    set { changeBox { $0.editBase = newValue } }
   }
 
   /// Sets the four values a record keeps apart at once.
@@ -58,34 +50,41 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
     original: Object?, failure: PushFailure?, unconfirmed: [UnconfirmedValue<Object>],
     editBase: Object?
   ) {
-    let isEmpty = original == nil && failure == nil && unconfirmed.isEmpty && editBase == nil
-    box =
-      isEmpty
-      ? nil
-      : Box(original: original, failure: failure, unconfirmed: unconfirmed, editBase: editBase)
+    let values = BoxedValues(
+      original: original, failure: failure, unconfirmed: unconfirmed, editBase: editBase)
+    box = values.isEmpty ? nil : Box(values)
   }
 
-  /// The values a record keeps apart; immutable, so copies of a record share them.
-  fileprivate final class Box: Sendable, Equatable {
-    let original: Object?
-    let failure: PushFailure?
-    let unconfirmed: [UnconfirmedValue<Object>]
-    let editBase: Object?
+  /// Replaces the box with one whose values `change` changed.
+  private mutating func changeBox(_ change: (inout BoxedValues) -> Void) {
+    var values = box?.values ?? BoxedValues()
+    change(&values)
+    box = values.isEmpty ? nil : Box(values)
+  }
 
-    init(
-      original: Object?, failure: PushFailure?, unconfirmed: [UnconfirmedValue<Object>],
-      editBase: Object?
-    ) {
-      self.original = original
-      self.failure = failure
-      self.unconfirmed = unconfirmed
-      self.editBase = editBase
+  /// The values a record keeps apart.
+  fileprivate struct BoxedValues: Sendable, Equatable {
+    var original: Object?
+    var failure: PushFailure?
+    var unconfirmed: [UnconfirmedValue<Object>] = []
+    var editBase: Object?
+
+    /// Whether none is set, so that no box is needed.
+    var isEmpty: Bool {
+      original == nil && failure == nil && unconfirmed.isEmpty && editBase == nil
+    }
+  }
+
+  /// The values a record keeps apart, in a box; immutable, so copies of a record share them.
+  fileprivate final class Box: Sendable, Equatable {
+    let values: BoxedValues
+
+    init(_ values: BoxedValues) {
+      self.values = values
     }
 
     static func == (lhs: Box, rhs: Box) -> Bool {
-      lhs === rhs
-        || (lhs.original == rhs.original && lhs.failure == rhs.failure
-          && lhs.unconfirmed == rhs.unconfirmed && lhs.editBase == rhs.editBase)
+      lhs === rhs || lhs.values == rhs.values
     }
   }
 
@@ -235,10 +234,10 @@ extension LocalChanges {
     if record.isDeleted { deleted.insert(id) } else { deleted.remove(id) }
     updatedKeys[id] = record.keys.isEmpty ? nil : record.keys
     let box = record.box
-    originals[id] = box?.original
-    failures[id] = box?.failure
-    unconfirmed[id] = box.flatMap { $0.unconfirmed.isEmpty ? nil : $0.unconfirmed }
-    editBases[id] = record.keys.isEmpty ? nil : box?.editBase
-    originalVersions[id] = box?.original == nil ? nil : record.originalVersion
+    originals[id] = box?.values.original
+    failures[id] = box?.values.failure
+    unconfirmed[id] = box.flatMap { $0.values.unconfirmed.isEmpty ? nil : $0.values.unconfirmed }
+    editBases[id] = record.keys.isEmpty ? nil : box?.values.editBase
+    originalVersions[id] = box?.values.original == nil ? nil : record.originalVersion
   }
 }

@@ -47,17 +47,10 @@ struct SQLiteLoader {
     // Rows go into the table in batches: one lookup of the table per batch, not per row.
     var batch: [Object] = []
     batch.reserveCapacity(Self.batchSize)
-    let readObject = decoder.decoder(for: Object.self)
+    let rows = ObjectRows<Object>(decoder)
     while try objects.step() {
-      let id = try self.id(objects.bytes(at: 0), entity)
-      let object = try objects.withBytes(at: 1) { bytes throws(SQLiteStoreError) in
-        try decode(bytes, entity, id.uuidString.lowercased(), readObject)
-      }
-      guard object.id == id else {
-        throw .unreadableRow(
-          entity: entity, id: id.uuidString.lowercased(), reason: "its value has another id")
-      }
-      batch.append(object)
+      let id = try UUID(rowBytes: objects.bytes(at: 0), entity: entity)
+      batch.append(try rows.object(in: objects, column: 1, id: id))
       if batch.count == Self.batchSize {
         state.tables.put(contentsOf: batch)
         batch.removeAll(keepingCapacity: true)
@@ -69,7 +62,7 @@ struct SQLiteLoader {
     try pending.bind(entity, at: 1)
     let readRecord = decoder.decoder(for: PendingChange<Object>.self)
     while try pending.step() {
-      let id = try self.id(pending.bytes(at: 0), entity)
+      let id = try UUID(rowBytes: pending.bytes(at: 0), entity: entity)
       let record = try pending.withBytes(at: 1) { bytes throws(SQLiteStoreError) in
         try decode(bytes, entity, id.uuidString.lowercased(), readRecord)
       }
@@ -90,10 +83,6 @@ struct SQLiteLoader {
           entity: entity, id: "*", reason: "the entity is not in this stack's registry")
       }
     }
-  }
-
-  private func id(_ bytes: [UInt8], _ entity: String) throws(SQLiteStoreError) -> UUID {
-    try UUID(rowBytes: bytes, entity: entity)
   }
 
   /// Reads a row from bytes SQLite holds with `read`; `id` names it only if it cannot be read.

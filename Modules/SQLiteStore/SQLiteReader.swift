@@ -17,7 +17,7 @@ struct SQLiteReader {
     try statement.bind(entity, at: 1)
     try statement.bind(id.recordBytes, at: 2)
     guard try statement.step() else { return nil }
-    return try read(statement, column: 0, entity, id)
+    return try ObjectRows<Object>(decoder).object(in: statement, column: 0, id: id)
   }
 
   /// The last `limit` objects of `type` placed under `parent`, before `before`'s place when it
@@ -41,11 +41,12 @@ struct SQLiteReader {
       next += 1
     }
     try statement.bind(limit, at: next)
+    let rows = ObjectRows<Object>(decoder)
     var page: [Object] = []
     page.reserveCapacity(limit)
     while try statement.step() {
       let id = try UUID(rowBytes: statement.bytes(at: 0), entity: entity)
-      page.append(try read(statement, column: 1, entity, id))
+      page.append(try rows.object(in: statement, column: 1, id: id))
     }
     return page.reversed()
   }
@@ -63,9 +64,10 @@ struct SQLiteReader {
     try rows.bind(entity, at: 1)
     let update = try connection.prepare(
       "UPDATE objects SET parent = ?, rank = ? WHERE entity = ? AND id = ?", "place an object")
+    let objects = ObjectRows<Object>(decoder)
     while try rows.step() {
       let id = try UUID(rowBytes: rows.bytes(at: 0), entity: entity)
-      let object: Object = try read(rows, column: 1, entity, id)
+      let object = try objects.object(in: rows, column: 1, id: id)
       // An entity places all of its objects or none: without a place for one, it has none.
       guard let place = Object.schema.place(object) else { return }
       try update.bind(place.parent.recordBytes, at: 1)
@@ -74,23 +76,5 @@ struct SQLiteReader {
       try update.bind(id.recordBytes, at: 4)
       try update.run()
     }
-  }
-
-  private func read<Object: ModelObject>(
-    _ statement: SQLiteStatement, column: Int32, _ entity: String, _ id: UUID
-  ) throws(SQLiteStoreError) -> Object {
-    let readObject = decoder.decoder(for: Object.self)
-    let object = try statement.withBytes(at: column) { bytes throws(SQLiteStoreError) in
-      do {
-        return try readObject(bytes)
-      } catch {
-        throw .unreadableRow(entity: entity, id: id.uuidString.lowercased(), reason: "\(error)")
-      }
-    }
-    guard object.id == id else {
-      throw .unreadableRow(
-        entity: entity, id: id.uuidString.lowercased(), reason: "its value has another id")
-    }
-    return object
   }
 }

@@ -32,13 +32,17 @@ struct RecordWritableTests {
       }
     }
 
-    /// The stored properties of what a box holds: the struct inside its optional and its case.
+    /// The stored properties of what a box holds: through its optional and its case, and the
+    /// values it keeps.
     static func boxedProperties(_ value: Any) -> Int {
       let mirror = Mirror(reflecting: value)
       if mirror.displayStyle == .optional || mirror.displayStyle == .enum,
         let payload = mirror.children.first
       {
         return boxedProperties(payload.value)
+      }
+      if mirror.children.count == 1, let only = mirror.children.first, only.label == "values" {
+        return boxedProperties(only.value)
       }
       return mirror.children.count
     }

@@ -18,6 +18,11 @@ public struct EntityChanges<Object: ModelObject>: Sendable, Equatable {
   public internal(set) var updated: [UUID: Update] = [:]
   /// The ids of the deleted objects.
   public internal(set) var deleted: Set<UUID> = []
+  /// Each updated and deleted object as the saving context held it before the save.
+  ///
+  /// A context that has not read one of them takes it from here rather than from the store,
+  /// which already holds the save: until the context merges the save, the object is as it was.
+  package internal(set) var before: [UUID: Object] = [:]
 
   /// Creates an empty set of changes.
   package init() {}
@@ -33,6 +38,12 @@ public struct EntityChanges<Object: ModelObject>: Sendable, Equatable {
 
   /// The ids of every object that changed.
   public var ids: Set<UUID> { Set(inserted.keys).union(updated.keys).union(deleted) }
+
+  /// Changes are equal when they insert, update and delete the same objects; what the objects
+  /// were before (``before``) follows from the state they were made on.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.inserted == rhs.inserted && lhs.updated == rhs.updated && lhs.deleted == rhs.deleted
+  }
 }
 
 extension EntityChanges: EntitySlot {}

@@ -20,6 +20,10 @@ public final class EntitySchema<Object: ModelObject>: Sendable {
   /// order from an index: the parent's id and a rank whose bytes sort in that order; `nil` for
   /// an entity whose objects a store lists by id alone.
   package let place: @Sendable (Object) -> (parent: UUID, rank: [UInt8])?
+  /// The relationship whose target is the parent of each object's place; an entity that has one
+  /// is paged: a context holds the objects of it that were read or changed, and reads the rest
+  /// from the store, rather than loading them all when a stack opens.
+  package let parent: Relationship<Object>?
   /// The rules an object breaks, given its previous saved value and the context it is saved in.
   package let violations:
     @Sendable (_ object: Object, _ previous: Object?, _ context: ModelContext) -> [ValidationRule]
@@ -29,13 +33,14 @@ public final class EntitySchema<Object: ModelObject>: Sendable {
     @Sendable (_ object: Object, _ context: ModelContext) -> [ValidationRule]
 
   /// A schema named `name`, with `field` behind each key, `relationships`, the `place` of an
-  /// object among its parent's, and the rules a save (`violations`) and a local deletion
+  /// object among its `parent`'s, and the rules a save (`violations`) and a local deletion
   /// (`deletionViolations`) check; no relationships, no places and no rules unless given.
   package init(
     name: EntityName,
     field: @escaping @Sendable (Object.Key) -> Field<Object>,
     relationships: [Relationship<Object>] = [],
     place: @escaping @Sendable (Object) -> (parent: UUID, rank: [UInt8])? = { _ in nil },
+    parent: Relationship<Object>? = nil,
     violations: @escaping @Sendable (Object, Object?, ModelContext) -> [ValidationRule] = {
       _, _, _ in []
     },
@@ -48,6 +53,7 @@ public final class EntitySchema<Object: ModelObject>: Sendable {
     setKeys = Set(Object.Key.allCases.filter { field($0).holdsSet })
     self.relationships = relationships
     self.place = place
+    self.parent = parent
     self.violations = violations
     self.deletionViolations = deletionViolations
   }

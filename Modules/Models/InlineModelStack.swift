@@ -29,7 +29,7 @@ package final class InlineModelStack {
   package convenience init(
     store: any ModelStore, entities: EntityRegistry = .standard, uuids: UUIDSource = .current
   ) throws {
-    self.init(store: store, state: try store.load(), entities: entities, uuids: uuids)
+    self.init(store: store, state: try store.loadForOpening(), entities: entities, uuids: uuids)
   }
 
   /// A stack on a fresh in-memory store holding `tables`.

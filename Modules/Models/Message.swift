@@ -54,10 +54,9 @@ public struct Message: ModelObject {
     self.deliveryState = deliveryState
   }
 
-  /// The conversation the message belongs to, its messages listed in display order.
+  /// The conversation the message belongs to: the parent of its place.
   package static let conversation = Relationship<Message>(
-    "conversation", to: Conversation.self, orderedBy: { Message.displayOrder($0, $1) },
-    targets: { [$0.conversationID] })
+    "conversation", to: Conversation.self, targets: { [$0.conversationID] })
 
   /// A message's name, fields, conversation and rules: a save may not give it a blank text (a
   /// blank text the backend gave it before does not stop a change of another key), and its
@@ -73,6 +72,7 @@ public struct Message: ModelObject {
     },
     relationships: [conversation],
     place: { (parent: $0.conversationID, rank: $0.displayRank) },
+    parent: conversation,
     violations: { message, previous, context in
       var rules: [ValidationRule] = []
       if message.text.isBlank && previous?.text != message.text {

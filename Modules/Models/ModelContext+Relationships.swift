@@ -81,17 +81,21 @@ extension ModelContext {
   /// ```
   ///
   /// A `limit` of zero or less gives an empty page; a `before` of another conversation, or one
-  /// this context does not hold, is placed by its times as if it were here. The first page of a
-  /// conversation sorts its saved messages once; the context keeps them in order after that, so
-  /// a later page costs as much as its messages and the unsaved edits, not the conversation.
+  /// this context does not hold, is placed by its times as if it were here. The saved messages
+  /// of the page are read from the store's index of places, so a page costs as much as its
+  /// messages and the unsaved edits, not the conversation; the context does not keep them.
   public func latestMessages(in conversation: Conversation, limit: Int, before: Message? = nil)
     -> [Message]
   {
     guard limit > 0 else { return [] }
-    let relationship = Message.conversation
-    let saved = savedSources(Message.self, referringTo: conversation.id, inOrderOf: relationship)
-    let rows = committed.rows(of: Message.self)
     let pending = edits.edits(of: Message.self)
+    // Saved messages with unsaved edits are passed over below: read as many more.
+    let (wanted, overflow) = limit.addingReportingOverflow(pending.count)
+    let saved =
+      readSaved {
+        try $0.children(
+          Message.self, of: conversation.id, limit: overflow ? Int.max : wanted, before: before)
+      } ?? []
     let isShown: (Message) -> Bool = { message in
       before.map { Message.displayOrder(message, $0) } ?? true
     }
@@ -100,20 +104,15 @@ extension ModelContext {
     var edited = pending.values.compactMap { $0 }
       .filter { $0.conversationID == conversation.id && isShown($0) }
     edited.sort(by: Message.displayOrder)
-    // The saved messages are in display order: the page ends where `before` would stand.
+    // The saved messages are in display order and end where `before` would stand.
     var next = saved.count - 1
-    if let before {
-      let place = OrderedIndex<Message>.place(
-        of: before, in: saved, order: relationship.order, rows: { rows[$0] })
-      next = (place ?? 0) - 1
-    }
     var nextEdited = edited.count - 1
     // The page, latest first, merged from both ends backwards until it holds `limit`.
     var page: [Message] = []
     page.reserveCapacity(limit)
     while page.count < limit {
-      while next >= 0, pending[saved[next]] != nil { next -= 1 }
-      let savedMessage = next >= 0 ? rows[saved[next]] : nil
+      while next >= 0, pending[saved[next].id] != nil { next -= 1 }
+      let savedMessage = next >= 0 ? saved[next] : nil
       let editedMessage = nextEdited >= 0 ? edited[nextEdited] : nil
       switch (savedMessage, editedMessage) {
       case (let message?, let edit?) where Message.displayOrder(message, edit):
@@ -126,7 +125,7 @@ extension ModelContext {
         page.append(edit)
         nextEdited -= 1
       case (nil, nil):
-        if next >= 0 { next -= 1 } else { return page.reversed() }
+        return page.reversed()
       }
     }
     return page.reversed()

@@ -20,7 +20,9 @@ extension ModelContext {
   ///   them all; ``rollback()`` drops the edits instead.
   @discardableResult
   public func save() throws(SaveError) -> ChangeSet {
-    let result = coordinator.save(from: role) { mail in
+    let result = coordinator.save(from: role) { mail, view in
+      storeReads = .duringSave(view)
+      defer { storeReads = .throughCoordinator }
       for changes in mail { merge(changes) }
       return pendingChangeSet().map { changes in
         role == .sync
@@ -58,6 +60,7 @@ extension ModelContext {
     func reconcile<Changes: AnyEntityChanges>(_ entity: Changes) { merge(entity.typed) }
     for entity in changes.entityChanges { reconcile(entity) }
     if role == .sync && changes.origin == .ui {
+      holdPrevious(of: changes)
       let before = committed
       modifyLog(touching: changes.references) { log in
         log.recordSave(changes, committed: before)
@@ -66,6 +69,20 @@ extension ModelContext {
     }
     setCommitted { $0.apply(changes) }
     broadcaster.publish(ContextChange(context: role, kind: .merged, changes: changes))
+  }
+
+  /// Holds each object of a paged entity that `changes` updates or deletes and this context has
+  /// not read, as it was before them: what the change log measures a first change against.
+  private func holdPrevious(of changes: ChangeSet) {
+    func hold<Changes: AnyEntityChanges>(_ entity: Changes) {
+      guard Changes.Object.schema.parent != nil else { return }
+      let missing = entity.typed.before.filter {
+        committed.object(Changes.Object.self, id: $0.key) == nil
+      }
+      guard !missing.isEmpty else { return }
+      setCommitted { $0.put(contentsOf: Array(missing.values)) }
+    }
+    for entity in changes.entityChanges { hold(entity) }
   }
 
   /// Reconciles unsaved edits with incoming changes before they are applied to `committed`.
@@ -164,6 +181,7 @@ extension ModelContext {
           }
         }
         collected.deleted.insert(id)
+        collected.before[id] = previous
         continue
       }
       // The rules are for what the user does here: a value the backend holds is taken as it
@@ -182,6 +200,7 @@ extension ModelContext {
         var saved = previous
         for key in keys { Object.field(key).copy(&saved, edit) }
         collected.updated[id] = .init(object: saved, keys: keys)
+        collected.before[id] = previous
       } else {
         collected.inserted[id] = edit
       }
@@ -208,7 +227,7 @@ extension ModelContext {
           // Objects edited in this save were checked already, against the state after it.
           for source in objects(type, referringTo: target, via: relationship)
           where edits.edit(type, id: source.id) == nil {
-            let previous = committed.object(type, id: source.id)
+            let previous = savedObject(type, id: source.id)
             for rule in source.violations(previous: previous, in: self) {
               failures.append(ValidationFailure(object: source.reference, rule: rule))
             }

@@ -26,9 +26,13 @@ public final class ModelContext {
   let broadcaster: ChangeBroadcaster
   let logger = CourierLogger(category: "models")
   private let uuids: UUIDSource
+  /// The objects as this context last saved or merged them: every object of an entity that is
+  /// not paged, and of a paged entity (``EntitySchema/parent``), those read or changed here.
   private(set) var committed: Tables {
     didSet { selfUserCache = nil }
   }
+  /// How reads of a paged entity reach the store at this moment.
+  var storeReads = StoreReads.throughCoordinator
   var edits = PendingEdits() {
     didSet { selfUserCache = nil }
   }
@@ -84,7 +88,9 @@ public final class ModelContext {
     self.role = role
     self.entities = entities
     self.coordinator = coordinator
-    self.committed = state.tables
+    var tables = state.tables
+    tables.removePagedEntities()
+    self.committed = tables
     self.uuids = uuids
     // Only the sync context tracks what is still to be pushed.
     self.log =
@@ -100,21 +106,35 @@ public final class ModelContext {
   /// The object of `type` with `id` as this context sees it, unsaved edits included.
   public func object<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
     if let edit = edits.edit(type, id: id) { return edit }
-    return committed.object(type, id: id)
+    return savedObject(type, id: id)
   }
 
   /// The object of `type` with `id` as this context last saved or merged it, without its
   /// unsaved edits.
+  ///
+  /// An object of a paged entity that this context has not held yet is read from the store,
+  /// and held from then on.
   package func savedObject<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
-    committed.object(type, id: id)
+    if let row = committed.object(type, id: id) { return row }
+    guard Object.schema.parent != nil,
+      let read = readSaved({ try $0.object(type, id: id) }), let row = read
+    else { return nil }
+    committed.put(row)
+    return row
   }
 
-  /// The ids of the saved objects of `type` that refer to `target` through `relationship`, in
-  /// the relationship's order: sorted by the first read of `target`, kept in order after it.
-  func savedSources<Object: ModelObject>(
-    _ type: Object.Type, referringTo target: UUID, inOrderOf relationship: Relationship<Object>
-  ) -> [UUID] {
-    committed.orderedSources(type, referringTo: target, via: relationship)
+  /// What `read` finds in the store among this context's saved objects; `nil`, logged, when the
+  /// store fails to read.
+  func readSaved<Value>(_ read: (SavedView) throws -> Value) -> Value? {
+    do {
+      switch storeReads {
+      case .throughCoordinator: return try coordinator.read(for: role, read)
+      case .duringSave(let view): return try read(view)
+      }
+    } catch {
+      logger.error("could not read the store: \(error)")
+      return nil
+    }
   }
 
   /// Every object of `type` this context sees, ordered by id.
@@ -129,6 +149,13 @@ public final class ModelContext {
   /// storage with the context, so reading it costs no copy of the objects.
   public func objectsByID<Object: ModelObject>(_ type: Object.Type) -> [UUID: Object] {
     let pending = edits.edits(of: type)
+    if Object.schema.parent != nil {
+      // A paged entity is read whole from the store: a test's check may afford it, a screen
+      // reads pages (``latestMessages(in:limit:before:)``).
+      var rows = readSaved { try $0.rows(of: type) } ?? [:]
+      for (id, edit) in pending { rows[id] = edit }
+      return rows
+    }
     // Without edits, no loop: even an empty one costs an iterator and its metadata.
     guard !pending.isEmpty else { return committed.rows(of: type) }
     var rows = committed.rows(of: type)
@@ -136,8 +163,20 @@ public final class ModelContext {
     return rows
   }
 
+  /// Looks up objects of `type` by id as this context sees them, for a caller that looks up
+  /// many: an entity held whole is read once, and a paged entity's objects one by one, never
+  /// the whole entity.
+  package func lookUp<Object: ModelObject>(_ type: Object.Type) -> (UUID) -> Object? {
+    guard Object.schema.parent != nil else {
+      let rows = objectsByID(type)
+      return { rows[$0] }
+    }
+    return { self.object(type, id: $0) }
+  }
+
   /// How many objects of `type` this context sees.
   public func count<Object: ModelObject>(of type: Object.Type) -> Int {
+    if Object.schema.parent != nil { return objectsByID(type).count }
     var count = committed.count(of: type)
     for (id, edit) in edits.edits(of: type) {
       let saved = committed.object(type, id: id) != nil
@@ -151,10 +190,33 @@ public final class ModelContext {
   package func objects<Object: ModelObject>(
     _ type: Object.Type, referringTo target: UUID, via relationship: Relationship<Object>
   ) -> [Object] {
+    if let parent = Object.schema.parent {
+      return pagedObjects(type, referringTo: target, via: relationship, parent: parent)
+    }
     var ids = committed.sources(type, referringTo: target, via: relationship.name)
     if !edits.isEmpty(type) { ids.formUnion(edits[type].referrers(of: target, via: relationship)) }
     return ids.compactMap { object(type, id: $0) }
       .filter { relationship.targets($0).contains(target) }
+      .sorted { $0.id < $1.id }
+  }
+
+  /// The objects of the paged `type` that refer to `target` through `relationship`, ordered by
+  /// id: read from the store by place when `relationship` leads to the parent, whole otherwise.
+  private func pagedObjects<Object: ModelObject>(
+    _ type: Object.Type, referringTo target: UUID, via relationship: Relationship<Object>,
+    parent: Relationship<Object>
+  ) -> [Object] {
+    var found: [UUID: Object]
+    if relationship.name == parent.name {
+      let children = readSaved {
+        try $0.children(type, of: target, limit: Int.max, before: nil)
+      }
+      found = Dictionary((children ?? []).map { ($0.id, $0) }) { $1 }
+    } else {
+      found = readSaved { try $0.rows(of: type) } ?? [:]
+    }
+    for (id, edit) in edits.edits(of: type) { found[id] = edit }
+    return found.values.filter { relationship.targets($0).contains(target) }
       .sorted { $0.id < $1.id }
   }
 
@@ -186,9 +248,8 @@ public final class ModelContext {
     _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
   ) throws(ContextError) -> Object {
     // One visit to the entity's edits for the lookup and the write.
-    let committed = self.committed
     let changed = edits.modify(type) { slot -> Object? in
-      guard var object = slot.edits[id] ?? committed.object(type, id: id) else { return nil }
+      guard var object = slot.edits[id] ?? savedObject(type, id: id) else { return nil }
       change(&object)
       slot.set(object, for: id)
       return object
@@ -266,4 +327,12 @@ public final class ModelContext {
     _modify { yield &metadata }
     set { metadata = newValue }
   }
+}
+
+/// How a context reads the saved objects of a paged entity from the store.
+enum StoreReads {
+  /// Through the coordinator, which takes its lock for the read.
+  case throughCoordinator
+  /// Through the view a save in progress was given: the coordinator's lock is held already.
+  case duringSave(SavedView)
 }

@@ -34,7 +34,8 @@ public final class ModelStack: Sendable {
     tracker: WorkTracker = .current, syncExecution: ActorExecution = .own
   ) throws {
     self.init(
-      store: store, state: try store.load(), entities: entities, uuids: uuids, tracker: tracker,
+      store: store, state: try store.loadForOpening(), entities: entities, uuids: uuids,
+      tracker: tracker,
       syncExecution: syncExecution)
   }
 

@@ -1,6 +1,18 @@
 import Foundation
 
 extension ModelStore {
+  /// Everything the store holds but the objects of paged entities, worked out from ``load()``.
+  package func loadForOpening() throws -> StoredState {
+    var state = try load()
+    state.tables.removePagedEntities()
+    return state
+  }
+
+  /// Every object of `type`, taken from everything the store holds.
+  package func objects<Object: ModelObject>(_ type: Object.Type) throws -> [UUID: Object] {
+    try load().tables.rows(of: type)
+  }
+
   /// The object of `type` with `id`, looked up in everything the store holds.
   package func object<Object: ModelObject>(_ type: Object.Type, id: UUID) throws -> Object? {
     try load().tables.object(type, id: id)

@@ -5,12 +5,23 @@ import Foundation
 /// A store is only ever called by the stack's coordinator, one call at a time, in commit order.
 /// A save is all or nothing: a store that cannot write all of it writes none of it, and throws.
 package protocol ModelStore: Sendable {
-  /// Everything the store holds, read once when a stack opens.
+  /// Everything the store holds: for a whole entity's reads, tests and tools.
   func load() throws -> StoredState
+
+  /// What a stack opens with: everything the store holds but the objects of paged entities
+  /// (``EntitySchema/parent``), which contexts read when they need them. By default, what
+  /// ``load()`` returns without them; a store that can, leaves them unread.
+  func loadForOpening() throws -> StoredState
 
   /// Makes one save durable: the objects it changed, the change-log records it rewrote, and the
   /// sync metadata when it carries some; a thrown error fails the save.
   func commit(_ save: StoreSave) throws
+
+  /// Every object of `type` the store holds, by id; by default, what ``load()`` returns of it.
+  ///
+  /// A store that wraps another forwards this read and the ones below, or they go through the
+  /// other store's ``load()``.
+  func objects<Object: ModelObject>(_ type: Object.Type) throws -> [UUID: Object]
 
   /// The object of `type` with `id` as the store holds it, or `nil`; by default, looked up in
   /// what ``load()`` returns.

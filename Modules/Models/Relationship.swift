@@ -3,30 +3,23 @@ import Foundation
 /// A reference from objects of one entity to objects of another, declared by the source entity,
 /// such as a message's conversation or a conversation's participants.
 ///
-/// Tables keep an inverse index for every relationship, so "the messages in this conversation"
-/// costs as much as the number of messages, not of all messages; and deleting an object checks
-/// the rules of the objects that still refer to it. Once a target's sources are read in order,
-/// they are kept in order, so "the latest 50 messages" costs as much as the 50.
+/// Tables keep an inverse index for every relationship, so "the users of this conversation"
+/// costs as much as their number, not that of all objects; and deleting an object checks the
+/// rules of the objects that still refer to it. A paged entity's objects under their parent
+/// (``EntitySchema/parent``) are read from the store's index of places instead.
 package struct Relationship<Source: ModelObject>: Sendable {
   /// The relationship's name, unique among the source entity's relationships.
   package let name: String
   /// The entity the ids refer to.
   package let target: EntityName
   let targets: @Sendable (Source) -> [UUID]
-  /// Whether one source comes before another among a target's sources, as the pages of
-  /// ``ModelContext/latestMessages(in:limit:before:)`` list them; by id unless declared.
-  let order: @Sendable (Source, Source) -> Bool
 
-  /// A relationship called `name` from `Source` to `Target`, whose ids `targets` reads, and
-  /// whose sources of one target are listed in `order` (a strict total order; by id if omitted).
+  /// A relationship called `name` from `Source` to `Target`, whose ids `targets` reads.
   package init<Target: ModelObject>(
-    _ name: String, to target: Target.Type,
-    orderedBy order: @escaping @Sendable (Source, Source) -> Bool = { $0.id < $1.id },
-    targets: @escaping @Sendable (Source) -> [UUID]
+    _ name: String, to target: Target.Type, targets: @escaping @Sendable (Source) -> [UUID]
   ) {
     self.name = name
     self.target = Target.entityName
-    self.order = order
     self.targets = targets
   }
 }

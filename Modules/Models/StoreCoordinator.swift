@@ -49,18 +49,31 @@ final class StoreCoordinator: Sendable {
     }
   }
 
+  /// Runs `read` on what `role`'s context saved or merged last, as the store holds it: the
+  /// context's inbox cannot change meanwhile.
+  func read<Value>(
+    for role: ContextRole, _ read: (SavedView) throws -> Value
+  ) throws -> Value {
+    try state.withLock { state in
+      try read(SavedView(store: store, inbox: state.inboxes[role] ?? []))
+    }
+  }
+
   /// Saves for `role`: `prepare` merges the context's inbox and returns what to save; the store
   /// commits it with its change-log records, and the other context gets the changes.
+  ///
+  /// `prepare` runs with the coordinator's lock held, so it reads the store through the view it
+  /// is given, which holds what the context will have once it merged the inbox.
   func save(
     from role: ContextRole,
-    _ prepare: ([ChangeSet]) -> Result<PreparedSave, SaveError>
+    _ prepare: (_ mail: [ChangeSet], _ view: SavedView) -> Result<PreparedSave, SaveError>
   ) -> Result<ChangeSet, SaveError> {
     let (result, delivery) = state.withLock {
       state -> (Result<ChangeSet, SaveError>, (@Sendable () -> Void)?) in
       let mail = state.inboxes[role] ?? []
       state.inboxes[role] = nil
       let prepared: PreparedSave
-      switch prepare(mail) {
+      switch prepare(mail, SavedView(store: store, inbox: [])) {
       case .success(let value): prepared = value
       case .failure(let error): return (.failure(error), nil)
       }

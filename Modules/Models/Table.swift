@@ -6,8 +6,6 @@ package struct Table<Object: ModelObject>: Sendable, Equatable {
   package private(set) var rows: [UUID: Object] = [:]
   /// For each relationship of the entity, which objects refer to each target.
   private(set) var inverse = InverseIndex()
-  /// The sources of the targets read in order so far, in each relationship's order.
-  private var ordered = OrderedIndex<Object>()
   /// The entity's relationships, read once: most entities have none, and then a put skips the
   /// indexes altogether.
   private let relationships = Object.relationships
@@ -24,8 +22,6 @@ package struct Table<Object: ModelObject>: Sendable, Equatable {
     let previous = rows.updateValue(object, forKey: object.id)
     guard !relationships.isEmpty else { return }
     inverse.reindex(object.id, relationships, removing: previous, adding: object)
-    guard !ordered.isEmpty else { return }
-    ordered.move(object.id, from: previous, to: object, relationships, rows: rows)
   }
 
   /// Makes room for `count` rows, before a store loads that many.
@@ -37,16 +33,6 @@ package struct Table<Object: ModelObject>: Sendable, Equatable {
   mutating func remove(_ id: UUID) {
     guard let previous = rows.removeValue(forKey: id), !relationships.isEmpty else { return }
     inverse.reindex(id, relationships, removing: previous, adding: nil)
-    guard !ordered.isEmpty else { return }
-    ordered.move(id, from: previous, to: nil, relationships, rows: rows)
-  }
-
-  /// The objects that refer to `target` through `relationship`, in the relationship's order;
-  /// the first read of a target sorts them, later ones find them kept in order.
-  mutating func orderedSources(of target: UUID, via relationship: Relationship<Object>)
-    -> [UUID]
-  {
-    ordered.sources(of: target, via: relationship, rows: rows, inverse: inverse)
   }
 
   /// Applies one save's changes to this entity: inserts, updates, deletions.

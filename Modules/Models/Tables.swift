@@ -44,15 +44,6 @@ package struct Tables: Sendable, Equatable {
     tables.slot(Table<Object>.self)?.inverse.sources(of: target, via: relationship) ?? []
   }
 
-  /// The objects of `type` that refer to `target` through `relationship`, in its order; kept in
-  /// order from the first read on.
-  mutating func orderedSources<Object: ModelObject>(
-    _ type: Object.Type, referringTo target: UUID, via relationship: Relationship<Object>
-  ) -> [UUID] {
-    guard tables.slot(Table<Object>.self) != nil else { return [] }
-    return tables.modify(Table<Object>.self) { $0.orderedSources(of: target, via: relationship) }
-  }
-
   /// Makes room for `count` rows of `type`, before a store loads that many.
   package mutating func reserveCapacity<Object: ModelObject>(_ count: Int, for type: Object.Type) {
     tables.modify(Table<Object>.self) { $0.reserveCapacity(count) }
@@ -69,6 +60,15 @@ package struct Tables: Sendable, Equatable {
     tables.modify(Table<Object>.self) { table in
       for object in objects { table.put(object) }
     }
+  }
+
+  /// Removes every object of the paged entities (``EntitySchema/parent``): a context starts
+  /// without them and reads them from the store.
+  mutating func removePagedEntities() {
+    func removeIfPaged<Object: ModelObject>(_ type: Object.Type) {
+      if Object.schema.parent != nil { tables.remove(Table<Object>.self) }
+    }
+    for type in tables.objectTypes { removeIfPaged(type) }
   }
 
   /// Removes the object of `type` with `id`, if there is one.

@@ -10,7 +10,7 @@ import Seams
 /// store.refuseNextSaves(1)
 /// #expect(throws: SaveError.self) { try stack.ui.context.save() }
 /// ```
-public final class RefusingStore: ModelStore, Sendable {
+public final class RefusingStore: WrappingStore, Sendable {
   /// The error a refused save throws.
   public struct Refusal: Error, Equatable, CustomStringConvertible {
     /// Says the store refused.
@@ -31,6 +31,9 @@ public final class RefusingStore: ModelStore, Sendable {
   public func refuseNextSaves(_ count: Int, after skipped: Int = 0) {
     plan.withLock { $0 = (skip: max(skipped, 0), refuse: max(count, 0)) }
   }
+
+  /// The store every read goes to.
+  package var wrapped: any ModelStore { base }
 
   /// Everything the store holds.
   package func load() -> StoredState { base.load() }

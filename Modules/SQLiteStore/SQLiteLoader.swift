@@ -14,13 +14,14 @@ struct SQLiteLoader {
     self.entities = entities
   }
 
-  func load() throws(SQLiteStoreError) -> StoredState {
+  /// Everything the file holds; without the objects of paged entities unless `pagedObjects`.
+  func load(pagedObjects: Bool = true) throws(SQLiteStoreError) -> StoredState {
     var state = StoredState()
     let known = Set(entities.names.map(\.rawValue))
     try refuseUnknownEntities(in: "objects", known: known)
     try refuseUnknownEntities(in: "pending", known: known)
     for type in entities.types {
-      try load(type, into: &state)
+      try load(type, pagedObjects: pagedObjects, into: &state)
     }
     let metadata = try connection.prepare(
       "SELECT value FROM metadata WHERE key = 'sync'", "read the metadata")
@@ -33,9 +34,35 @@ struct SQLiteLoader {
     return state
   }
 
-  private func load<Object: ModelObject>(_ type: Object.Type, into state: inout StoredState)
-    throws(SQLiteStoreError)
+  private func load<Object: ModelObject>(
+    _ type: Object.Type, pagedObjects: Bool, into state: inout StoredState
+  ) throws(SQLiteStoreError) {
+    let entity = Object.entityName.rawValue
+    if pagedObjects || Object.schema.parent == nil { try loadObjects(type, into: &state) }
+    let pending = try connection.prepare(
+      "SELECT id, record FROM pending WHERE entity = ?", "read the pending changes")
+    try pending.bind(entity, at: 1)
+    let readRecord = decoder.decoder(for: PendingChange<Object>.self)
+    while try pending.step() {
+      let id = try UUID(rowBytes: pending.bytes(at: 0), entity: entity)
+      let record = try pending.withBytes(at: 1) { bytes throws(SQLiteStoreError) in
+        try decode(bytes, entity, id.uuidString.lowercased(), readRecord)
+      }
+      state.changeLog.set(record, for: id, of: type)
+    }
+  }
+
+  /// Every object of `type` the file holds.
+  func objects<Object: ModelObject>(_ type: Object.Type) throws(SQLiteStoreError) -> [UUID: Object]
   {
+    var state = StoredState()
+    try loadObjects(type, into: &state)
+    return state.tables.table(type).rows
+  }
+
+  private func loadObjects<Object: ModelObject>(
+    _ type: Object.Type, into state: inout StoredState
+  ) throws(SQLiteStoreError) {
     let entity = Object.entityName.rawValue
     let counting = try connection.prepare(
       "SELECT count(*) FROM objects WHERE entity = ?", "count the objects")
@@ -57,17 +84,6 @@ struct SQLiteLoader {
       }
     }
     state.tables.put(contentsOf: batch)
-    let pending = try connection.prepare(
-      "SELECT id, record FROM pending WHERE entity = ?", "read the pending changes")
-    try pending.bind(entity, at: 1)
-    let readRecord = decoder.decoder(for: PendingChange<Object>.self)
-    while try pending.step() {
-      let id = try UUID(rowBytes: pending.bytes(at: 0), entity: entity)
-      let record = try pending.withBytes(at: 1) { bytes throws(SQLiteStoreError) in
-        try decode(bytes, entity, id.uuidString.lowercased(), readRecord)
-      }
-      state.changeLog.set(record, for: id, of: type)
-    }
   }
 
   /// Refuses rows of an entity this build does not know, rather than dropping them unread.

@@ -43,7 +43,8 @@ struct SQLiteReader {
     try statement.bind(limit, at: next)
     let rows = ObjectRows<Object>(decoder)
     var page: [Object] = []
-    page.reserveCapacity(limit)
+    // A limit of "all of them" is a bound, not a size.
+    page.reserveCapacity(min(limit, 256))
     while try statement.step() {
       let id = try UUID(rowBytes: statement.bytes(at: 0), entity: entity)
       page.append(try rows.object(in: statement, column: 1, id: id))

@@ -131,6 +131,25 @@ public final class SQLiteStore: ModelStore, Sendable {
     }
   }
 
+  /// Everything the file holds but the objects of paged entities, which are not read at all: a
+  /// stack opens on a million messages as fast as on none.
+  ///
+  /// - Throws: ``SQLiteStoreError`` as ``load()`` does.
+  package func loadForOpening() throws -> StoredState {
+    try connection.withLock { box throws(SQLiteStoreError) in
+      try SQLiteLoader(connection: box.connection, entities: entities).load(pagedObjects: false)
+    }
+  }
+
+  /// Every object of `type` the file holds, read without the other entities.
+  ///
+  /// - Throws: ``SQLiteStoreError`` for a row whose bytes cannot be read.
+  package func objects<Object: ModelObject>(_ type: Object.Type) throws -> [UUID: Object] {
+    try connection.withLock { box throws(SQLiteStoreError) in
+      try SQLiteLoader(connection: box.connection, entities: entities).objects(type)
+    }
+  }
+
   /// The object of `type` with `id`, read from the file alone.
   ///
   /// - Throws: ``SQLiteStoreError`` for a row whose bytes cannot be read.

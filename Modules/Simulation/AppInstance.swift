@@ -142,12 +142,12 @@ final class SaveRefusals: Sendable {
 
 /// The shared store, as one app instance sees it: gone once the instance is killed, and
 /// refusing the saves a step told it to.
-struct MortalStore: ModelStore {
+struct MortalStore: WrappingStore {
   let store: any ModelStore
   let life: Lifeline
   let refusals: SaveRefusals
 
-  func load() throws -> StoredState { try store.load() }
+  var wrapped: any ModelStore { store }
 
   func commit(_ save: StoreSave) throws {
     guard life.isAlive else { throw AppKilled() }

@@ -185,7 +185,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       forgetSettledAttempts(changes, in: context)
     }
     guard !changes.isEmpty || !flights.isEmpty else { return }
-    let objects = context.objectsByID(Object.self)
+    let lookUp = context.lookUp(Object.self)
     var work: [Work] = []
     survey.states.reserveCapacity(
       survey.states.count + changes.inserted.count
@@ -214,7 +214,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       let isBusy = wholeKind != nil || keyHolders[id] != nil
       guard
         let (kind, keys, object) = pendingWork(
-          id, changes, object: objects[id], isDeleted: isDeleted, isBusy: isBusy,
+          id, changes, object: lookUp(id), isDeleted: isDeleted, isBusy: isBusy,
           in: context)
       else { continue }
       work.append(
@@ -319,9 +319,9 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// once.
   func dependencies(of works: [Work], in context: ModelContext) -> [[SyncDependency]] {
     let log = context.localChanges(of: Object.self)
-    let objects = context.objectsByID(Object.self)
+    let lookUp = context.lookUp(Object.self)
     let changes = works.map { work in
-      change(work.kind, work.object.id, keys: keys(of: work), log, object: objects[work.object.id])
+      change(work.kind, work.object.id, keys: keys(of: work), log, object: lookUp(work.object.id))
     }
     return strategy.dependencies(of: changes, in: context)
   }

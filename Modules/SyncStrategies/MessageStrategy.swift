@@ -43,10 +43,9 @@ public struct MessageStrategy: UpstreamStrategy {
     -> [[SyncDependency]]
   {
     let unsent = context.localChanges(of: Message.self)
-    let objects = context.objectsByID(Message.self)
     var byConversation: [UUID: [Message]] = [:]
     for id in unsent.inserted where unsent.failures[id] == nil {
-      if let message = objects[id] {
+      if let message = context.object(Message.self, id: id) {
         byConversation[message.conversationID, default: []].append(message)
       }
     }

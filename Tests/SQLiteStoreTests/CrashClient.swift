@@ -197,7 +197,7 @@ final class Killer: Sendable {
 
 /// The SQLite store, telling the killer when a commit runs; optionally one that loses the
 /// change log, to prove the crash test catches that.
-struct KillableStore: ModelStore {
+struct KillableStore: WrappingStore {
   let store: SQLiteStore
   let killer: Killer
   let forgetsChangeLog: Bool
@@ -208,7 +208,7 @@ struct KillableStore: ModelStore {
     self.forgetsChangeLog = forgetsChangeLog
   }
 
-  func load() throws -> StoredState { try store.load() }
+  var wrapped: any ModelStore { store }
 
   func commit(_ save: StoreSave) throws {
     killer.commitStarted()

@@ -59,6 +59,52 @@ extension StoreContractTests {
   }
 
   @Test(
+    "Opening reads every object but the messages, and the change log and metadata whole",
+    arguments: StoreKind.allCases)
+  func openingLeavesMessagesUnread(_ kind: StoreKind) async throws {
+    // given: messages saved, and a change of one still to push
+    let directory = try TemporaryDirectory()
+    let (store, reopen) = try kind.make(in: directory)
+
+    // when
+    let (opening, whole) = try await DedicatedThread.perform {
+      let (stack, _, messages) = try Self.savedConversation(6, in: store)
+      try stack.ui.update(Message.self, id: messages[0].id) { $0.text = "Edited" }
+      try stack.ui.save()
+      let reopened = try reopen()
+      return (try reopened.loadForOpening(), try reopened.load())
+    }
+
+    // then
+    #expect(opening.tables.count(of: Message.self) == 0)
+    #expect(whole.tables.count(of: Message.self) == 6)
+    #expect(opening.tables.count(of: Conversation.self) == 2)
+    #expect(opening.tables.count(of: User.self) == whole.tables.count(of: User.self))
+    #expect(opening.changeLog == whole.changeLog)
+    #expect(!opening.changeLog.isEmpty)
+    #expect(opening.metadata == whole.metadata)
+  }
+
+  @Test(
+    "A page whose limit is Int.max reads every message of the conversation",
+    arguments: StoreKind.allCases)
+  func unboundedPage(_ kind: StoreKind) async throws {
+    // given
+    let directory = try TemporaryDirectory()
+    let (store, reopen) = try kind.make(in: directory)
+
+    // when
+    let (page, lunchMessages) = try await DedicatedThread.perform {
+      let (_, lunch, messages) = try Self.savedConversation(9, in: store)
+      let page = try reopen().children(Message.self, of: lunch.id, limit: .max, before: nil)
+      return (page, messages.filter { $0.conversationID == lunch.id })
+    }
+
+    // then
+    #expect(Set(page.map(\.id)) == Set(lunchMessages.map(\.id)))
+  }
+
+  @Test(
     "A message sent or deleted since moves in or out of the pages the store reads",
     arguments: StoreKind.allCases)
   func pagesFollowSaves(_ kind: StoreKind) async throws {

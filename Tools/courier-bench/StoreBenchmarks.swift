@@ -135,7 +135,7 @@ private final class RawCommit {
 }
 
 /// A store that keeps the last save it committed, to replay it.
-private final class RecordingStore: ModelStore, @unchecked Sendable {
+private final class RecordingStore: WrappingStore, @unchecked Sendable {
   let store: SQLiteStore
   private(set) var last: StoreSave?
 
@@ -143,7 +143,7 @@ private final class RecordingStore: ModelStore, @unchecked Sendable {
     self.store = store
   }
 
-  func load() throws -> StoredState { try store.load() }
+  var wrapped: any ModelStore { store }
 
   func commit(_ save: StoreSave) throws {
     try store.commit(save)

@@ -18,7 +18,8 @@ public struct EntityChanges<Object: ModelObject>: Sendable, Equatable {
   public internal(set) var updated: [UUID: Update] = [:]
   /// The ids of the deleted objects.
   public internal(set) var deleted: Set<UUID> = []
-  /// Each updated and deleted object as the saving context held it before the save.
+  /// Each updated and deleted object of a paged entity (``EntitySchema/parent``) as the saving
+  /// context held it before the save.
   ///
   /// A context that has not read one of them takes it from here rather than from the store,
   /// which already holds the save: until the context merges the save, the object is as it was.

@@ -1,3 +1,4 @@
+import Foundation
 import Seams
 
 /// A store that keeps everything in memory: fresh and isolated for each test, gone with the
@@ -37,9 +38,42 @@ package final class InMemoryStore: ModelStore {
 
   /// A copy of everything the store holds, every commit applied.
   package func load() -> StoredState {
+    applied { $0 }
+  }
+
+  /// Every object of `type`, every commit applied.
+  package func objects<Object: ModelObject>(_ type: Object.Type) -> [UUID: Object] {
+    applied { $0.tables.rows(of: type) }
+  }
+
+  /// The object of `type` with `id`, every commit applied.
+  package func object<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
+    applied { $0.tables.object(type, id: id) }
+  }
+
+  /// The last `limit` objects of `type` placed under `parent`, before `before` when it is given,
+  /// found through the index of the entity's parent relationship.
+  package func children<Object: ModelObject>(
+    _ type: Object.Type, of parent: UUID, limit: Int, before: Object?
+  ) -> [Object] {
+    guard limit > 0 else { return [] }
+    let candidates = applied { state -> [Object] in
+      let tables = state.tables
+      guard let relationship = Object.schema.parent else {
+        return Array(tables.rows(of: type).values)
+      }
+      return tables.sources(type, referringTo: parent, via: relationship.name).compactMap {
+        tables.object(type, id: $0)
+      }
+    }
+    return lastPlaced(candidates, under: parent, limit: limit, before: before)
+  }
+
+  /// What `read` finds in the state, every commit applied.
+  private func applied<Value>(_ read: (StoredState) -> Value) -> Value {
     state.withLock { state in
       state.applyPending()
-      return state.applied
+      return read(state.applied)
     }
   }
 

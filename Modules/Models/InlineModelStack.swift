@@ -23,13 +23,17 @@ package final class InlineModelStack {
   /// The entities the contexts know.
   package let entities: EntityRegistry
 
-  /// Opens a stack on `store`, loading what it holds into both contexts.
+  /// Opens a stack on `store`, loading what it holds but the messages into both contexts, each
+  /// of which holds at most `pagedObjectLimit` messages it does not need after a save or merge.
   ///
   /// - Throws: What the store throws while loading.
   package convenience init(
-    store: any ModelStore, entities: EntityRegistry = .standard, uuids: UUIDSource = .current
+    store: any ModelStore, entities: EntityRegistry = .standard, uuids: UUIDSource = .current,
+    pagedObjectLimit: Int = ModelContext.defaultPagedObjectLimit
   ) throws {
-    self.init(store: store, state: try store.loadForOpening(), entities: entities, uuids: uuids)
+    self.init(
+      store: store, state: try store.loadForOpening(), entities: entities, uuids: uuids,
+      pagedObjectLimit: pagedObjectLimit)
   }
 
   /// A stack on a fresh in-memory store holding `tables`.
@@ -42,14 +46,17 @@ package final class InlineModelStack {
   }
 
   private init(
-    store: any ModelStore, state: StoredState, entities: EntityRegistry, uuids: UUIDSource
+    store: any ModelStore, state: StoredState, entities: EntityRegistry, uuids: UUIDSource,
+    pagedObjectLimit: Int = ModelContext.defaultPagedObjectLimit
   ) {
     let coordinator = StoreCoordinator(
       store: store, entities: entities, changeLog: state.changeLog)
     let ui = ModelContext(
-      role: .ui, entities: entities, coordinator: coordinator, state: state, uuids: uuids)
+      role: .ui, entities: entities, coordinator: coordinator, state: state, uuids: uuids,
+      pagedObjectLimit: pagedObjectLimit)
     let sync = ModelContext(
-      role: .sync, entities: entities, coordinator: coordinator, state: state, uuids: uuids)
+      role: .sync, entities: entities, coordinator: coordinator, state: state, uuids: uuids,
+      pagedObjectLimit: pagedObjectLimit)
     let contexts = InlineContexts(ui: ui, sync: sync)
     coordinator.setDelivery(for: .ui) { contexts.ui?.mergeIncoming() }
     coordinator.setDelivery(for: .sync) { contexts.sync?.mergeIncoming() }

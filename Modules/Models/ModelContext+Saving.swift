@@ -44,6 +44,7 @@ extension ModelContext {
       if role == .sync { markLogSaved() }
       setCommitted { $0.apply(changes) }
       rollback()
+      releasePagedObjects()
       if !changes.isEmpty {
         broadcaster.publish(ContextChange(context: role, kind: .saved, changes: changes))
       }
@@ -54,6 +55,7 @@ extension ModelContext {
   /// Merges everything the other context saved since the last merge.
   func mergeIncoming() {
     for changes in coordinator.takeInbox(of: role) { merge(changes) }
+    releasePagedObjects()
   }
 
   private func merge(_ changes: ChangeSet) {
@@ -168,6 +170,8 @@ extension ModelContext {
     let pending = edits.edits(of: type)
     guard !pending.isEmpty else { return }
     let table = committed.rows(of: type)
+    // Only a paged entity's objects may be missing from the other context.
+    let keepsBefore = Object.schema.parent != nil
     var collected = EntityChanges<Object>()
     for (id, edit) in pending {
       let previous = table[id]
@@ -181,7 +185,7 @@ extension ModelContext {
           }
         }
         collected.deleted.insert(id)
-        collected.before[id] = previous
+        if keepsBefore { collected.before[id] = previous }
         continue
       }
       // The rules are for what the user does here: a value the backend holds is taken as it
@@ -200,7 +204,7 @@ extension ModelContext {
         var saved = previous
         for key in keys { Object.field(key).copy(&saved, edit) }
         collected.updated[id] = .init(object: saved, keys: keys)
-        collected.before[id] = previous
+        if keepsBefore { collected.before[id] = previous }
       } else {
         collected.inserted[id] = edit
       }

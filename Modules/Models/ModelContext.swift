@@ -33,6 +33,13 @@ public final class ModelContext {
   }
   /// How reads of a paged entity reach the store at this moment.
   var storeReads = StoreReads.throughCoordinator
+  /// How many objects of a paged entity this context may hold, beyond those it needs, after a
+  /// save or a merge before it lets go of them (``releasePagedObjects()``).
+  let pagedObjectLimit: Int
+  /// How many objects of each paged entity the last release kept.
+  private var heldAfterRelease: [EntityName: Int] = [:]
+  /// How many objects of a paged entity a context holds at most by default: a few screens.
+  package static let defaultPagedObjectLimit = 1_000
   var edits = PendingEdits() {
     didSet { selfUserCache = nil }
   }
@@ -82,8 +89,10 @@ public final class ModelContext {
 
   init(
     role: ContextRole, entities: EntityRegistry, coordinator: StoreCoordinator,
-    state: StoredState, uuids: UUIDSource, broadcaster: ChangeBroadcaster = ChangeBroadcaster()
+    state: StoredState, uuids: UUIDSource, broadcaster: ChangeBroadcaster = ChangeBroadcaster(),
+    pagedObjectLimit: Int = ModelContext.defaultPagedObjectLimit
   ) {
+    self.pagedObjectLimit = max(pagedObjectLimit, 0)
     self.broadcaster = broadcaster
     self.role = role
     self.entities = entities
@@ -104,9 +113,14 @@ public final class ModelContext {
   // MARK: - Reading
 
   /// The object of `type` with `id` as this context sees it, unsaved edits included.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
   public func object<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
     if let edit = edits.edit(type, id: id) { return edit }
-    return savedObject(type, id: id)
+    if let row = committed.object(type, id: id) { return row }
+    return Object.schema.parent == nil ? nil : savedObject(type, id: id)
   }
 
   /// The object of `type` with `id` as this context last saved or merged it, without its
@@ -114,6 +128,10 @@ public final class ModelContext {
   ///
   /// An object of a paged entity that this context has not held yet is read from the store,
   /// and held from then on.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
   package func savedObject<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
     if let row = committed.object(type, id: id) { return row }
     guard Object.schema.parent != nil,
@@ -121,6 +139,28 @@ public final class ModelContext {
     else { return nil }
     committed.put(row)
     return row
+  }
+
+  /// Lets go of the objects of each paged entity once this context holds ``pagedObjectLimit``
+  /// more of them than it kept last time, but for those it has unsaved edits of and, in the sync
+  /// context, those with a local change: the store holds the others as this context saved or
+  /// merged them, and a read brings one back.
+  ///
+  /// A release keeps what is needed, which may be many (a long queue of messages to send): the
+  /// next one waits until the context holds `pagedObjectLimit` more than that, so that the cost
+  /// of releasing stays in proportion to what was read.
+  func releasePagedObjects() {
+    func release<Object: ModelObject>(_ type: Object.Type) {
+      guard Object.schema.parent != nil else { return }
+      let held = committed.count(of: type)
+      let floor = heldAfterRelease[Object.entityName] ?? 0
+      guard held > floor + pagedObjectLimit else { return }
+      var kept = Set(edits.edits(of: type).keys)
+      if role == .sync { kept.formUnion(log[type].objectIDs) }
+      committed.keepOnly(kept, of: type)
+      heldAfterRelease[Object.entityName] = committed.count(of: type)
+    }
+    for type in entities.types { release(type) }
   }
 
   /// What `read` finds in the store among this context's saved objects; `nil`, logged, when the

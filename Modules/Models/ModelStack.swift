@@ -28,20 +28,23 @@ public final class ModelStack: Sendable {
   ///   - syncExecution: Where the sync context runs: on its own executor (the default), or on
   ///     the main actor's, in one serial order with the UI context (for model-based tests and
   ///     simulations).
+  ///   - pagedObjectLimit: How many messages each context holds before it lets go of those it
+  ///     does not need; a test that wants every read to go to the store passes zero.
   /// - Throws: What the store throws while loading.
   package convenience init(
     store: any ModelStore, entities: EntityRegistry = .standard, uuids: UUIDSource = .current,
-    tracker: WorkTracker = .current, syncExecution: ActorExecution = .own
+    tracker: WorkTracker = .current, syncExecution: ActorExecution = .own,
+    pagedObjectLimit: Int = ModelContext.defaultPagedObjectLimit
   ) throws {
     self.init(
       store: store, state: try store.loadForOpening(), entities: entities, uuids: uuids,
-      tracker: tracker,
-      syncExecution: syncExecution)
+      tracker: tracker, syncExecution: syncExecution, pagedObjectLimit: pagedObjectLimit)
   }
 
   private init(
     store: any ModelStore, state: StoredState, entities: EntityRegistry, uuids: UUIDSource,
-    tracker: WorkTracker, syncExecution: ActorExecution
+    tracker: WorkTracker, syncExecution: ActorExecution,
+    pagedObjectLimit: Int = ModelContext.defaultPagedObjectLimit
   ) {
     let coordinator = StoreCoordinator(
       store: store, entities: entities, changeLog: state.changeLog)
@@ -49,11 +52,12 @@ public final class ModelStack: Sendable {
     let ui = UIContext(broadcaster: uiBroadcaster) {
       ModelContext(
         role: .ui, entities: entities, coordinator: coordinator, state: state, uuids: uuids,
-        broadcaster: uiBroadcaster)
+        broadcaster: uiBroadcaster, pagedObjectLimit: pagedObjectLimit)
     }
     let sync = SyncContext(
       context: ModelContext(
-        role: .sync, entities: entities, coordinator: coordinator, state: state, uuids: uuids),
+        role: .sync, entities: entities, coordinator: coordinator, state: state, uuids: uuids,
+        pagedObjectLimit: pagedObjectLimit),
       execution: syncExecution)
     coordinator.setDelivery(for: .ui) { [weak ui] in
       Self.onMainActor(tracker, "merge a sync save into the UI context") { ui?.mergeIncoming() }

@@ -25,15 +25,23 @@ extension ModelStore {
     _ type: Object.Type, of parent: UUID, limit: Int, before: Object?
   ) throws -> [Object] {
     guard limit > 0 else { return [] }
-    let place = Object.schema.place
-    let bound = before.flatMap(place)?.rank
-    let placed = try load().tables.rows(of: type).values.compactMap {
-      object -> (rank: [UInt8], object: Object)? in
-      guard let spot = place(object), spot.parent == parent else { return nil }
-      if let bound, !spot.rank.lexicographicallyPrecedes(bound) { return nil }
-      return (spot.rank, object)
-    }
-    let ordered = placed.sorted { $0.rank.lexicographicallyPrecedes($1.rank) }
-    return ordered.suffix(limit).map(\.object)
+    return lastPlaced(
+      try load().tables.rows(of: type).values, under: parent, limit: limit, before: before)
   }
+}
+
+/// The last `limit` of `candidates` placed under `parent`, before `before`'s place when it is
+/// given, in the order of their places; candidates placed elsewhere are passed over.
+func lastPlaced<Object: ModelObject>(
+  _ candidates: some Sequence<Object>, under parent: UUID, limit: Int, before: Object?
+) -> [Object] {
+  let place = Object.schema.place
+  let bound = before.flatMap(place)?.rank
+  let placed = candidates.compactMap { object -> (rank: [UInt8], object: Object)? in
+    guard let spot = place(object), spot.parent == parent else { return nil }
+    if let bound, !spot.rank.lexicographicallyPrecedes(bound) { return nil }
+    return (spot.rank, object)
+  }
+  let ordered = placed.sorted { $0.rank.lexicographicallyPrecedes($1.rank) }
+  return ordered.suffix(limit).map(\.object)
 }

@@ -36,19 +36,9 @@ struct SavedView {
     let stored = try store.children(
       type, of: parent, limit: overflow ? Int.max : wanted, before: before)
     guard !changed.isEmpty else { return stored }
-    let place = Object.schema.place
-    let bound = before.flatMap(place)?.rank
-    var ranked: [(rank: [UInt8], object: Object)] = []
-    for object in stored where changed[object.id] == nil {
-      ranked.append((place(object)?.rank ?? [], object))
-    }
-    for case let object? in changed.values {
-      guard let spot = place(object), spot.parent == parent else { continue }
-      if let bound, !spot.rank.lexicographicallyPrecedes(bound) { continue }
-      ranked.append((spot.rank, object))
-    }
-    ranked.sort { $0.rank.lexicographicallyPrecedes($1.rank) }
-    return ranked.suffix(limit).map(\.object)
+    let unchanged = stored.filter { changed[$0.id] == nil }
+    let earlier = changed.values.compactMap { $0 }
+    return lastPlaced(unchanged + earlier, under: parent, limit: limit, before: before)
   }
 
   /// Every saved object of `type`, by id: the whole entity, read from everything the store holds.

@@ -71,6 +71,17 @@ package struct Tables: Sendable, Equatable {
     for type in tables.objectTypes { removeIfPaged(type) }
   }
 
+  /// Keeps, of the objects of `type`, only those whose ids are in `ids`.
+  mutating func keepOnly<Object: ModelObject>(_ ids: Set<UUID>, of type: Object.Type) {
+    tables.modify(Table<Object>.self) { table in
+      var kept = Table<Object>()
+      for id in ids {
+        if let row = table.rows[id] { kept.put(row) }
+      }
+      table = kept
+    }
+  }
+
   /// Removes the object of `type` with `id`, if there is one.
   mutating func remove<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     tables.modify(Table<Object>.self) { $0.remove(id) }

@@ -30,7 +30,7 @@ final class AppInstance {
     let tracker = WorkTracker()
     stack = try ModelStack(
       store: MortalStore(store: store, life: life, refusals: refusals), uuids: uuids,
-      tracker: tracker, syncExecution: .mainActor)
+      tracker: tracker, syncExecution: .mainActor, pagedObjectLimit: 0)
     let strategies =
       options.strategies ?? [
         SelfUserStrategy(), ConnectionStrategy(), ConversationStrategy(), MessageStrategy(),

@@ -223,7 +223,8 @@ public final class UpstreamModel {
     }
     fake = world.fake.copy(uuids: uuids)
     me = world.me
-    stack = try InlineModelStack(store: InMemoryStore(state: world.stored), uuids: uuids)
+    stack = try InlineModelStack(
+      store: InMemoryStore(state: world.stored), uuids: uuids, pagedObjectLimit: 0)
     upstream = UpstreamObjectSync(
       strategies: strategies, retryPolicy: RetryPolicy(baseDelay: .seconds(1), jitter: 0))
     users = world.users
@@ -252,7 +253,7 @@ public final class UpstreamModel {
     let fake = FakeBackend(uuids: uuids)
     let me = fake.insertSelfUser(name: "Me")
     let store = InMemoryStore()
-    let stack = try InlineModelStack(store: store, uuids: uuids)
+    let stack = try InlineModelStack(store: store, uuids: uuids, pagedObjectLimit: 0)
     var users: [UUID] = []
     var groups: [UUID] = []
     var conversations: [UUID] = []

@@ -206,12 +206,21 @@ public final class ModelContext {
   /// Looks up objects of `type` by id as this context sees them, for a caller that looks up
   /// many: an entity held whole is read once, and a paged entity's objects one by one, never
   /// the whole entity.
+  ///
+  /// A paged object this context does not hold is read from the store without being held, so
+  /// the lookups never change what they look in.
   package func lookUp<Object: ModelObject>(_ type: Object.Type) -> (UUID) -> Object? {
     guard Object.schema.parent != nil else {
       let rows = objectsByID(type)
       return { rows[$0] }
     }
-    return { self.object(type, id: $0) }
+    let pending = edits.edits(of: type)
+    let rows = committed.rows(of: type)
+    return { id in
+      if let edit = pending[id] { return edit }
+      if let row = rows[id] { return row }
+      return self.readSaved { try $0.object(type, id: id) } ?? nil
+    }
   }
 
   /// How many objects of `type` this context sees.

@@ -43,9 +43,10 @@ public struct MessageStrategy: UpstreamStrategy {
     -> [[SyncDependency]]
   {
     let unsent = context.localChanges(of: Message.self)
+    let lookUp = context.lookUp(Message.self)
     var byConversation: [UUID: [Message]] = [:]
     for id in unsent.inserted where unsent.failures[id] == nil {
-      if let message = context.object(Message.self, id: id) {
+      if let message = lookUp(id) {
         byConversation[message.conversationID, default: []].append(message)
       }
     }

@@ -41,7 +41,7 @@ public struct EntityChanges<Object: ModelObject>: Sendable, Equatable {
   public var ids: Set<UUID> { Set(inserted.keys).union(updated.keys).union(deleted) }
 
   /// Changes are equal when they insert, update and delete the same objects; what the objects
-  /// were before (``before``) follows from the state they were made on.
+  /// were before the save follows from the state it was made on.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.inserted == rhs.inserted && lhs.updated == rhs.updated && lhs.deleted == rhs.deleted
   }

@@ -178,6 +178,9 @@ public final class ModelContext {
   }
 
   /// Every object of `type` this context sees, ordered by id.
+  ///
+  /// Of messages, which a context holds only as it reads them, this reads every one from the
+  /// store: for tests and tools; a screen reads ``latestMessages(in:limit:before:)``.
   public func objects<Object: ModelObject>(_ type: Object.Type) -> [Object] {
     objectsByID(type).values.sorted { $0.id < $1.id }
   }
@@ -186,7 +189,8 @@ public final class ModelContext {
   ///
   /// For a caller that looks up many objects of one entity, such as a check after every step:
   /// the entity is looked up once, and with no unsaved edits of it the dictionary shares its
-  /// storage with the context, so reading it costs no copy of the objects.
+  /// storage with the context, so reading it costs no copy of the objects. Of messages, it reads
+  /// every one from the store.
   public func objectsByID<Object: ModelObject>(_ type: Object.Type) -> [UUID: Object] {
     let pending = edits.edits(of: type)
     if Object.schema.parent != nil {
@@ -223,7 +227,8 @@ public final class ModelContext {
     }
   }
 
-  /// How many objects of `type` this context sees.
+  /// How many objects of `type` this context sees; of messages, counted by reading them all from
+  /// the store.
   public func count<Object: ModelObject>(of type: Object.Type) -> Int {
     if Object.schema.parent != nil { return objectsByID(type).count }
     var count = committed.count(of: type)

@@ -1,5 +1,6 @@
 import Foundation
 import ModelsTestSupport
+import Seams
 import TestSupport
 import Testing
 
@@ -77,6 +78,57 @@ struct SavedViewTests {
 
     // then
     #expect(page == [messages[1], messages[2]])
+  }
+
+  @Test(
+    "Through any inbox of saves, a view reads every message and page as it was before them",
+    arguments: 1...40 as ClosedRange<UInt64>)
+  func viewReadsStateBeforeInbox(seed: UInt64) throws {
+    // given: two conversations of messages, then seeded saves of inserts, sends and deletions
+    var random = SeededRandomNumberGenerator(seed: seed)
+    let me = make.selfUser()
+    let chats = [make.conversation(creator: me), make.conversation(creator: me)]
+    let messages = (0..<12).map { make.message(in: chats[$0 % 2], from: me) }
+    let stack = InlineModelStack(Tables([me] + chats + messages))
+    let earlier = try stack.store.load().tables
+    var inbox: [ChangeSet] = []
+    for _ in 0..<Int.random(in: 1...5, using: &random) {
+      for _ in 0..<Int.random(in: 1...4, using: &random) {
+        let present = stack.ui.objects(Message.self)
+        switch Int.random(in: 0...2, using: &random) {
+        case 0:
+          try stack.ui.insert(
+            make.message(in: chats.randomElement(using: &random) ?? chats[0], from: me))
+        case 1:
+          guard let message = present.randomElement(using: &random) else { continue }
+          let time = Date(timeIntervalSince1970: Double(Int.random(in: 0...20, using: &random)))
+          try stack.ui.update(Message.self, id: message.id) { $0.serverTime = time }
+        default:
+          guard let message = present.randomElement(using: &random) else { continue }
+          try stack.ui.delete(Message.self, id: message.id)
+        }
+      }
+      inbox.append(try stack.ui.save())
+    }
+    let view = SavedView(store: stack.store, inbox: inbox)
+
+    // when
+    let rows = try view.rows(of: Message.self)
+    let pages = try chats.flatMap { chat in
+      try [1, 3, 50].map { try view.children(Message.self, of: chat.id, limit: $0, before: nil) }
+    }
+
+    // then
+    let expected = earlier.table(Message.self).rows
+    #expect(rows == expected)
+    let expectedPages = chats.flatMap { chat in
+      [1, 3, 50].map { limit in
+        Array(
+          expected.values.filter { $0.conversationID == chat.id }
+            .sorted(by: Message.displayOrder).suffix(limit))
+      }
+    }
+    #expect(pages == expectedPages)
   }
 
   @Test("With an empty inbox, a view reads what the store holds")

@@ -120,7 +120,7 @@ public final class ModelContext {
   public func object<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
     if let edit = edits.edit(type, id: id) { return edit }
     if let row = committed.object(type, id: id) { return row }
-    return Object.schema.parent == nil ? nil : savedObject(type, id: id)
+    return Object.schema.parent == nil ? nil : holdFromStore(type, id: id)
   }
 
   /// The object of `type` with `id` as this context last saved or merged it, without its
@@ -134,9 +134,15 @@ public final class ModelContext {
   @_specialize(where Object == Connection)
   package func savedObject<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
     if let row = committed.object(type, id: id) { return row }
-    guard Object.schema.parent != nil,
-      let read = readSaved({ try $0.object(type, id: id) }), let row = read
-    else { return nil }
+    return Object.schema.parent == nil ? nil : holdFromStore(type, id: id)
+  }
+
+  /// The saved object of the paged `type` with `id`, which this context does not hold, read
+  /// from the store and held from now on.
+  private func holdFromStore<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
+    guard let read = readSaved({ try $0.object(type, id: id) }), let row = read else {
+      return nil
+    }
     committed.put(row)
     return row
   }

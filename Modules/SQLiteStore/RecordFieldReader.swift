@@ -41,16 +41,19 @@ struct RecordFieldReader {
   }
 
   private mutating func find(_ name: StaticString, from start: Int, to end: Int) -> RecordBytes? {
+    guard let bytes = fields.start else { return nil }
     var index = start
     while index < end {
       // The bytes were checked when the reader was made: every length is there and fits.
-      let (nameLength, nameStart) = Self.length(in: fields, at: index)
+      let (nameLength, nameStart) = length(at: index, of: bytes)
       let afterName = nameStart + nameLength
       guard afterName < end else { return nil }
-      let (valueLength, valueStart) = Self.length(in: fields, at: afterName)
+      let (valueLength, valueStart) = length(at: afterName, of: bytes)
       let afterValue = valueStart + valueLength
       guard afterValue <= fields.endIndex else { return nil }
-      if Self.matches(fields[nameStart..<afterName], name) {
+      if nameLength == name.utf8CodeUnitCount,
+        memcmp(bytes + nameStart, name.utf8Start, nameLength) == 0
+      {
         next = afterValue
         return fields[valueStart..<afterValue]
       }
@@ -59,20 +62,14 @@ struct RecordFieldReader {
     return nil
   }
 
-  /// The length at `index` of bytes already checked, and where what it measures starts; most
-  /// lengths take one byte.
-  private static func length(in bytes: RecordBytes, at index: Int) -> (Int, Int) {
+  /// The length at `index` of the checked fields, which start at `bytes`, and where it ends.
+  ///
+  /// Most lengths take one byte.
+  private func length(at index: Int, of bytes: UnsafePointer<UInt8>) -> (Int, Int) {
     let first = bytes[index]
     if first < 0x80 { return (Int(first), index + 1) }
-    let (length, start) = (try? RecordReader.varint(bytes, at: index, [])) ?? (0, bytes.endIndex)
+    let (length, start) = (try? RecordReader.varint(fields, at: index, [])) ?? (0, fields.endIndex)
     return (Int(truncatingIfNeeded: length), start)
-  }
-
-  private static func matches(_ bytes: RecordBytes, _ name: StaticString) -> Bool {
-    guard bytes.count == name.utf8CodeUnitCount else { return false }
-    return name.withUTF8Buffer { name in
-      UnsafeBufferPointer(rebasing: bytes).elementsEqual(name)
-    }
   }
 
   private mutating func required(_ name: StaticString) throws -> RecordBytes {

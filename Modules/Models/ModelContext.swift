@@ -108,6 +108,18 @@ public final class ModelContext {
     self.metadata = state.metadata
     self.savedMetadata = state.metadata
     self.lastWriteAheadSerial = log.largestWriteAheadSerial(entities: entities)
+    if role == .sync { holdLoggedObjects() }
+  }
+
+  /// Holds each object of a paged entity that the change log names, read from the store: the
+  /// sync context holds what it has still to send from the save that changed it until the change
+  /// is acknowledged, and after a restart as well as before.
+  private func holdLoggedObjects() {
+    func hold<Object: ModelObject>(_ type: Object.Type) {
+      guard Object.schema.parent != nil else { return }
+      for id in log[type].objectIDs { _ = savedObject(type, id: id) }
+    }
+    for type in entities.types { hold(type) }
   }
 
   // MARK: - Reading

@@ -61,6 +61,25 @@ extension ModelContextTests {
       #expect(stack.ui.object(Message.self, id: messages[0].id)?.text == "Changed")
     }
 
+    @Test("A sync context opened on messages still to send holds them, and no other message")
+    func syncHoldsLoggedMessagesOnOpening() throws {
+      // given: a message posted and saved, not yet sent, and the stack opened again
+      let me = make.selfUser()
+      let lunch = make.conversation(creator: me)
+      let sent = (0..<3).map { _ in make.message(in: lunch, from: me) }
+      let stack = try InlineModelStack(store: InMemoryStore(Tables([me, lunch] + sent)))
+      let posted = make.message(in: lunch, from: me)
+      try stack.ui.insert(posted)
+      try stack.ui.save()
+
+      // when
+      let reopened = try InlineModelStack(store: stack.store)
+
+      // then
+      #expect(reopened.sync.committed.rows(of: Message.self) == [posted.id: posted])
+      #expect(reopened.ui.committed.count(of: Message.self) == 0)
+    }
+
     @Test("A page of messages is read from the store and not held")
     func pageIsNotHeld() throws {
       // given

@@ -13,6 +13,8 @@ let workloads: [(name: String, run: @MainActor () async throws -> Void)] = [
   ("commit-10k", { try commitWorkload(10_000) }),
   // Not counted by the gate: for a heap profile (`valgrind --tool=massif`) of a whole sync.
   ("end-to-end-10k", { _ = try await endToEnd(10_000, runs: 0) }),
+  // Not counted by the gate: the save-merge benchmark's shape, for a profile (`perf record`).
+  ("save-merge-100k", { try await saveWorkload(stored: 100_000, changed: 10_000) }),
 ]
 
 /// Sets up `count` pending objects in chains of three and drains them.

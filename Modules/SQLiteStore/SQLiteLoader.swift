@@ -52,26 +52,37 @@ struct SQLiteLoader {
     }
   }
 
-  /// Every object of `type` the file holds.
+  /// Every object of `type` the file holds, by id, without the indexes a table keeps.
   func objects<Object: ModelObject>(_ type: Object.Type) throws(SQLiteStoreError) -> [UUID: Object]
   {
-    var state = StoredState()
-    try loadObjects(type, into: &state)
-    return state.tables.table(type).rows
+    var rows: [UUID: Object] = [:]
+    try readObjects(
+      type, reserve: { rows.reserveCapacity($0) },
+      take: { batch in for object in batch { rows[object.id] = object } })
+    return rows
   }
 
   private func loadObjects<Object: ModelObject>(
     _ type: Object.Type, into state: inout StoredState
   ) throws(SQLiteStoreError) {
+    try readObjects(
+      type, reserve: { state.tables.reserveCapacity($0, for: type) },
+      take: { state.tables.put(contentsOf: $0) })
+  }
+
+  /// Reads every object of `type`, telling `reserve` how many there are first and handing them
+  /// to `take` in batches: one lookup of a table per batch, not per row.
+  private func readObjects<Object: ModelObject>(
+    _ type: Object.Type, reserve: (Int) -> Void, take: ([Object]) -> Void
+  ) throws(SQLiteStoreError) {
     let entity = Object.entityName.rawValue
     let counting = try connection.prepare(
       "SELECT count(*) FROM objects WHERE entity = ?", "count the objects")
     try counting.bind(entity, at: 1)
-    if try counting.step() { state.tables.reserveCapacity(counting.integer(at: 0), for: type) }
+    if try counting.step() { reserve(counting.integer(at: 0)) }
     let objects = try connection.prepare(
       "SELECT id, value FROM objects WHERE entity = ?", "read the objects")
     try objects.bind(entity, at: 1)
-    // Rows go into the table in batches: one lookup of the table per batch, not per row.
     var batch: [Object] = []
     batch.reserveCapacity(Self.batchSize)
     let rows = ObjectRows<Object>(decoder)
@@ -79,11 +90,11 @@ struct SQLiteLoader {
       let id = try UUID(rowBytes: objects.bytes(at: 0), entity: entity)
       batch.append(try rows.object(in: objects, column: 1, id: id))
       if batch.count == Self.batchSize {
-        state.tables.put(contentsOf: batch)
+        take(batch)
         batch.removeAll(keepingCapacity: true)
       }
     }
-    state.tables.put(contentsOf: batch)
+    take(batch)
   }
 
   /// Refuses rows of an entity this build does not know, rather than dropping them unread.

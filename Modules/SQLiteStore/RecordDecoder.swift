@@ -46,9 +46,8 @@ typealias RecordBytes = Slice<UnsafeBufferPointer<UInt8>>
 extension Slice where Base == UnsafeBufferPointer<UInt8> {
   /// The first byte of the buffer these bytes are part of, for loops to read bytes through.
   ///
-  /// A debug build calls a generic function for each byte read through the slice, and reads
-  /// through a pointer as fast as a release build does. `nil` for an empty buffer, whose every
-  /// index is past its end.
+  /// A debug build calls a generic function for each byte read through the slice, and none for
+  /// a byte read through a pointer. `nil` for an empty buffer, whose every index is past its end.
   var start: UnsafePointer<UInt8>? { base.baseAddress }
 }
 

@@ -6,6 +6,10 @@ import ParsingCore
 extension EntityTrack {
   /// Applies how the request `token` ended: the keys it carried are settled only if they still
   /// hold what it sent; any other key of the object keeps its own state.
+  @_specialize(where Strategy == SelfUserStrategy)
+  @_specialize(where Strategy == ConnectionStrategy)
+  @_specialize(where Strategy == ConversationStrategy)
+  @_specialize(where Strategy == MessageStrategy)
   func complete(_ token: RequestToken, _ outcome: UpstreamOutcome, in context: ModelContext)
     -> UpstreamCompletion
   {

@@ -179,6 +179,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// line (by the strategy's order, then id).
   ///
   /// The entity's objects and changes are read once for the whole survey, not once per object.
+  @_specialize(where Strategy == SelfUserStrategy)
+  @_specialize(where Strategy == ConnectionStrategy)
+  @_specialize(where Strategy == ConversationStrategy)
+  @_specialize(where Strategy == MessageStrategy)
   func survey(in context: ModelContext, into survey: inout Survey) {
     let changes = context.localChanges(of: Object.self)
     if !lostAttempts.isEmpty || !unansweredCreations.isEmpty {
@@ -317,6 +321,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
 
   /// What must happen on the backend before each of `works` may go, asked of the strategy at
   /// once.
+  @_specialize(where Strategy == SelfUserStrategy)
+  @_specialize(where Strategy == ConnectionStrategy)
+  @_specialize(where Strategy == ConversationStrategy)
+  @_specialize(where Strategy == MessageStrategy)
   func dependencies(of works: [Work], in context: ModelContext) -> [[SyncDependency]] {
     let log = context.localChanges(of: Object.self)
     let lookUp = context.lookUp(Object.self)
@@ -342,6 +350,10 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   ///
   /// The work comes from a plan that is current: the tracker plans again whenever the change
   /// log or its own state changed, so the kind and keys the survey found still hold.
+  @_specialize(where Strategy == SelfUserStrategy)
+  @_specialize(where Strategy == ConnectionStrategy)
+  @_specialize(where Strategy == ConversationStrategy)
+  @_specialize(where Strategy == MessageStrategy)
   func prepare(_ work: Work, token: RequestToken, in context: ModelContext) -> Preparation {
     let id = work.object.id
     let kind = work.kind

@@ -8,6 +8,7 @@ protocol EntitySlot: Sendable {
 
 extension EntitySlot {
   /// Runs `body` on this slot as `Other`, in place, when `Other` is this slot's own type.
+  @inline(__always)
   fileprivate mutating func rebound<Other: EntitySlot, Result>(
     as other: Other.Type, _ body: (inout Other) throws -> Result
   ) rethrows -> Result? {
@@ -18,6 +19,7 @@ extension EntitySlot {
   }
 
   /// This slot as `Other`, when `Other` is this slot's own type.
+  @inline(__always)
   fileprivate func viewed<Other: EntitySlot>(as other: Other.Type) -> Other? {
     guard Self.self == Other.self else { return nil }
     return unsafeBitCast(self, to: Other.self)
@@ -33,16 +35,19 @@ struct EntityMap: Sendable {
   private(set) var slots: [ObjectIdentifier: any EntitySlot] = [:]
 
   /// The slot of `Slot.Object`, or `nil` if nothing was written for that entity.
+  @inline(__always)
   func slot<Slot: EntitySlot>(_ type: Slot.Type) -> Slot? {
     slots[ObjectIdentifier(Slot.Object.self)]?.viewed(as: Slot.self)
   }
 
   /// The slot of `Slot.Object`, empty if nothing was written for that entity.
+  @inline(__always)
   subscript<Slot: EntitySlot>(_ type: Slot.Type) -> Slot {
     slot(type) ?? Slot()
   }
 
   /// Changes the slot of `Slot.Object` in place, creating it empty first if needed.
+  @inline(__always)
   mutating func modify<Slot: EntitySlot, Result>(
     _ type: Slot.Type, _ body: (inout Slot) throws -> Result
   ) rethrows -> Result {

@@ -125,10 +125,10 @@ public final class ModelContext {
   // MARK: - Reading
 
   /// The object of `type` with `id` as this context sees it, unsaved edits included.
-  @_specialize(where Object == User)
-  @_specialize(where Object == Message)
-  @_specialize(where Object == Conversation)
-  @_specialize(where Object == Connection)
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   public func object<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
     if let edit = edits.edit(type, id: id) { return edit }
     if let row = committed.object(type, id: id) { return row }
@@ -231,6 +231,10 @@ public final class ModelContext {
   ///
   /// A paged object this context does not hold is read from the store without being held, so
   /// the lookups never change what they look in.
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   package func lookUp<Object: ModelObject>(_ type: Object.Type) -> (UUID) -> Object? {
     guard Object.schema.parent != nil else {
       let rows = objectsByID(type)

@@ -111,13 +111,19 @@ public final class ModelContext {
     if role == .sync { holdLoggedObjects() }
   }
 
-  /// Holds each object of a paged entity that the change log names, read from the store: the
-  /// sync context holds what it has still to send from the save that changed it until the change
-  /// is acknowledged, and after a restart as well as before.
+  /// Holds each object of a paged entity that the change log inserts or updates, read from the
+  /// store.
+  ///
+  /// The sync context holds what it has still to send from the save that changed it until the
+  /// change is acknowledged, after a restart as well as before. An object whose deletion is
+  /// pending is gone from the store, and was not held before the restart either.
   private func holdLoggedObjects() {
     func hold<Object: ModelObject>(_ type: Object.Type) {
       guard Object.schema.parent != nil else { return }
-      for id in log[type].objectIDs { _ = savedObject(type, id: id) }
+      let changes = log[type]
+      for id in changes.inserted.union(changes.updatedKeys.keys) {
+        _ = holdFromStore(type, id: id)
+      }
     }
     for type in entities.types { hold(type) }
   }

@@ -9,6 +9,11 @@ private let discard = FileHandle(forWritingAtPath: "/dev/null") ?? FileHandle.st
 
 /// Runs `executable` with `arguments` and `environment` added to ours, its standard output going
 /// to `output` (nowhere by default); its exit status.
+///
+/// It starts the child from the main thread: a child inherits the signal mask of the thread that
+/// starts it, and the pool's threads block nearly every signal, so a shell script started from
+/// one never heard its own children end and waited for them forever.
+@MainActor
 func runProcess(
   _ executable: String, _ arguments: [String], environment: [String: String] = [:],
   output: Any? = nil
@@ -112,17 +117,18 @@ func testWidthArguments() -> [String] {
   return ["--experimental-maximum-parallelization-width", "\(width)"]
 }
 
-/// `swift-test`: the whole suite after a build, against a run that selects nothing (the cost of
-/// starting the test process and discovering the tests), with the width cap `Tools/test` uses.
+/// `swift-test`: the whole suite after a build, run by `Tools/test --skip-build` as a contributor
+/// runs it (its processes, width and reports), against a `swift test` that selects nothing (the
+/// cost of starting the test process and discovering the tests).
 func swiftTestBenchmark() async throws -> [BenchmarkResult] {
   let swift = try swiftExecutable()
-  let width = testWidthArguments()
   let events = FileManager.default.temporaryDirectory
     .appendingPathComponent("courier-bench-suite-\(getpid()).jsonl").path
   defer { try? FileManager.default.removeItem(atPath: events) }
   let clock = ContinuousClock()
   var emptyRuns: [Duration] = []
-  let selectNothing = ["test", "--skip-build", "--filter", "^NoTestIsNamedThis$"] + width
+  let selectNothing =
+    ["test", "--skip-build", "--filter", "^NoTestIsNamedThis$"] + testWidthArguments()
   _ = try await runProcess(swift, selectNothing)
   for _ in 0..<3 {
     let start = clock.now
@@ -131,15 +137,12 @@ func swiftTestBenchmark() async throws -> [BenchmarkResult] {
   }
   let empty = Samples(durations: emptyRuns)
   let start = clock.now
-  let status = try await runProcess(
-    swift,
-    ["test", "--skip-build", "--event-stream-output-path", events, "--event-stream-version", "0"]
-      + width)
+  let status = try await runProcess("Tools/test", ["--skip-build", "--events", events])
   let whole = Samples(durations: [clock.now - start], warmedUp: false)
   let report = try RunReport(eventStream: String(contentsOfFile: events, encoding: .utf8))
   let cases = report.passedCount + report.failedCount + report.skipped
   var result = BenchmarkResult(
-    name: "swift-test: the whole suite after a debug build (swift test --skip-build)",
+    name: "swift-test: the whole suite after a debug build (Tools/test --skip-build)",
     subject: whole, baseline: empty, baselineName: "a run that selects no test",
     ratio: whole.median.seconds / max(empty.median.seconds, 1e-9),
     ratioMeaning: "time relative to starting the test process:", goal: "≥ 1,000 cases in ≤ 20 s",

@@ -7,10 +7,10 @@ import Testing
   "DeviceSimulator", .tags(.simulation, .sync, .integration), .courier(timeBudget: .seconds(50)))
 @MainActor
 struct DeviceSimulatorTests {
-  /// How many seeds the normal suite runs: `COURIER_DEVICE_SEEDS`, or 10 (CI searches more
+  /// How many seeds the normal suite runs: `COURIER_DEVICE_SEEDS`, or 4 (CI searches more
   /// with `Tools/simulate --devices`, built for release).
   nonisolated static let seedCount: UInt64 =
-    ProcessInfo.processInfo.environment["COURIER_DEVICE_SEEDS"].flatMap(UInt64.init) ?? 10
+    ProcessInfo.processInfo.environment["COURIER_DEVICE_SEEDS"].flatMap(UInt64.init) ?? 4
 
   @Test("Three devices of two users end agreeing with the backend, no change taken twice")
   func manySeeds() async {

@@ -13,16 +13,16 @@ extension SimulatorTests {
   @Suite("Many seeds")
   @MainActor
   struct ManySeeds {
-    /// How many seeds run: `COURIER_SIMULATOR_SEEDS`, or 100 in the normal suite
+    /// How many seeds run: `COURIER_SIMULATOR_SEEDS`, or 40 in the normal suite
     /// (`Tools/check-tsan` runs fewer, since ThreadSanitizer looks for races, not for schedules).
     nonisolated static let seedCount: UInt64 =
       ProcessInfo.processInfo.environment["COURIER_SIMULATOR_SEEDS"].flatMap(UInt64.init)
       ?? normalSeedCount
     /// How many seeds the normal suite runs; a larger count gets a budget that grows with it.
     ///
-    /// A hundred exercise every kind of step in a debug build within seconds; CI searches
-    /// thousands with `Tools/simulate`, built for release.
-    nonisolated static let normalSeedCount: UInt64 = 100
+    /// Forty exercise every kind of step in a debug build within seconds, and keep the whole
+    /// suite inside its budget; CI searches thousands with `Tools/simulate`, built for release.
+    nonisolated static let normalSeedCount: UInt64 = 40
 
     /// The seeds in four quarters, each a test case with a budget of its own.
     ///

@@ -17,8 +17,8 @@ struct UpstreamModelTests {
   /// How many sequences the normal suite runs: enough to exercise every kind of step in a debug
   /// build within seconds; CI searches 2,000 and more with `Tools/model-check`, built for
   /// release.
-  static let normalSeeds: UInt64 = 100
-  /// How many seeded sequences run: `COURIER_MODEL_SEEDS`, or 100 in the normal suite.
+  static let normalSeeds: UInt64 = 50
+  /// How many seeded sequences run: `COURIER_MODEL_SEEDS`, or 50 in the normal suite.
   static let seeds: UInt64 =
     ProcessInfo.processInfo.environment["COURIER_MODEL_SEEDS"].flatMap(UInt64.init) ?? normalSeeds
   /// The first seed: `COURIER_MODEL_FIRST_SEED`, or 1, so that a search can go on past the
@@ -307,7 +307,7 @@ struct UpstreamModelTests {
 /// How much the model test was asked to do, outside its suite: the suite's own budget trait
 /// cannot read the suite's members.
 enum ModelRunSize {
-  /// How many times the normal suite's steps (100 sequences of 200) this run was asked for: a
+  /// How many times the normal suite's steps (50 sequences of 200) this run was asked for: a
   /// search with more seeds or longer sequences gets a budget that grows with it.
   static let workAskedFor: Double =
     Double(UpstreamModelTests.seeds) * Double(UpstreamModelTests.steps)

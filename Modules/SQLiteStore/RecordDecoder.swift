@@ -274,16 +274,26 @@ private struct KeyedSliceContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
   }
 
   private func value(for key: Key) -> RecordBytes? {
-    let wanted = key.stringValue
-    var found: RecordBytes?
-    forEachField { name, value in
-      if name.elementsEqual(wanted.utf8) {
-        found = value
-        return false
+    var wanted = key.stringValue
+    return wanted.withUTF8 { wanted in
+      var found: RecordBytes?
+      forEachField { name, value in
+        if Self.spells(name, wanted) {
+          found = value
+          return false
+        }
+        return true
       }
-      return true
+      return found
     }
-    return found
+  }
+
+  /// Whether the field name `name` is `wanted`, byte for byte: compared through pointers, since
+  /// a debug build runs a generic comparison of two sequences a call per byte.
+  private static func spells(_ name: RecordBytes, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard name.count == wanted.count else { return false }
+    guard let start = name.start, let spelled = wanted.baseAddress else { return true }
+    return memcmp(start + name.startIndex, spelled, wanted.count) == 0
   }
 
   private func required(_ key: Key) throws -> RecordBytes {

@@ -301,10 +301,7 @@ struct LocalChangeLog: Sendable {
     let byEntity = Dictionary(grouping: references, by: \.entity)
     func collect<Object: ModelObject>(_ type: Object.Type, _ wanted: [ObjectReference]) {
       let changes = self[type]
-      records.modifyRecords(of: type) { records in
-        records.reserveCapacity(records.count + wanted.count)
-        for reference in wanted { records[reference.id] = changes.pendingChange(of: reference.id) }
-      }
+      records.modifyRecords(of: type) { changes.addPendingChanges(of: wanted, to: &$0) }
     }
     // Only the entities the references name, each found in the registry once.
     for (entity, wanted) in byEntity {
@@ -312,5 +309,22 @@ struct LocalChangeLog: Sendable {
       collect(type, wanted)
     }
     return records
+  }
+}
+
+extension LocalChanges {
+  /// Adds to `records` what is pending of each object `wanted` names.
+  ///
+  /// Specialised for the standard entities: the caller reaches it through a type it opened
+  /// from the registry, so without these every dictionary write in it ran generic code.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
+  func addPendingChanges(
+    of wanted: [ObjectReference], to records: inout [UUID: PendingChange<Object>]
+  ) {
+    records.reserveCapacity(records.count + wanted.count)
+    for reference in wanted { records[reference.id] = pendingChange(of: reference.id) }
   }
 }

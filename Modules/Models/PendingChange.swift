@@ -229,6 +229,10 @@ extension LocalChanges {
   }
 
   /// Replaces what is pending of `id` with `record`.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
   mutating func setPendingChange(_ record: PendingChange<Object>, of id: UUID) {
     if record.isInserted { inserted.insert(id) } else { inserted.remove(id) }
     if record.isDeleted { deleted.insert(id) } else { deleted.remove(id) }

@@ -10,6 +10,10 @@ struct EditSlot<Object: ModelObject>: EntitySlot {
   private(set) var edits: [UUID: Object?] = [:]
 
   /// Records `edit` for the object `id`.
+  @_specialize(where Object == User)
+  @_specialize(where Object == Message)
+  @_specialize(where Object == Conversation)
+  @_specialize(where Object == Connection)
   mutating func set(_ edit: Object?, for id: UUID) {
     edits[id] = .some(edit)
   }

@@ -6,11 +6,23 @@ import ParsingCore
 extension EntityTrack {
   /// Applies how the request `token` ended: the keys it carried are settled only if they still
   /// hold what it sent; any other key of the object keeps its own state.
+  ///
+  /// The specialisations sit on this call alone, which holds no value of a generic type: the
+  /// generic body looks up the metadata of its locals as it starts, before it could hand over
+  /// to a specialised copy.
   @_specialize(where Strategy == SelfUserStrategy)
   @_specialize(where Strategy == ConnectionStrategy)
   @_specialize(where Strategy == ConversationStrategy)
   @_specialize(where Strategy == MessageStrategy)
   func complete(_ token: RequestToken, _ outcome: UpstreamOutcome, in context: ModelContext)
+    -> UpstreamCompletion
+  {
+    applyOutcome(token, outcome, in: context)
+  }
+
+  private func applyOutcome(
+    _ token: RequestToken, _ outcome: UpstreamOutcome, in context: ModelContext
+  )
     -> UpstreamCompletion
   {
     guard let flight = flights.removeValue(forKey: token) else { return .unknownToken(token) }

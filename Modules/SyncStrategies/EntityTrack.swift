@@ -350,11 +350,19 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   ///
   /// The work comes from a plan that is current: the tracker plans again whenever the change
   /// log or its own state changed, so the kind and keys the survey found still hold.
+  ///
+  /// Specialised on this call alone, as ``complete(_:_:in:)`` is.
   @_specialize(where Strategy == SelfUserStrategy)
   @_specialize(where Strategy == ConnectionStrategy)
   @_specialize(where Strategy == ConversationStrategy)
   @_specialize(where Strategy == MessageStrategy)
   func prepare(_ work: Work, token: RequestToken, in context: ModelContext) -> Preparation {
+    makeRequest(work, token: token, in: context)
+  }
+
+  private func makeRequest(_ work: Work, token: RequestToken, in context: ModelContext)
+    -> Preparation
+  {
     let id = work.object.id
     let kind = work.kind
     let workKeys = keys(of: work)

@@ -326,6 +326,10 @@ public final class ModelContext {
   ///
   /// - Throws: ``ContextError/notFound(_:)`` if there is no such object.
   @discardableResult
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   public func update<Object: ModelObject>(
     _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
   ) throws(ContextError) -> Object {

@@ -234,12 +234,12 @@ extension LocalChanges {
   @_specialize(where Object == Conversation)
   @_specialize(where Object == Connection)
   mutating func setPendingChange(_ record: PendingChange<Object>, of id: UUID) {
-    store(record, of: id)
+    assign(record, of: id)
   }
 
   /// The body of ``setPendingChange(_:of:)``, apart so that the specialisations sit on a call
   /// with no generic locals: a generic body looks up their metadata as it starts.
-  private mutating func store(_ record: PendingChange<Object>, of id: UUID) {
+  private mutating func assign(_ record: PendingChange<Object>, of id: UUID) {
     if record.isInserted { inserted.insert(id) } else { inserted.remove(id) }
     if record.isDeleted { deleted.insert(id) } else { deleted.remove(id) }
     updatedKeys[id] = record.keys.isEmpty ? nil : record.keys

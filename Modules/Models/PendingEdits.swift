@@ -15,12 +15,12 @@ struct EditSlot<Object: ModelObject>: EntitySlot {
   @_specialize(where Object == Conversation)
   @_specialize(where Object == Connection)
   mutating func set(_ edit: Object?, for id: UUID) {
-    record(edit, for: id)
+    assign(edit, for: id)
   }
 
   /// The body of ``set(_:for:)``, apart so that the specialisations sit on a call with no
   /// generic locals.
-  private mutating func record(_ edit: Object?, for id: UUID) {
+  private mutating func assign(_ edit: Object?, for id: UUID) {
     edits[id] = .some(edit)
   }
 

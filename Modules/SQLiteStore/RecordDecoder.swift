@@ -52,6 +52,15 @@ extension Slice where Base == UnsafeBufferPointer<UInt8> {
 }
 
 enum RecordReader {
+  /// Whether the bytes at `start` spell `name`, whose length the caller compared.
+  ///
+  /// Both record readers find fields by name this way: through pointers, since a debug build
+  /// runs a generic comparison of two sequences as a call per byte.
+  static func spells(_ name: UnsafeBufferPointer<UInt8>, at start: UnsafePointer<UInt8>) -> Bool {
+    guard let spelled = name.baseAddress else { return name.isEmpty }
+    return memcmp(start, spelled, name.count) == 0
+  }
+
   /// Decodes `type` from `bytes`, with the compact forms of UUIDs, dates and data.
   static func decode<Value: Decodable>(
     _ type: Value.Type, from bytes: RecordBytes, codingPath: [any CodingKey]
@@ -278,7 +287,9 @@ private struct KeyedSliceContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     return wanted.withUTF8 { wanted in
       var found: RecordBytes?
       forEachField { name, value in
-        if Self.spells(name, wanted) {
+        if name.count == wanted.count,
+          name.start.map({ RecordReader.spells(wanted, at: $0 + name.startIndex) }) ?? true
+        {
           found = value
           return false
         }
@@ -286,14 +297,6 @@ private struct KeyedSliceContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
       }
       return found
     }
-  }
-
-  /// Whether the field name `name` is `wanted`, byte for byte: compared through pointers, since
-  /// a debug build runs a generic comparison of two sequences a call per byte.
-  private static func spells(_ name: RecordBytes, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard name.count == wanted.count else { return false }
-    guard let start = name.start, let spelled = wanted.baseAddress else { return true }
-    return memcmp(start + name.startIndex, spelled, wanted.count) == 0
   }
 
   private func required(_ key: Key) throws -> RecordBytes {

@@ -51,21 +51,15 @@ struct RecordFieldReader {
       let (valueLength, valueStart) = length(at: afterName, of: bytes)
       let afterValue = valueStart + valueLength
       guard afterValue <= fields.endIndex else { return nil }
-      if nameLength == name.utf8CodeUnitCount, matches(name, at: bytes + nameStart) {
+      if nameLength == name.utf8CodeUnitCount,
+        name.withUTF8Buffer({ RecordReader.spells($0, at: bytes + nameStart) })
+      {
         next = afterValue
         return fields[valueStart..<afterValue]
       }
       index = afterValue
     }
     return nil
-  }
-
-  /// Whether the bytes at `start` spell `name`, whose length the caller compared.
-  private func matches(_ name: StaticString, at start: UnsafePointer<UInt8>) -> Bool {
-    name.withUTF8Buffer { name in
-      guard let spelled = name.baseAddress else { return name.isEmpty }
-      return memcmp(start, spelled, name.count) == 0
-    }
   }
 
   /// The length at `index` of the checked fields, which start at `bytes`, and where it ends.

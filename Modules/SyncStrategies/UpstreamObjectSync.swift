@@ -31,6 +31,9 @@ public final class UpstreamObjectSync: Sendable {
     var ready: [Work] = []
     var lineup: Lineup?
     var planKey: (log: Int, state: Int)?
+    /// Whether answers came since the plan was made: its ready work is still ready, but work
+    /// they freed is found only by the next plan, made once that ready work is handed out.
+    var answeredSincePlan = false
     var planValidUntil: Duration?
     var nextToken = 0
     var owners: [RequestToken: Int] = [:]
@@ -119,19 +122,26 @@ public final class UpstreamObjectSync: Sendable {
   /// A plan that holds but has handed out its ready work goes on to the next entities in line.
   /// Handing out one plan's ready work one by one keeps a drain linear in size.
   private func refreshPlan(_ state: inout State, in context: ModelContext, now: Duration) {
-    let holds =
-      state.planKey.map { $0.log == context.localChangeVersion && $0.state == state.version }
-      ?? false
-    if !holds || !(state.planValidUntil.map { now < $0 } ?? true) {
+    let expired = !(state.planValidUntil.map { now < $0 } ?? true)
+    if !planHolds(state, in: context) || expired
+      || (state.answeredSincePlan && state.ready.isEmpty)
+    {
       state.lineup = lineUp(state, in: context, now: now)
       state.ready = []
       state.planKey = (context.localChangeVersion, state.version)
       state.planValidUntil = state.retry.values.map(\.at).filter { $0 > now }.min()
+      state.answeredSincePlan = false
     }
     if state.ready.isEmpty, var lineup = state.lineup {
       state.ready = nextReady(&lineup, in: context).reversed()
       state.lineup = lineup
     }
+  }
+
+  /// Whether the last plan was made from the change log and the state as they are now.
+  private func planHolds(_ state: State, in context: ModelContext) -> Bool {
+    state.planKey.map { $0.log == context.localChangeVersion && $0.state == state.version }
+      ?? false
   }
 
   /// Records how the request `token` ended and applies it to `context`; save the context after.
@@ -145,8 +155,16 @@ public final class UpstreamObjectSync: Sendable {
       guard let position = state.owners.removeValue(forKey: token) else {
         return .unknownToken(token)
       }
+      let planHeld = planHolds(state, in: context)
       state.version += 1
       let completion = tracks[position].complete(token, outcome, in: context)
+      // An answer settles or returns its own request's work; it never holds back work the plan
+      // found ready. That work goes first, and the next plan finds what the answer freed, so
+      // that a steady trickle of answers does not survey the whole change log for each one.
+      if planHeld {
+        state.planKey = (context.localChangeVersion, state.version)
+        state.answeredSincePlan = true
+      }
       switch completion {
       case .settled(let object), .failed(let object, _), .reverted(let object, _):
         // The object's backoff is over once this answer came, unless another of its requests

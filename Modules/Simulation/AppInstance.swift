@@ -46,6 +46,8 @@ final class AppInstance {
         strategies: strategies,
         retryPolicy: RetryPolicy(baseDelay: .milliseconds(200), maxDelay: .seconds(10), jitter: 0)),
       downstream: DownstreamSync(pageSize: options.pageSize), time: clock, tracker: tracker,
+      maximumRequestsInFlight: options.maximumRequestsInFlight
+        ?? SyncEngine.defaultMaximumRequestsInFlight,
       onEvent: { event in
         log.add("app \(number): \(event)")
         if case .notifications(_, let lastID?) = event { device.noteCursor(lastID) }

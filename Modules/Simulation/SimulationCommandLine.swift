@@ -53,6 +53,7 @@ public struct SimulationCommandLine: Sendable {
       case "--from": first = try number(after: argument)
       case "--steps": options.steps = try count(after: argument, from: 0)
       case "--concurrency": options.maxConcurrentRequests = try count(after: argument, from: 1)
+      case "--in-flight": options.maximumRequestsInFlight = try count(after: argument, from: 1)
       case "--page-size":
         let size = try count(after: argument, from: 1)
         guard Paging.sizes.contains(size) else {
@@ -91,7 +92,7 @@ public struct SimulationCommandLine: Sendable {
   /// The help text.
   public static let usage = """
     usage: Tools/simulate [--seed N [--shrink] | --seeds N [--from N]] [--steps K]
-                          [--concurrency N] [--page-size N]
+                          [--concurrency N] [--in-flight N] [--page-size N]
                           [--no-faults] [--no-restarts] [--no-refusals]
                           [--no-removals] [--no-rejoins] [--no-contact-renames]
                           [--no-other-device] [--no-held-answers] [--no-expiries]
@@ -105,7 +106,8 @@ public struct SimulationCommandLine: Sendable {
     schedules of edits, remote changes, faults and restarts, checking the sync promise after
     every step. --seed replays one seed (and --shrink shortens its failing schedule); --seeds
     runs that many, from --from (default 1). Each schedule has --steps steps (default 40), and
-    the client sends up to --concurrency requests at once (default 3) and asks for
+    the client sends up to --concurrency requests at once (default 3), its engine lets up to
+    --in-flight out at once (default: the engine's own), and it asks for
     notifications, connections and conversations --page-size at a time (1 to 500, default
     100; small pages put answers, news and faults between the pages of one pull).
     --no-refusals draws schedules without refusals, as seeds found before 2026-11-23 need;
@@ -163,6 +165,9 @@ extension SimulationOptions {
     var flags = ["--steps", "\(steps)"]
     if maxConcurrentRequests != defaults.maxConcurrentRequests {
       flags += ["--concurrency", "\(maxConcurrentRequests)"]
+    }
+    if let maximumRequestsInFlight {
+      flags += ["--in-flight", "\(maximumRequestsInFlight)"]
     }
     if pageSize != defaults.pageSize { flags += ["--page-size", "\(pageSize)"] }
     // Each of these is on by default, and its flag turns it off.

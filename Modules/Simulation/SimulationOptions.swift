@@ -83,6 +83,12 @@ public struct SimulationOptions: Sendable {
   public var durableStore: Bool
   /// How many requests the client sends at once.
   public var maxConcurrentRequests: Int
+  /// How many requests the client's engine lets out at once; the engine's default (more than
+  /// the transport sends) when `nil`.
+  ///
+  /// A limit below ``maxConcurrentRequests`` makes the engine hold work back itself, and plan
+  /// again as answers come, rather than leave the waiting to the transport.
+  public var maximumRequestsInFlight: Int?
   /// How many notifications, connections or conversations the client asks for in one page
   /// (1…500, as `DownstreamSync` takes it; 100 by default).
   ///

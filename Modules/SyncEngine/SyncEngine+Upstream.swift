@@ -5,6 +5,11 @@ import SyncStrategies
 import Transport
 
 extension SyncEngine {
+  /// How many upstream requests an engine lets out at once unless told otherwise: more than a
+  /// transport sends at once (`URLSessionTransport` sends six by default), so that it never waits
+  /// for the engine, and few enough that a backlog of changes stays in the change log.
+  public static let defaultMaximumRequestsInFlight = 64
+
   func localChangesArrived(_ objects: Set<ObjectReference>) {
     upstream.reconsider(objects)
     pump()
@@ -35,12 +40,16 @@ extension SyncEngine {
   private func startReadyRequests(now: Duration) async {
     guard isRunning, isOnline else { return }
     let upstream = self.upstream
+    let room = maximumRequestsInFlight - requestsInFlight
+    guard room > 0 else { return }
     // Saved before anything is sent: what the requests carry is written ahead in the change
     // log as possibly applied, so an app killed before the answers still accounts for them.
     // A save the store refused sends nothing: the requests are taken back, and wait a backoff.
     let ready = await saveInSyncContext { context in
       var ready: [UpstreamRequest] = []
-      while let next = upstream.nextRequest(in: context, now: now) { ready.append(next) }
+      while ready.count < room, let next = upstream.nextRequest(in: context, now: now) {
+        ready.append(next)
+      }
       return ready
     } whenRefused: { ready, context in
       for request in ready {
@@ -48,6 +57,7 @@ extension SyncEngine {
       }
       return []
     }
+    requestsInFlight += ready.count
     for next in ready {
       tracker.run("send \(next.request)") { [weak self] in await self?.deliver(next) }
     }
@@ -70,6 +80,7 @@ extension SyncEngine {
       onEvent?(.request(next.request, .failed(error)))
       noteConnectivity(after: error)
     }
+    requestsInFlight -= 1
     let answer = (next.token, UpstreamOutcome(endpoint: next.endpoint, result: result))
     guard completed == nil else {
       completed?.append(answer)

@@ -13,9 +13,11 @@ import Transport
 /// (an observer of the sync context), by answers, and by backoff timers on its clock.
 ///
 /// The engine owns upstream retries (with backoff that honours `Retry-After`, for every method);
-/// it asks the transport to retry only its downstream fetches, which are idempotent GETs. It does
-/// not limit how many requests are in flight: the transport does (`URLSessionTransport` itself,
-/// any other session through `TransportSession.limited(to:time:)`).
+/// it asks the transport to retry only its downstream fetches, which are idempotent GETs. It lets
+/// at most `maximumRequestsInFlight` upstream requests out at once, so that a backlog of changes
+/// waits in the change log rather than as tasks and request bodies in memory; the transport may
+/// send fewer at once (`URLSessionTransport` itself, any other session through
+/// `TransportSession.limited(to:time:)`).
 ///
 /// Offline (the transport reports `offline` or `cannotConnect`, or ``setOnline(_:)`` says so),
 /// changes accumulate; back online they drain in dependency order.
@@ -54,6 +56,10 @@ public actor SyncEngine {
   var retryTimer: (at: Duration, task: Task<Void, Never>)?
   /// Whether a job that plans and sends requests is running.
   var planning = Planning.idle
+  /// How many requests may be out at once; the rest wait, planned, in the sync context.
+  let maximumRequestsInFlight: Int
+  /// How many requests were handed to the transport and are not answered yet.
+  var requestsInFlight = 0
   /// Answers that arrived and wait for the job that applies them; `nil` while no such job runs.
   var completed: [(token: RequestToken, outcome: UpstreamOutcome)]?
   /// Which fetch of each user the sync context took its profile from.
@@ -73,12 +79,16 @@ public actor SyncEngine {
   ///   - pullRetryPolicy: How a pull that a lost connection or a briefly unavailable backend
   ///     cut short, while the engine stays online, is pulled again on `time`; never sooner
   ///     than a `Retry-After` the backend answered with.
+  ///   - maximumRequestsInFlight: How many upstream requests may be out at once: the rest wait
+  ///     in the sync context's change log, not as tasks and bodies in memory, and go as answers
+  ///     come. A transport may allow fewer.
   ///   - onEvent: Called with every request answered, every page applied, and every change
   ///     refused.
   public init(
     stack: ModelStack, transport: any TransportSession, upstream: UpstreamObjectSync = .standard(),
     downstream: DownstreamSync = DownstreamSync(), time: any TimeSource = SystemTimeSource(),
     tracker: WorkTracker? = nil, pullRetryPolicy: RetryPolicy = SyncEngine.defaultPullRetryPolicy,
+    maximumRequestsInFlight: Int = SyncEngine.defaultMaximumRequestsInFlight,
     onEvent: (@Sendable (SyncEngineEvent) -> Void)? = nil
   ) {
     self.stack = stack
@@ -88,6 +98,7 @@ public actor SyncEngine {
     self.time = time
     self.tracker = tracker ?? stack.tracker
     self.pullRetryPolicy = pullRetryPolicy
+    self.maximumRequestsInFlight = max(1, maximumRequestsInFlight)
     self.onEvent = onEvent
   }
 

@@ -9,7 +9,8 @@ struct SimulationCommandLineTests {
     // given
     let arguments = [
       "--seed", "42", "--seeds", "500", "--from", "9001", "--steps", "120", "--concurrency", "6",
-      "--page-size", "2", "--shrink", "--no-faults", "--no-restarts", "--no-refusals",
+      "--in-flight", "2", "--page-size", "2", "--shrink", "--no-faults", "--no-restarts",
+      "--no-refusals",
       "--no-removals",
       "--no-rejoins", "--no-contact-renames", "--no-held-answers", "--no-store-refusals",
       "--in-memory", "--verbose", "--trace",
@@ -26,6 +27,7 @@ struct SimulationCommandLineTests {
     let options = command.options
     #expect(options.steps == 120)
     #expect(options.maxConcurrentRequests == 6)
+    #expect(options.maximumRequestsInFlight == 2)
     #expect(options.pageSize == 2)
     #expect(!options.faults && !options.restarts && !options.refusals)
     #expect(!options.removals && !options.rejoins && !options.contactRenames)
@@ -61,6 +63,7 @@ struct SimulationCommandLineTests {
     (["--seeds", "many"], .invalidValue("--seeds", needs: "a whole number from 0")),
     (["--steps", "-1"], .invalidValue("--steps", needs: "a whole number from 0")),
     (["--concurrency", "0"], .invalidValue("--concurrency", needs: "a whole number from 1")),
+    (["--in-flight", "0"], .invalidValue("--in-flight", needs: "a whole number from 1")),
     (["--page-size", "0"], .invalidValue("--page-size", needs: "a whole number from 1")),
     (["--page-size", "501"], .invalidValue("--page-size", needs: "a whole number from 1 to 500")),
     (["--colour"], .unknownArgument("--colour")),
@@ -198,5 +201,23 @@ struct SimulationCommandLineTests {
 
     // then
     #expect(replay == "Tools/simulate --seed 48001 --steps 120 --concurrency 6")
+  }
+}
+
+extension SimulationCommandLineTests {
+  @Test("A limit on the engine's requests in flight is part of the replay command, and read back")
+  func inFlightInReplay() throws {
+    // given
+    var options = SimulationOptions(steps: 120)
+    options.maximumRequestsInFlight = 1
+
+    // when
+    let replay = options.replayCommand(seed: 48_001)
+    let read = try SimulationCommandLine(
+      arguments: Array(replay.split(separator: " ").dropFirst().map(String.init)))
+
+    // then
+    #expect(replay == "Tools/simulate --seed 48001 --steps 120 --in-flight 1")
+    #expect(read.options.maximumRequestsInFlight == 1)
   }
 }

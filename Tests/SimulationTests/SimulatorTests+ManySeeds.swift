@@ -68,6 +68,29 @@ extension SimulatorTests {
     }
 
     @Test(
+      "Seeded short runs keep every rule while the engine lets one request out at a time",
+      .timeBudget(.seconds(50), forWork: Double(seedCount) / Double(normalSeedCount)))
+    func oneRequestInFlight() async {
+      // given: the engine, not the transport, holds back all but one request
+      var options = SimulationOptions(steps: 12)
+      options.maximumRequestsInFlight = 1
+      var failures: [String] = []
+
+      // when
+      for seed in 1...max(1, Self.seedCount / 4) where failures.count < 3 {
+        let report = await Simulator.run(seed: seed, options: options)
+        if let violation = report.violation {
+          failures.append(
+            "seed \(seed) broke the promise \(violation)\nreplay: "
+              + options.replayCommand(seed: seed))
+        }
+      }
+
+      // then
+      #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
+    @Test(
       "The quarters cover seeds 1 to the count, each once, in order",
       arguments: [1_000, 250, 7, 3, 1, 0] as [UInt64])
     func quartersCoverEverySeed(count: UInt64) {

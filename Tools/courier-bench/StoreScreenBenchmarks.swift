@@ -20,12 +20,12 @@ func storeScreenBenchmarks() async throws -> [BenchmarkResult] {
     var screen: [Duration] = []
     var screenMemory: [Int] = []
     for _ in 0..<5 {
-      let run = try await runChild(["--store-screen", path, conversation.uuidString])
+      let run = try await ChildRun.run(["--store-screen", path, conversation.uuidString])
       screen.append(run.elapsed)
       screenMemory.append(run.peakMemory)
     }
     let subject = Samples(durations: screen, warmedUp: false)
-    let load = try await runChild(["--store-load", path])
+    let load = try await ChildRun.run(["--store-load", path])
     let memory = screenMemory.sorted()[screenMemory.count / 2]
     let mebibytes = Double(memory) / 1_048_576
     let growth = previous.map { subject.median.seconds / $0.samples.median.seconds }
@@ -80,24 +80,6 @@ private func fillStore(at path: String, messages: Int) throws -> UUID {
   return conversations[0].id
 }
 
-/// What a child run of this benchmark reports: how long its work took and its peak RSS.
-private struct ChildRun {
-  let elapsed: Duration
-  let peakMemory: Int
-}
-
-/// Runs this executable with `arguments` and reads the line it prints: seconds, then bytes.
-private func runChild(_ arguments: [String]) async throws -> ChildRun {
-  let output = Pipe()
-  let status = try await runProcess(CommandLine.arguments[0], arguments, output: output)
-  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  let fields = text.split(whereSeparator: \.isWhitespace)
-  guard status == 0, fields.count == 2, let seconds = Double(fields[0]),
-    let bytes = Int(fields[1])
-  else { throw BenchError.mismatch("a child run \(arguments) said '\(text)' (\(status))") }
-  return ChildRun(elapsed: .nanoseconds(Int64(seconds * 1e9)), peakMemory: bytes)
-}
-
 /// The child side of the benchmark, for `--store-screen PATH CONVERSATION` and
 /// `--store-load PATH`: does the work once and prints its seconds and the peak RSS.
 @MainActor
@@ -116,7 +98,7 @@ func storeScreenChild(_ arguments: [String]) throws -> Bool {
     guard let page, page.count == 50 else {
       throw BenchError.mismatch("read \(page?.count ?? 0) messages")
     }
-    print(elapsed.seconds, peakImageMemoryBytes())
+    ChildRun.report(elapsed)
     return true
   }
   if let index = arguments.firstIndex(of: "--store-load"), arguments.count > index + 1 {
@@ -124,7 +106,7 @@ func storeScreenChild(_ arguments: [String]) throws -> Bool {
     let state = try SQLiteStore(path: arguments[index + 1]).load()
     let elapsed = clock.now - start
     guard state.tables.count(of: Message.self) > 0 else { throw BenchError.mismatch("empty") }
-    print(elapsed.seconds, peakImageMemoryBytes())
+    ChildRun.report(elapsed)
     return true
   }
   return false

@@ -163,50 +163,78 @@ func freshFakeBenchmark() throws -> [BenchmarkResult] {
   return [result]
 }
 
-/// `count` objects (groups with two messages) through the engine and the in-process fake,
-/// `runs` times after a warm-up (3 at 100,000 and above, 5 below by default).
+/// What one end-to-end run starts from: a started engine over an in-memory stack holding only
+/// the self user, and the in-process fake it talks to.
+typealias EndToEndWorld = (stack: ModelStack, engine: SyncEngine, fake: FakeBackend)
+
+/// Starts an engine and a fake for an end-to-end run of `count` objects, and waits until the
+/// first fetches settled.
+@MainActor
+func prepareEndToEnd(_ count: Int) async -> EndToEndWorld {
+  let tracker = WorkTracker()
+  let fake = FakeBackend(uuids: .seeded(9), time: SystemTimeSource())
+  let me = fake.insertSelfUser(name: "Me")
+  let uuids = UUIDSource.seeded(UInt64(count) + 11)
+  let stack = ModelStack.inMemory(
+    Tables([User(id: me, isSelf: true, name: "Me")]), uuids: uuids, tracker: tracker)
+  let engine = SyncEngine(stack: stack, transport: fake.transport, tracker: tracker)
+  await engine.start()
+  _ = await tracker.settle(within: .seconds(60))
+  return (stack, engine, fake)
+}
+
+/// Saves `count` objects (groups with two messages) in the UI context and waits until the
+/// engine has pushed them all to the fake.
+@MainActor
+func runEndToEnd(_ world: EndToEndWorld, count: Int) async throws {
+  let (stack, _, fake) = world
+  let me = try stackSelf(stack)
+  let context = stack.ui.context
+  let start = Date(timeIntervalSince1970: 1_800_000_000)
+  for index in 0..<(count / 3) {
+    let group = Conversation(
+      id: context.makeID(), kind: .group, name: "G\(index)", creatorID: me,
+      participantIDs: [me], lastEventTime: start)
+    try context.insert(group)
+    for step in 0..<2 {
+      try context.insert(
+        Message(
+          nonce: context.makeID(), conversationID: group.id, senderID: me, text: "m\(step)",
+          localTime: start.addingTimeInterval(Double(index * 2 + step))))
+    }
+  }
+  try context.save()
+  _ = await stack.tracker.settle(within: .seconds(600))
+  let received = fake.journal.filter { $0.request.method == "POST" && $0.status == 201 }.count
+  guard received == count - count % 3 else {
+    throw BenchError.mismatch("the fake received \(received) of \(count) objects")
+  }
+}
+
+/// `count` objects through the engine and the in-process fake, `runs` times after a warm-up
+/// (3 at 100,000 and above, 5 below by default).
 @MainActor
 func endToEnd(_ count: Int, runs: Int? = nil) async throws -> Samples {
   try await Samples.measure(
-    runs: runs ?? (count >= 100_000 ? 3 : 5),
-    prepare: { () async throws -> (ModelStack, SyncEngine, FakeBackend) in
-      let tracker = WorkTracker()
-      let fake = FakeBackend(uuids: .seeded(9), time: SystemTimeSource())
-      let me = fake.insertSelfUser(name: "Me")
-      let uuids = UUIDSource.seeded(UInt64(count) + 11)
-      let stack = ModelStack.inMemory(
-        Tables([User(id: me, isSelf: true, name: "Me")]), uuids: uuids, tracker: tracker)
-      let engine = SyncEngine(stack: stack, transport: fake.transport, tracker: tracker)
-      await engine.start()
-      _ = await tracker.settle(within: .seconds(60))
-      return (stack, engine, fake)
-    },
-    { prepared in
-      let (stack, _, fake) = prepared
-      let me = try stackSelf(stack)
-      let context = stack.ui.context
-      let start = Date(timeIntervalSince1970: 1_800_000_000)
-      var groups: [UUID] = []
-      for index in 0..<(count / 3) {
-        let group = Conversation(
-          id: context.makeID(), kind: .group, name: "G\(index)", creatorID: me,
-          participantIDs: [me], lastEventTime: start)
-        try context.insert(group)
-        groups.append(group.id)
-        for step in 0..<2 {
-          try context.insert(
-            Message(
-              nonce: context.makeID(), conversationID: group.id, senderID: me, text: "m\(step)",
-              localTime: start.addingTimeInterval(Double(index * 2 + step))))
-        }
-      }
-      try context.save()
-      _ = await stack.tracker.settle(within: .seconds(600))
-      let received = fake.journal.filter { $0.request.method == "POST" && $0.status == 201 }.count
-      guard received == count - count % 3 else {
-        throw BenchError.mismatch("the fake received \(received) of \(count) objects")
-      }
-    })
+    runs: runs ?? (count >= 100_000 ? 3 : 5), prepare: { await prepareEndToEnd(count) },
+    { try await runEndToEnd($0, count: count) })
+}
+
+/// The child side of the end-to-end memory benchmark, for `--end-to-end COUNT`.
+///
+/// It does one run in a process of its own, so that its peak RSS is the run's alone, and
+/// prints the run's seconds and the peak RSS.
+@MainActor
+func endToEndChild(_ arguments: [String]) async throws -> Bool {
+  guard let index = arguments.firstIndex(of: "--end-to-end"), arguments.count > index + 1,
+    let count = Int(arguments[index + 1])
+  else { return false }
+  let world = await prepareEndToEnd(count)
+  let clock = ContinuousClock()
+  let start = clock.now
+  try await runEndToEnd(world, count: count)
+  ChildRun.report(clock.now - start)
+  return true
 }
 
 @MainActor
@@ -228,7 +256,28 @@ func endToEndBenchmarks() async throws -> [BenchmarkResult] {
     String(
       format: "%.0f objects/s from the UI save until the last response is applied",
       100_000 / large.median.seconds))
+  return [result, try await endToEndMemory()]
+}
+
+/// The peak RSS of one end-to-end run at 10,000 and at 100,000 objects, each in a process of
+/// its own: the client, its in-memory store and the fake together.
+private func endToEndMemory() async throws -> BenchmarkResult {
+  let small = try await ChildRun.run(["--end-to-end", "10000"])
+  let large = try await ChildRun.run(["--end-to-end", "100000"])
+  let mebibytes = Double(large.peakMemory) / 1_048_576
+  var result = BenchmarkResult(
+    name: "end-to-end memory: one run of 100,000 objects in a process of its own",
+    subject: Samples(durations: [large.elapsed], warmedUp: false),
+    baseline: Samples(durations: [small.elapsed], warmedUp: false),
+    baselineName: "itself at n = 10,000",
+    ratio: Double(large.peakMemory) / Double(small.peakMemory),
+    ratioMeaning: "peak RSS growth m(10n)/m(n):", goal: "peak RSS ≤ 150 MiB",
+    met: mebibytes <= 150)
   result.notes.append(
-    String(format: "peak RSS of the process: %.0f MiB", Double(peakMemoryBytes()) / 1_048_576))
-  return [result]
+    String(
+      format: "peak RSS: %.0f MiB at 100,000 objects, %.0f MiB at 10,000", mebibytes,
+      Double(small.peakMemory) / 1_048_576))
+  result.notes.append(
+    "the process holds the client's stack on an in-memory store and the fake backend")
+  return result
 }

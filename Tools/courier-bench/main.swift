@@ -28,9 +28,10 @@ func runCommand() async {
     for benchmark in available { print(benchmark.name) }
     exit(0)
   }
-  // The child runs of store-screen, each in a process of its own.
+  // The child runs of store-screen and end-to-end, each in a process of its own.
   do {
     if try storeScreenChild(arguments) { exit(0) }
+    if try await endToEndChild(arguments) { exit(0) }
   } catch {
     FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
     exit(1)

@@ -48,20 +48,9 @@ extension SimulatorTests {
     func thousandSeeds(seeds: ClosedRange<UInt64>) async {
       // given
       let options = SimulationOptions(steps: 12)
-      var failures: [String] = []
 
       // when
-      for seed in seeds where failures.count < 3 {
-        let report = await Simulator.run(seed: seed, options: options)
-        if let violation = report.violation {
-          failures.append(
-            """
-            seed \(seed) broke the promise \(violation)
-            replay: \(options.replayCommand(seed: seed))
-            \(report.lastEvents.map { "  \($0)" }.joined(separator: "\n"))
-            """)
-        }
-      }
+      let failures = await Self.brokenPromises(seeds, options: options)
 
       // then
       #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
@@ -74,20 +63,32 @@ extension SimulatorTests {
       // given: the engine, not the transport, holds back all but one request
       var options = SimulationOptions(steps: 12)
       options.maximumRequestsInFlight = 1
-      var failures: [String] = []
 
       // when
-      for seed in 1...max(1, Self.seedCount / 4) where failures.count < 3 {
-        let report = await Simulator.run(seed: seed, options: options)
-        if let violation = report.violation {
-          failures.append(
-            "seed \(seed) broke the promise \(violation)\nreplay: "
-              + options.replayCommand(seed: seed))
-        }
-      }
+      let failures = await Self.brokenPromises(1...max(1, Self.seedCount / 4), options: options)
 
       // then
       #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
+    /// Runs `seeds` with `options` and describes each seed that broke the promise, with its
+    /// replay command and last events; it stops after three.
+    static func brokenPromises(_ seeds: ClosedRange<UInt64>, options: SimulationOptions) async
+      -> [String]
+    {
+      var failures: [String] = []
+      for seed in seeds where failures.count < 3 {
+        let report = await Simulator.run(seed: seed, options: options)
+        if let violation = report.violation {
+          failures.append(
+            """
+            seed \(seed) broke the promise \(violation)
+            replay: \(options.replayCommand(seed: seed))
+            \(report.lastEvents.map { "  \($0)" }.joined(separator: "\n"))
+            """)
+        }
+      }
+      return failures
     }
 
     @Test(

@@ -31,8 +31,9 @@ public final class UpstreamObjectSync: Sendable {
     var ready: [Work] = []
     var lineup: Lineup?
     var planKey: (log: Int, state: Int)?
-    /// Whether answers came since the plan was made: its ready work is still ready, but work
-    /// they freed is found only by the next plan, made once that ready work is handed out.
+    /// Whether answers that settled their requests came since the plan was made: its ready work
+    /// is still ready, but work they freed is found only by the next plan, made once that ready
+    /// work is handed out.
     var answeredSincePlan = false
     var planValidUntil: Duration?
     var nextToken = 0
@@ -158,10 +159,12 @@ public final class UpstreamObjectSync: Sendable {
       let planHeld = planHolds(state, in: context)
       state.version += 1
       let completion = tracks[position].complete(token, outcome, in: context)
-      // An answer settles or returns its own request's work; it never holds back work the plan
-      // found ready. That work goes first, and the next plan finds what the answer freed, so
-      // that a steady trickle of answers does not survey the whole change log for each one.
-      if planHeld {
+      // An answer that settles its request only frees work: what the plan found ready is still
+      // ready, and goes first; the next plan finds what the answer freed. So a steady trickle of
+      // answers does not survey the whole change log for each one. Any other answer can hold
+      // back work the plan found ready (a backoff or a refusal covers the whole object), so the
+      // plan is made again.
+      if planHeld, case .settled = completion {
         state.planKey = (context.localChangeVersion, state.version)
         state.answeredSincePlan = true
       }

@@ -268,6 +268,18 @@ struct UpstreamModelTests {
   }
 
   @Test(
+    "Work the plan found ready waits out a backoff that an answer about its object started since",
+    arguments: [8265, 10759, 12539] as [UInt64])
+  func readyWorkWaitsOutLaterBackoff(seed: UInt64) async {
+    // when: sequences in which a group's rename was ready in a plan, and the answer to another
+    // request of the group told it to wait (a Retry-After) before the rename was handed out
+    let run = await DedicatedThread.run { _ in ModelRun(seed: seed, steps: 200) }
+
+    // then
+    #expect(run.violation == nil, "replay: Tools/model-check --seed \(seed)")
+  }
+
+  @Test(
     "A member change overtaken by another member's later change is not sent again, under any key, whatever else of the group the user changed since",
     arguments: [6997, 10589, 19325] as [UInt64])
   func overtakenMemberChangeNotSentAgain(seed: UInt64) async {

@@ -113,6 +113,46 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A rename the plan found ready waits out a Retry-After that its group's member request was told since"
+    )
+    func readyRenameWaitsOutLaterRetryAfter() async throws {
+      // given: Ann is being added to three groups, and then all three are renamed; one rename
+      // goes, and the other two wait, ready, in the tracker's plan
+      let harness = TrackerHarness()
+      let ann = harness.make.user(name: "Ann")
+      let groups = (0..<3).map { _ in harness.make.conversation(name: "A", creator: harness.me) }
+      try await harness.seedRemote([ann] + groups)
+      try harness.save { context in
+        for group in groups {
+          try context.update(Conversation.self, id: group.id) { $0.participantIDs.insert(ann.id) }
+        }
+      }
+      let additions = await harness.drain()
+      try harness.save { context in
+        for group in groups {
+          try context.update(Conversation.self, id: group.id) { $0.name = "B" }
+        }
+      }
+      let firstRename = try #require(await harness.next())
+      let told = try #require(
+        additions.first { $0.item.object != firstRename.item.object }?.item.object)
+      let addition = try #require(additions.first { $0.item.object == told })
+
+      // when: the addition to another of the groups is told to wait 30 s
+      await harness.complete(
+        addition,
+        .temporary(
+          BackendFailure(responseClass: .temporary, status: 429, retryAfter: .seconds(30))))
+      let now = await harness.drain()
+
+      // then: that group's rename waits with it; the third goes
+      #expect(additions.count == groups.count)
+      #expect(now.map(\.item.object).contains(told) == false)
+      #expect(now.count == 1)
+      #expect(await harness.drain(at: .seconds(30)).map(\.item.object).contains(told))
+    }
+
+    @Test(
       "A permanent failure is kept in the change log with its reason and status, and not retried")
     func permanentFailure() async throws {
       // given

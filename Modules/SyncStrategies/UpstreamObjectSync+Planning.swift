@@ -47,6 +47,53 @@ extension UpstreamObjectSync {
     var nextTrack = 0
   }
 
+  /// Whether the last plan still stands: what it was made from, until when, and whether answers
+  /// that settled their requests came since.
+  enum PlanStanding: Sendable {
+    /// What a plan was made from: the change log's version and the tracker's.
+    struct Basis: Sendable, Equatable {
+      let log: Int
+      let state: Int
+    }
+
+    /// No plan was made: the next request makes one.
+    case none
+    /// A plan that holds while its basis is current, until the earliest backoff it counted on
+    /// ends.
+    case current(Basis, until: Duration?)
+    /// A plan that answers settling their requests have moved past: its ready work still goes
+    /// (such an answer only frees work), and a new plan is made once that work is handed out,
+    /// to find what the answers freed.
+    case settledSince(Basis, until: Duration?)
+
+    /// Whether the plan stands with the change log at `log` and the tracker's state at `state`,
+    /// at `now`, with or without ready work left to hand out.
+    func stands(log: Int, state: Int, now: Duration, readyWorkLeft: Bool) -> Bool {
+      switch self {
+      case .none:
+        return false
+      case .current(let basis, let until):
+        return basis == Basis(log: log, state: state) && (until.map { now < $0 } ?? true)
+      case .settledSince(let basis, let until):
+        return readyWorkLeft && basis == Basis(log: log, state: state)
+          && (until.map { now < $0 } ?? true)
+      }
+    }
+
+    /// The standing after an answer settled its request, moving the change log and the
+    /// tracker's state from `before` to `after`: a plan current at `before` stands on, with its
+    /// ready work; any other is left to be made again.
+    func settled(from before: Basis, to after: Basis) -> PlanStanding {
+      switch self {
+      case .current(let basis, let until) where basis == before,
+        .settledSince(let basis, let until) where basis == before:
+        return .settledSince(after, until: until)
+      case .none, .current, .settledSince:
+        return self
+      }
+    }
+  }
+
   /// Surveys every entity's local changes and puts the work in line, setting aside what waits
   /// out a backoff.
   func lineUp(_ state: State, in context: ModelContext, now: Duration) -> Lineup {

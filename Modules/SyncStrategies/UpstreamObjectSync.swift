@@ -27,15 +27,10 @@ public final class UpstreamObjectSync: Sendable {
     /// Changes whenever an outcome, a reconsideration or a retry could change the plan.
     var version = 0
     /// The ready work of the last plan still to hand out (last first), the rest of its line
-    /// (entities not yet worked out), and what it was made from.
+    /// (entities not yet worked out), and whether the plan still stands.
     var ready: [Work] = []
     var lineup: Lineup?
-    var planKey: (log: Int, state: Int)?
-    /// Whether answers that settled their requests came since the plan was made: its ready work
-    /// is still ready, but work they freed is found only by the next plan, made once that ready
-    /// work is handed out.
-    var answeredSincePlan = false
-    var planValidUntil: Duration?
+    var plan = PlanStanding.none
     var nextToken = 0
     var owners: [RequestToken: Int] = [:]
     var retry: [ObjectReference: Backoff] = [:]
@@ -123,26 +118,20 @@ public final class UpstreamObjectSync: Sendable {
   /// A plan that holds but has handed out its ready work goes on to the next entities in line.
   /// Handing out one plan's ready work one by one keeps a drain linear in size.
   private func refreshPlan(_ state: inout State, in context: ModelContext, now: Duration) {
-    let expired = !(state.planValidUntil.map { now < $0 } ?? true)
-    if !planHolds(state, in: context) || expired
-      || (state.answeredSincePlan && state.ready.isEmpty)
+    if !state.plan.stands(
+      log: context.localChangeVersion, state: state.version, now: now,
+      readyWorkLeft: !state.ready.isEmpty)
     {
       state.lineup = lineUp(state, in: context, now: now)
       state.ready = []
-      state.planKey = (context.localChangeVersion, state.version)
-      state.planValidUntil = state.retry.values.map(\.at).filter { $0 > now }.min()
-      state.answeredSincePlan = false
+      state.plan = .current(
+        PlanStanding.Basis(log: context.localChangeVersion, state: state.version),
+        until: state.retry.values.map(\.at).filter { $0 > now }.min())
     }
     if state.ready.isEmpty, var lineup = state.lineup {
       state.ready = nextReady(&lineup, in: context).reversed()
       state.lineup = lineup
     }
-  }
-
-  /// Whether the last plan was made from the change log and the state as they are now.
-  private func planHolds(_ state: State, in context: ModelContext) -> Bool {
-    state.planKey.map { $0.log == context.localChangeVersion && $0.state == state.version }
-      ?? false
   }
 
   /// Records how the request `token` ended and applies it to `context`; save the context after.
@@ -156,7 +145,7 @@ public final class UpstreamObjectSync: Sendable {
       guard let position = state.owners.removeValue(forKey: token) else {
         return .unknownToken(token)
       }
-      let planHeld = planHolds(state, in: context)
+      let basis = PlanStanding.Basis(log: context.localChangeVersion, state: state.version)
       state.version += 1
       let completion = tracks[position].complete(token, outcome, in: context)
       // An answer that settles its request only frees work: what the plan found ready is still
@@ -164,9 +153,10 @@ public final class UpstreamObjectSync: Sendable {
       // answers does not survey the whole change log for each one. Any other answer can hold
       // back work the plan found ready (a backoff or a refusal covers the whole object), so the
       // plan is made again.
-      if planHeld, case .settled = completion {
-        state.planKey = (context.localChangeVersion, state.version)
-        state.answeredSincePlan = true
+      if case .settled = completion {
+        state.plan = state.plan.settled(
+          from: basis,
+          to: PlanStanding.Basis(log: context.localChangeVersion, state: state.version))
       }
       switch completion {
       case .settled(let object), .failed(let object, _), .reverted(let object, _):

@@ -66,17 +66,18 @@ extension UpstreamObjectSync {
     /// to find what the answers freed.
     case settledSince(Basis, until: Duration?)
 
-    /// Whether the plan stands with the change log at `log` and the tracker's state at `state`,
-    /// at `now`, with or without ready work left to hand out.
-    func stands(log: Int, state: Int, now: Duration, readyWorkLeft: Bool) -> Bool {
+    /// Whether the plan stands on `basis`, the change log's and the tracker's versions now, at
+    /// `now`, with or without ready work left to hand out.
+    func stands(on basis: Basis, now: Duration, readyWorkLeft: Bool) -> Bool {
       switch self {
       case .none:
         return false
-      case .current(let basis, let until):
-        return basis == Basis(log: log, state: state) && (until.map { now < $0 } ?? true)
-      case .settledSince(let basis, let until):
-        return readyWorkLeft && basis == Basis(log: log, state: state)
-          && (until.map { now < $0 } ?? true)
+      case .current(let made, let until):
+        return made == basis && (until.map { now < $0 } ?? true)
+      case .settledSince(let made, let until):
+        return readyWorkLeft
+          && Self.current(made, until: until).stands(
+            on: basis, now: now, readyWorkLeft: readyWorkLeft)
       }
     }
 

@@ -118,15 +118,11 @@ public final class UpstreamObjectSync: Sendable {
   /// A plan that holds but has handed out its ready work goes on to the next entities in line.
   /// Handing out one plan's ready work one by one keeps a drain linear in size.
   private func refreshPlan(_ state: inout State, in context: ModelContext, now: Duration) {
-    if !state.plan.stands(
-      log: context.localChangeVersion, state: state.version, now: now,
-      readyWorkLeft: !state.ready.isEmpty)
-    {
+    let basis = PlanStanding.Basis(log: context.localChangeVersion, state: state.version)
+    if !state.plan.stands(on: basis, now: now, readyWorkLeft: !state.ready.isEmpty) {
       state.lineup = lineUp(state, in: context, now: now)
       state.ready = []
-      state.plan = .current(
-        PlanStanding.Basis(log: context.localChangeVersion, state: state.version),
-        until: state.retry.values.map(\.at).filter { $0 > now }.min())
+      state.plan = .current(basis, until: state.retry.values.map(\.at).filter { $0 > now }.min())
     }
     if state.ready.isEmpty, var lineup = state.lineup {
       state.ready = nextReady(&lineup, in: context).reversed()

@@ -40,24 +40,34 @@ extension SyncEngine {
   private func startReadyRequests(now: Duration) async {
     guard isRunning, isOnline else { return }
     let upstream = self.upstream
-    let room = maximumRequestsInFlight - requestsInFlight
+    let room = reserveRoom()
     guard room > 0 else { return }
     // Saved before anything is sent: what the requests carry is written ahead in the change
     // log as possibly applied, so an app killed before the answers still accounts for them.
     // A save the store refused sends nothing: the requests are taken back, and wait a backoff.
     let ready = await saveInSyncContext { context in
-      var ready: [UpstreamRequest] = []
-      while ready.count < room, let next = upstream.nextRequest(in: context, now: now) {
-        ready.append(next)
-      }
-      return ready
+      upstream.takeReadyRequests(room, in: context, now: now)
     } whenRefused: { ready, context in
-      for request in ready {
-        upstream.complete(request.token, with: .temporary(.notSent), in: context, now: now)
-      }
-      return []
+      upstream.takeBack(ready, in: context, now: now)
     }
-    requestsInFlight += ready.count
+    send(ready, reserved: room)
+  }
+
+  /// Claims what is left of the window of requests in flight, for requests about to be taken.
+  ///
+  /// Two jobs taking requests at once so never let more out than the window;
+  /// ``send(_:reserved:)`` gives back what was not used. `0` when the engine sends nothing new.
+  private func reserveRoom() -> Int {
+    guard isRunning, isOnline else { return 0 }
+    let room = max(0, maximumRequestsInFlight - requestsInFlight)
+    requestsInFlight += room
+    return room
+  }
+
+  /// Hands each of `ready` to a tracked send job, gives back the room reserved for requests
+  /// that were not ready, and wakes the engine when the earliest backoff ends.
+  private func send(_ ready: [UpstreamRequest], reserved room: Int) {
+    requestsInFlight -= room - ready.count
     for next in ready {
       tracker.run("send \(next.request)") { [weak self] in await self?.deliver(next) }
     }
@@ -99,13 +109,23 @@ extension SyncEngine {
       let now = time.now()
       let answers = self.answers
       let downstream = self.downstream
-      let (completions, owesCatchUp) = await saveInSyncContext { context in
+      // The requests the answers let go (a dependant of an answered creation, the next change
+      // of an answered key) are taken in the same save, which writes them ahead: one save per
+      // batch of answers, not one for the answers and one for the requests. A batch that may
+      // leave none in flight while a pull is owed for answers takes none, so that the pull
+      // starts first (`pullOwedForAnswersIfNoneIsOut`).
+      let room = owedPull == .owedForAnswers ? 0 : reserveRoom()
+      let (completions, owesCatchUp, ready) = await saveInSyncContext { context in
         let completions = batch.map {
           upstream.complete($0.token, with: $0.outcome, in: context, now: now)
         }
         answers.answered(completions.compactMap(\.answeredObject))
-        return (completions, !downstream.confirmCreatedGroups(in: context).isEmpty)
+        let owesCatchUp = !downstream.confirmCreatedGroups(in: context).isEmpty
+        return (completions, owesCatchUp, upstream.takeReadyRequests(room, in: context, now: now))
+      } whenRefused: { result, context in
+        (result.0, result.1, upstream.takeBack(result.2, in: context, now: now))
       }
+      send(ready, reserved: room)
       for completion in completions { announce(completion) }
       // A group a catch-up could not settle had its creation answered: pull, and the pull
       // catches up unless the news tell of the creation. A stopped engine sends nothing new;
@@ -116,7 +136,10 @@ extension SyncEngine {
         }
       }
       pullOwedForAnswersIfNoneIsOut()
-      pump()
+      // A batch that took no room (a planning job held it while it saved, or a pull is owed)
+      // asks for one more round of planning, which sees these answers; a batch with room
+      // planned after them.
+      if room == 0 { pump() }
     }
     completed = nil
   }
@@ -185,5 +208,30 @@ extension UpstreamCompletion {
     case .settled(let object), .failed(let object, _), .reverted(let object, _): object
     case .retrying, .unknownToken: nil
     }
+  }
+}
+
+extension UpstreamObjectSync {
+  /// Takes up to `room` ready requests, each written ahead in `context` as it is taken.
+  fileprivate func takeReadyRequests(_ room: Int, in context: ModelContext, now: Duration)
+    -> [UpstreamRequest]
+  {
+    var ready: [UpstreamRequest] = []
+    while ready.count < room, let next = nextRequest(in: context, now: now) {
+      ready.append(next)
+    }
+    return ready
+  }
+
+  /// Takes back requests whose save the store refused, so that none of them goes.
+  ///
+  /// Each waits a backoff, as a request that was not sent. Returns none.
+  fileprivate func takeBack(_ ready: [UpstreamRequest], in context: ModelContext, now: Duration)
+    -> [UpstreamRequest]
+  {
+    for request in ready {
+      _ = complete(request.token, with: .temporary(.notSent), in: context, now: now)
+    }
+    return []
   }
 }

@@ -735,6 +735,24 @@ struct SimulatorTests {
     #expect(report.figures.removedFromGroups == 1)
   }
 
+  @Test(
+    "A rename that its key's answer lets go is sent though the answer came while the engine planned (seed 24, shortened)"
+  )
+  func answerDuringPlanningLetsTheNextRenameGo() async {
+    // given: n8 is delayed, so n9 waits behind it; n8's answer comes while the engine plans the
+    // member requests and holds the whole window of requests in flight
+    let schedule: [SimulationStep] = [
+      .fault(.delay), .renameSelf("n8"), .renameSelf("n9"), .fault(.serverError),
+      .toggleMember(group: 4, contact: 0), .toggleMember(group: 0, contact: 3),
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 24, schedule: schedule)
+
+    // then: n9 went once n8 was answered, and the queue drained
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+  }
+
   @Test("A group creation given up after an earlier attempt made it is left on the server")
   func givenUpCreationIsLeft() async {
     // given: the first creation is applied and its answer lost, the resend refused

@@ -42,10 +42,12 @@ public struct FakeRequest: Sendable, Hashable, CustomStringConvertible {
     self.init(method: method, segments: segments, query: query, headers: headers, body: body)
   }
 
-  /// Reads an `HTTPRequest` the way it would arrive over HTTP.
+  /// Reads an `HTTPRequest` the way it would arrive over HTTP: from its path and query as the
+  /// client encodes them for the wire, decoded as the server decodes a URL's.
+  ///
+  /// It reads the encoded text itself rather than through a Foundation `URL`, which cost more
+  /// than routing and answering the request in process.
   public init(_ request: HTTPRequest) {
-    let base = URL(string: "https://fake.invalid") ?? URL(fileURLWithPath: "/")
-    let url = (try? request.url(relativeTo: base)) ?? base
     let body: Data? =
       switch request.body {
       case .json(let value)?: Data(value.serialized())
@@ -54,7 +56,15 @@ public struct FakeRequest: Sendable, Hashable, CustomStringConvertible {
       }
     let headers = Dictionary(
       request.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
-    let (segments, query) = Self.decode(url, basePath: "") ?? ([], [])
+    let segments = request.path.encoded.split(separator: "/").map {
+      Self.percentDecoded(String($0))
+    }
+    let query = request.query.map(\.encoded).map { item in
+      let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      return QueryItem(
+        Self.percentDecoded(String(parts[0])),
+        parts.count > 1 ? Self.percentDecoded(String(parts[1])) : "")
+    }
     self.init(
       method: request.method.rawValue, segments: segments, query: query, headers: headers,
       body: body)

@@ -44,4 +44,38 @@ struct FakeRequestTests {
     #expect(request?.segments == decoding.segments)
     #expect(request?.query == decoding.query)
   }
+
+  /// A request as the client builds it, and the path segments and query items the fake reads
+  /// from it once it is encoded for the wire.
+  struct RoundTrip: Sendable, CustomTestStringConvertible {
+    let segments: [String]
+    let query: [QueryItem]
+
+    var testDescription: String { "/" + segments.joined(separator: "/") }
+  }
+
+  static let roundTrips = [
+    RoundTrip(segments: ["users", "ada"], query: []),
+    RoundTrip(segments: ["users", "a/b c", "café", "50%", "a%zz"], query: []),
+    RoundTrip(
+      segments: ["search", "contacts"],
+      query: [QueryItem("q", "$&?=+ é"), QueryItem("limit", "5"), QueryItem("empty", "")]),
+    RoundTrip(segments: ["notifications"], query: [QueryItem("since", "a=b&c")]),
+  ]
+
+  @Test(
+    "It reads an HTTPRequest's segments and query items as they arrive encoded on the wire",
+    arguments: roundTrips)
+  func readsRequestsAsSent(_ roundTrip: RoundTrip) throws {
+    // given
+    let request = try HTTPRequest(
+      .get, RequestPath(segments: roundTrip.segments), query: roundTrip.query)
+
+    // when
+    let read = FakeRequest(request)
+
+    // then
+    #expect(read.segments == roundTrip.segments)
+    #expect(read.query == roundTrip.query)
+  }
 }

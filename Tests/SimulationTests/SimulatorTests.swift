@@ -786,6 +786,25 @@ struct SimulatorTests {
     }
   }
 
+  @Test(
+    "A rename whose answer could not be read is not sent again over another device's later rename (seed 23124, shortened, one request in flight)"
+  )
+  func unreadableRenameAnswerAfterRestart() async {
+    // given
+    let schedule: [SimulationStep] = [
+      .fault(.delay), .fault(.delay), .toggleMember(group: 3, contact: 0),
+      .fault(.malformedBody), .restart, .renameSelf("n26"), .remoteRenameSelf("o34"),
+    ]
+    var options = SimulationOptions()
+    options.maximumRequestsInFlight = 1
+
+    // when
+    let report = await Simulator.run(seed: 23124, schedule: schedule, options: options)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+  }
+
   @Test("A group creation given up after an earlier attempt made it is left on the server")
   func givenUpCreationIsLeft() async {
     // given: the first creation is applied and its answer lost, the resend refused

@@ -239,7 +239,7 @@ extension EntityTrack {
 
   /// Where the server's versions place an update's answer among the news heard while it was out:
   /// the value the server held once it applied the request as far as the news told (`before`),
-  /// and the values it was heard to hold after, oldest first (`after`).
+  /// and the values it was heard to hold after, in the order of their versions (`after`).
   ///
   /// `nil` where the order is not known: the request failed, or the answer or some news came
   /// without a version (a backend that does not say them, or values read in a catch-up).
@@ -259,10 +259,13 @@ extension EntityTrack {
       heard.insert(HeardValue(value: lastKnown, version: heardBefore), at: 0)
       start = flight.sent ?? lastKnown
     }
-    let earlier = heard.prefix { ($0.version ?? 0) <= answered.rawValue }
-    let later = heard.dropFirst(earlier.count)
-    guard later.allSatisfy({ ($0.version ?? 0) > answered.rawValue }) else { return nil }
-    return (earlier.last?.value ?? start, later.map(\.value))
+    // The server's order is the order of its versions, not the order the values were heard
+    // in: a read answered late can tell a newer value before the news of an older change.
+    let ordered = heard.enumerated().sorted {
+      ($0.element.version ?? 0, $0.offset) < ($1.element.version ?? 0, $1.offset)
+    }.map(\.element)
+    let earlier = ordered.prefix { ($0.version ?? 0) <= answered.rawValue }
+    return (earlier.last?.value ?? start, ordered.dropFirst(earlier.count).map(\.value))
   }
 
   /// Gives the server's values to the keys whose news it applied after `flight`.

@@ -15,6 +15,16 @@ extension UpstreamObjectSyncTests {
   @Suite("Answers that come after notifications about the same keys")
   @MainActor
   struct ServerNews {
+    /// How this device hears of the backend's values while its request is out.
+    enum HeardVia: Sendable, CaseIterable {
+      /// The news alone.
+      case news
+      /// A catch-up's lists alone.
+      case catchUp
+      /// A catch-up's lists, then the news, which tell older changes after the newer lists.
+      case catchUpThenNews
+    }
+
     @Test(
       "A rename the backend applied before another member's renames takes their last name, and is sent once",
       arguments: [["Theirs"], ["Theirs", "G"]])
@@ -121,19 +131,20 @@ extension UpstreamObjectSyncTests {
 
     @Test(
       "An acceptance the backend applied before the contact asked again ends pending, as the backend does, and is sent once",
-      arguments: [false, true])
-    func acceptanceOvertakenByNewRequest(heardInCatchUp: Bool) async throws {
+      arguments: [HeardVia.news, .catchUp, .catchUpThenNews])
+    func acceptanceOvertakenByNewRequest(heardVia: HeardVia) async throws {
       // given: Ann asked to connect; this device accepts and the backend applies it; Ann then
       // asks again, which puts the connection back to pending, the value it had before the
-      // acceptance; this device hears that before the answer arrives, from the news or only
-      // from a catch-up's list, without the news of its own acceptance
+      // acceptance; this device hears that before the answer arrives, from the news, only
+      // from a catch-up's list, without the news of its own acceptance, or from the list and
+      // then the news, which tell the older acceptance after the newer list
       let harness = TrackerHarness()
       let ann = try await seedRequest(from: "Ann", in: harness)
       try harness.save { try $0.update(Connection.self, id: ann) { $0.status = .accepted } }
       let acceptance = try #require(await harness.next())
       let answer = await harness.respond(to: acceptance)
       #expect(harness.fake.requestConnectionRemotely(from: ann) != nil)
-      if heardInCatchUp {
+      if heardVia != .news {
         let listed = try #require(harness.fake.connection(from: harness.me.id, to: ann))
         let readAt = harness.fake.version
         try await harness.stack.sync.perform { context in
@@ -142,7 +153,8 @@ extension UpstreamObjectSyncTests {
             in: context)
           try context.save()
         }
-      } else {
+      }
+      if heardVia != .catchUp {
         try await pullNotifications(into: harness)
       }
 

@@ -787,10 +787,12 @@ struct SimulatorTests {
   }
 
   @Test(
-    "A rename whose answer could not be read is not sent again over another device's later rename (seed 23124, shortened, one request in flight)"
+    "A rename is not sent again over another device's later rename that a late read told before the news of the first (seed 23124, shortened, one request in flight)"
   )
-  func unreadableRenameAnswerAfterRestart() async {
-    // given
+  func lateReadBeforeOlderNews() async {
+    // given: the app restarts with its GET /self delayed; its rename to n26 is applied but the
+    // answer cannot be read, so it goes again under its key; another device renames to o34;
+    // the late read tells o34 before the news of n26 arrive
     let schedule: [SimulationStep] = [
       .fault(.delay), .fault(.delay), .toggleMember(group: 3, contact: 0),
       .fault(.malformedBody), .restart, .renameSelf("n26"), .remoteRenameSelf("o34"),
@@ -801,7 +803,7 @@ struct SimulatorTests {
     // when
     let report = await Simulator.run(seed: 23124, schedule: schedule, options: options)
 
-    // then
+    // then: n26 was applied once, and o34 stands
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
   }
 

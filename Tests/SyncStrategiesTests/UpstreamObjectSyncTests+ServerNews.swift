@@ -131,7 +131,7 @@ extension UpstreamObjectSyncTests {
 
     @Test(
       "An acceptance the backend applied before the contact asked again ends pending, as the backend does, and is sent once",
-      arguments: [HeardVia.news, .catchUp, .catchUpThenNews])
+      arguments: HeardVia.allCases)
     func acceptanceOvertakenByNewRequest(heardVia: HeardVia) async throws {
       // given: Ann asked to connect; this device accepts and the backend applies it; Ann then
       // asks again, which puts the connection back to pending, the value it had before the

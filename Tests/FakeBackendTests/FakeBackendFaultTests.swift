@@ -288,6 +288,26 @@ extension FakeBackendTests {
       #expect(fake.messages(in: group).map(\.text) == ["Once"])
     }
 
+    @Test(
+      "A lost response's journal entry keeps the status the server answered, applied or refused",
+      arguments: [(true, 201), (false, 403)] as [(Bool, Int)])
+    func lostResponseStatusInJournal(isMember: Bool, status: Int) async throws {
+      // given: a group the self user is in, or one they are not in, which refuses their post
+      let fake = Self.fakeWithSelf()
+      let me = try #require(fake.selfUserID)
+      let other = fake.insertUser(name: "Ann")
+      let group = fake.createGroupRemotely(name: "G", by: isMember ? me : other, members: [])
+      fake.addFault(.once(RequestMatcher("POST", "/conversations/*/messages"), .loseResponse))
+      let body: JSONValue = ["nonce": .string(UUID().text), "text": "Once"]
+
+      // when
+      _ = try await fake.send(.post, "/conversations/\(group.text)/messages", json: body)
+
+      // then
+      #expect(fake.journal.last?.status == status)
+      #expect(fake.journal.last?.fault == .loseResponse)
+    }
+
     @Test("A malformed body still applies the change, and the body fails to parse")
     func malformedBody() async throws {
       // given

@@ -807,6 +807,29 @@ struct SimulatorTests {
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
   }
 
+  @Test(
+    "A member addition the server refused while the self user was out of the group, its answer lost, counts as not applied, and goes once they are back (seed 26277, shortened, two requests in flight)"
+  )
+  func refusedAdditionWithLostAnswer() async {
+    // given: another member removes the self user from a group; the user adds a member there,
+    // and the server refuses it (the self user is not in the group) but the answer is lost;
+    // another member adds the self user back before the resend
+    let schedule: [SimulationStep] = [
+      .fault(.tooManyRequests), .remoteRemoveSelf(group: 5), .fault(.park), .fault(.lostResponse),
+      .toggleMember(group: 5, contact: 3), .renameGroup(group: 3, name: "r14"),
+      .remoteAddSelf(group: 4), .toggleMember(group: 5, contact: 0),
+    ]
+    var options = SimulationOptions()
+    options.maximumRequestsInFlight = 2
+
+    // when
+    let report = await Simulator.run(seed: 26277, schedule: schedule, options: options)
+
+    // then: the addition went again under a new key and was applied once
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.figures.rejoinedGroups == 1)
+  }
+
   @Test("A group creation given up after an earlier attempt made it is left on the server")
   func givenUpCreationIsLeft() async {
     // given: the first creation is applied and its answer lost, the resend refused

@@ -211,7 +211,8 @@ public final class FakeBackend: Sendable {
       case .dropped: return .failure(.network(.connectionLost))
       }
     case .loseResponse?:
-      record(index, request, route: route, status: nil, fault: fault)
+      // The server answered; the answer is what is lost, on its way back.
+      record(index, request, route: route, status: response.status, fault: fault)
       return .failure(.network(.connectionLost))
     case .malformedBody?:
       record(index, request, route: route, status: response.status, fault: fault)

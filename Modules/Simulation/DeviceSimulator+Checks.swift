@@ -123,10 +123,8 @@ extension DeviceSimulator {
     var lastChange: [String: (index: Int, token: String)] = [:]
     var previousChange: [Int: (index: Int, token: String)] = [:]
     for entry in fake.journal {
-      // A lost answer's change was applied too: only the answer went missing.
-      let accepted =
-        entry.fault == .loseResponse || entry.status.map { (200..<300).contains($0) } == true
-      guard accepted, let route = entry.route,
+      // A lost answer's change counts as the server answered it: only the answer went missing.
+      guard entry.succeeded, let route = entry.route,
         [.updateSelf, .renameConversation, .postMessage].contains(route)
       else { continue }
       if let key = entry.request.headers["idempotency-key"], !keys.insert(key).inserted {

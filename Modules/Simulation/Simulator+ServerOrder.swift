@@ -16,7 +16,7 @@ extension Simulator {
     for entry in fake.journal(from: nextJournalIndex) where !readJournal.contains(entry.index) {
       readJournal.insert(entry.index)
       guard case .success(let endpoint) = entry.request.endpoint, endpoint.changesState,
-        Self.wasApplied(entry)
+        entry.succeeded
       else { continue }
       if let key = entry.request.headers[Endpoint.idempotencyKeyHeader.lowercased()] {
         guard appliedIdempotencyKeys.insert(key).inserted else { continue }
@@ -46,14 +46,6 @@ extension Simulator {
   func changedElsewhere(_ key: LastEdits.Key) {
     lastEdits.forget(key)
     applied.remoteApplied(key)
-  }
-
-  /// Whether the server applied the request `entry` records: it answered a success, or
-  /// applied it and lost the answer.
-  private static func wasApplied(_ entry: JournalEntry) -> Bool {
-    if case .loseResponse? = entry.fault { return true }
-    guard let status = entry.status else { return false }
-    return (200..<300).contains(status)
   }
 
   /// The values `endpoint` sets for the keys the simulator follows, written as `LastEdits`

@@ -276,6 +276,25 @@ struct UpstreamModelTests {
   }
 
   @Test(
+    "A member the user adds while the removal of another member waits to go again after a lost answer stays added",
+    arguments: [119498, 130171] as [UInt64])
+  func memberAddedWhileRemovalGoesAgain(seed: UInt64) async {
+    // when: sequences in which the removal of one member loses its answer, another device
+    // changes that member, and the user adds a second member before the removal goes again
+    let run = await DedicatedThread.run { _ in ModelRun(seed: seed, steps: 200) }
+
+    // then
+    withKnownIssue(
+      """
+      The second member ends out, here and on the server, and no request carried them. The \
+      cause is not found yet: replay with Tools/model-check --seed 119498.
+      """
+    ) {
+      #expect(run.violation == nil, "\(run.violation?.description ?? "")")
+    }
+  }
+
+  @Test(
     "A resend whose first attempt the server applied gets the first answer, never a refusal, so the change never goes again under a new key",
     arguments: [745, 858, 1466, 1562] as [UInt64])
   func repeatOfAnsweredKeyNotRefused(seed: UInt64) async {

@@ -123,7 +123,7 @@ extension DeviceSimulator {
     var lastChange: [String: (index: Int, token: String)] = [:]
     var previousChange: [Int: (index: Int, token: String)] = [:]
     for entry in fake.journal {
-      // A lost answer's change counts as the server answered it: only the answer went missing.
+      // A lost answer counts as what the server answered: only the answer went missing.
       guard entry.succeeded, let route = entry.route,
         [.updateSelf, .renameConversation, .postMessage].contains(route)
       else { continue }

@@ -49,6 +49,7 @@ extension SyncEngine {
       upstream.takeReadyRequests(room, in: context, now: now)
     } whenRefused: { ready, context in
       upstream.takeBack(ready, in: context, now: now)
+      return []
     }
     send(ready, reserved: room)
   }
@@ -100,6 +101,12 @@ extension SyncEngine {
     tracker.run("apply responses") { [weak self] in await self?.applyCompleted() }
   }
 
+  /// What one save of a batch of answers did: their completions, whether a creation among them
+  /// owes a catch-up, and the requests taken in the same save.
+  private typealias AppliedBatch = (
+    completions: [UpstreamCompletion], owesCatchUp: Bool, ready: [UpstreamRequest]
+  )
+
   /// Applies every answer that arrived since the last time in one save of the sync context: one
   /// save (and one merge into the UI context) per batch, not per answer.
   private func applyCompleted() async {
@@ -115,15 +122,19 @@ extension SyncEngine {
       // leave none in flight while a pull is owed for answers takes none, so that the pull
       // starts first (`pullOwedForAnswersIfNoneIsOut`).
       let room = owedPull == .owedForAnswers ? 0 : reserveRoom()
-      let (completions, owesCatchUp, ready) = await saveInSyncContext { context in
+      let (completions, owesCatchUp, ready) = await saveInSyncContext { context -> AppliedBatch in
         let completions = batch.map {
           upstream.complete($0.token, with: $0.outcome, in: context, now: now)
         }
         answers.answered(completions.compactMap(\.answeredObject))
-        let owesCatchUp = !downstream.confirmCreatedGroups(in: context).isEmpty
-        return (completions, owesCatchUp, upstream.takeReadyRequests(room, in: context, now: now))
-      } whenRefused: { result, context in
-        (result.0, result.1, upstream.takeBack(result.2, in: context, now: now))
+        return (
+          completions: completions,
+          owesCatchUp: !downstream.confirmCreatedGroups(in: context).isEmpty,
+          ready: upstream.takeReadyRequests(room, in: context, now: now)
+        )
+      } whenRefused: { applied, context in
+        upstream.takeBack(applied.ready, in: context, now: now)
+        return (applied.completions, applied.owesCatchUp, [])
       }
       send(ready, reserved: room)
       for completion in completions { announce(completion) }
@@ -225,13 +236,10 @@ extension UpstreamObjectSync {
 
   /// Takes back requests whose save the store refused, so that none of them goes.
   ///
-  /// Each waits a backoff, as a request that was not sent. Returns none.
-  fileprivate func takeBack(_ ready: [UpstreamRequest], in context: ModelContext, now: Duration)
-    -> [UpstreamRequest]
-  {
+  /// Each waits a backoff, as a request that was not sent.
+  fileprivate func takeBack(_ ready: [UpstreamRequest], in context: ModelContext, now: Duration) {
     for request in ready {
       _ = complete(request.token, with: .temporary(.notSent), in: context, now: now)
     }
-    return []
   }
 }

@@ -276,13 +276,19 @@ extension EntityTrack {
   /// that edit is newer than both. Of a set, each element counts on its own: an element the
   /// request added or removed, still so here and not touched by a save since, takes the
   /// server's value, whatever else of the set the user changed (a member the request added and
-  /// another member removed later goes; one the user added since stays). Saves of an earlier
-  /// life of the app are not known: they count from the resend.
+  /// another member removed later goes; one the user added since stays). So does a key the
+  /// request carried only part of: a removal that went before an addition of the same save
+  /// yields its members, and the addition still goes. Saves of an earlier life of the app are
+  /// not known: they count from the resend.
   private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
     let changes = context.localChanges(of: Object.self)
     let edits = changes.lastEdits[flight.id] ?? [:]
     let notSaved = keys.filter { edits[$0] ?? 0 <= flight.savedUpTo }
-    let unchanged = stillAsSent(flight, in: context).intersection(notSaved)
+    let partial = keys.filter { key in
+      guard let local = flight.local, let sent = flight.sent else { return false }
+      return !local.hasSameValue(at: key, as: sent)
+    }
+    let unchanged = stillAsSent(flight, in: context).intersection(notSaved).subtracting(partial)
     guard var current = context.object(Object.self, id: flight.id),
       let held = changes.originals[flight.id]
     else { return }

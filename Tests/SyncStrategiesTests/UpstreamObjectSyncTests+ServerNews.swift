@@ -322,6 +322,46 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A member removal the backend applied before another member added that member back yields to them, and a member added in the same save still goes"
+    )
+    func memberRemovalOvertakenKeepsAdditionOfTheSameSave() async throws {
+      // given: a group of the self user, Ann and Bob; the user removes Bob and adds Cat in one
+      // save; the removal goes first, the backend applies it, then Ann adds Bob back, and this
+      // device pulls both news before the removal's answer arrives
+      let harness = TrackerHarness()
+      let ann = harness.fake.insertUser(name: "Ann")
+      let bob = harness.fake.insertUser(name: "Bob")
+      let cat = harness.fake.insertUser(name: "Cat")
+      let id = harness.fake.createGroupRemotely(name: "G", by: harness.me.id, members: [ann, bob])
+      try await harness.seedRemote([
+        User(id: ann, name: "Ann"), User(id: bob, name: "Bob"), User(id: cat, name: "Cat"),
+        Conversation(
+          id: id, kind: .group, name: "G", creatorID: harness.me.id,
+          participantIDs: [harness.me.id, ann, bob], lastEventTime: harness.make.now),
+      ])
+      try harness.save {
+        try $0.update(Conversation.self, id: id) {
+          $0.participantIDs.remove(bob)
+          $0.participantIDs.insert(cat)
+        }
+      }
+      let removal = try #require(await harness.next())
+      let answer = await harness.respond(to: removal)
+      harness.fake.addMembersRemotely([bob], to: id, by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await settle(removal, with: answer, thenAllAt: .seconds(60), in: harness)
+
+      // then
+      let expected: Set<UUID> = [harness.me.id, ann, bob, cat]
+      #expect(harness.ui.object(Conversation.self, id: id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: id)) == expected)
+      #expect(harness.fake.journal.filter { $0.route == .removeMembers }.count == 1)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A group renamed by another member after the backend created it, heard of before the answer, takes that name, even one of spaces",
       arguments: ["Theirs", "  "])
     func insertAnsweredAfterRemoteRename(name: String) async throws {

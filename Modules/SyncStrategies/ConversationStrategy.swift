@@ -127,9 +127,10 @@ public struct ConversationStrategy: UpstreamStrategy {
   /// Another user may have added or removed members since the request went: those changes are
   /// in the last synchronised value and stay. Where another user changed one of the very
   /// members this request changed, even if only to change them back, the server's versions say
-  /// which came last: with them, news heard after the request stand for those members. Without
-  /// them the order is unknown, so both outcomes are possible, and the next request makes the
-  /// backend match the group here whichever it was.
+  /// which came last: with them, news heard after the request stand for those members, and the
+  /// answer says what the backend holds, so member lists an earlier lost answer left possible
+  /// count no more. Without them the order is unknown, so both outcomes are possible, and the
+  /// next request makes the backend match the group here whichever it was.
   private func membersChanged(
     _ sent: SentChange<Conversation>, adding added: Set<UUID> = [],
     removing removed: Set<UUID> = [], in context: ModelContext
@@ -142,10 +143,11 @@ public struct ConversationStrategy: UpstreamStrategy {
       let now = changes.originals[sent.id] ?? context.object(Conversation.self, id: sent.id)
         ?? sent.lastKnown
     else { return nil }
-    let possible =
-      [now]
-      + (changes.unconfirmed[sent.id] ?? []).filter { $0.keys.contains(.participantIDs) }
-      .map(\.value)
+    var possible = [now]
+    if !sent.isOrdered {
+      possible += (changes.unconfirmed[sent.id] ?? []).filter { $0.keys.contains(.participantIDs) }
+        .map(\.value)
+    }
     let before = sent.lastKnown?.participantIDs ?? now.participantIDs
     let touched = Self.moved(
       along: [before] + sent.heard.map(\.participantIDs) + [now.participantIDs])

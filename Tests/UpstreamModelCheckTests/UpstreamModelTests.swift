@@ -240,6 +240,9 @@ struct UpstreamModelTests {
       Regression(seed: 1810, steps: 1000, found: "a message brought back as sent"),
       Regression(seed: 5934, steps: 1000, found: "a value the backend no longer held"),
       Regression(seed: 26663, steps: 1000, found: "a leave answered after being added back"),
+      Regression(seed: 28189, steps: 200, found: "a member added again over a later change"),
+      Regression(seed: 119498, steps: 200, found: "a member added beside a removal, lost"),
+      Regression(seed: 130171, steps: 200, found: "a member added beside a removal, lost"),
     ])
   func regressions(_ regression: Regression) async {
     // when
@@ -252,46 +255,6 @@ struct UpstreamModelTests {
       run.violation == nil,
       "\(run.violation?.description ?? ""); replay: \(Self.replayCommand(seed: regression.seed, steps: regression.steps))"
     )
-  }
-
-  @Test(
-    "A member addition the server applied is never sent again over another device's later change of that member (seed 28189)"
-  )
-  func memberAdditionNotSentAgainOverLaterChange() async {
-    // when: a sequence of 200 steps in which this client's requests add a member to a group,
-    // remove them and block them, and another device then changes that member
-    let run = await DedicatedThread.run { _ in ModelRun(seed: 28189, steps: 200) }
-
-    // then
-    withKnownIssue(
-      """
-      A member list the backend might hold, left behind by an earlier lost answer, outlives the \
-      news of another member's later change of that member; the next member request adds the \
-      member again to cover that list, over the later change. News do not update the lists a \
-      group's backend might hold, as they do for a group whose creation is unanswered.
-      """
-    ) {
-      #expect(run.violation == nil, "\(run.violation?.description ?? "")")
-    }
-  }
-
-  @Test(
-    "A member the user adds while the removal of another member waits to go again after a lost answer stays added",
-    arguments: [119498, 130171] as [UInt64])
-  func memberAddedWhileRemovalGoesAgain(seed: UInt64) async {
-    // when: sequences in which the removal of one member loses its answer, another device
-    // changes that member, and the user adds a second member before the removal goes again
-    let run = await DedicatedThread.run { _ in ModelRun(seed: seed, steps: 200) }
-
-    // then
-    withKnownIssue(
-      """
-      The second member ends out, here and on the server, and no request carried them. The \
-      cause is not found yet: replay with Tools/model-check --seed 119498.
-      """
-    ) {
-      #expect(run.violation == nil, "\(run.violation?.description ?? "")")
-    }
   }
 
   @Test(

@@ -55,10 +55,10 @@ public struct Connection: ModelObject {
     name: .connection,
     field: { key in
       switch key {
-      case .status: Field(\.status)
-      case .conversationID: Field(\.conversationID)
-      case .lastUpdate: Field(\.lastUpdate)
-      case .message: Field(\.message)
+      case .status: Field(get: { $0.status }, set: { $0.status = $1 })
+      case .conversationID: Field(get: { $0.conversationID }, set: { $0.conversationID = $1 })
+      case .lastUpdate: Field(get: { $0.lastUpdate }, set: { $0.lastUpdate = $1 })
+      case .message: Field(get: { $0.message }, set: { $0.message = $1 })
       }
     },
     relationships: [conversation],

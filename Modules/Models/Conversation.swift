@@ -65,10 +65,10 @@ public struct Conversation: ModelObject {
     name: .conversation,
     field: { key in
       switch key {
-      case .kind: Field(\.kind)
-      case .name: Field(\.name)
-      case .participantIDs: Field(\.participantIDs)
-      case .lastEventTime: Field(\.lastEventTime)
+      case .kind: Field(get: { $0.kind }, set: { $0.kind = $1 })
+      case .name: Field(get: { $0.name }, set: { $0.name = $1 })
+      case .participantIDs: Field(get: { $0.participantIDs }, set: { $0.participantIDs = $1 })
+      case .lastEventTime: Field(get: { $0.lastEventTime }, set: { $0.lastEventTime = $1 })
       }
     },
     relationships: [participants],

@@ -131,24 +131,35 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   @_specialize(where Object == Connection)
   mutating func recordSave(_ changes: EntityChanges<Object>, committed: Tables) {
     let table = committed.rows(of: Object.self)
+    // A save of many objects looks each one up once per record, where it can: every lookup
+    // hashes the id, and hashing is most of what recording a save costs.
+    originals.reserveCapacity(originals.count + changes.updated.count)
+    updatedKeys.reserveCapacity(updatedKeys.count + changes.updated.count)
+    editBases.reserveCapacity(editBases.count + changes.updated.count)
     for id in changes.updated.keys where originals[id] == nil && !inserted.contains(id) {
       if let original = table[id] { originals[id] = original }
     }
     for id in changes.inserted.keys {
       inserted.insert(id)
       deleted.remove(id)
-      failures[id] = nil
+      if !failures.isEmpty { failures[id] = nil }
     }
     for (id, update) in changes.updated {
-      updatedKeys[id, default: []].formUnion(update.keys)
-      failures[id] = nil
-      if inserted.contains(id), let backend = backendValue(of: id) {
+      if let index = updatedKeys.index(forKey: id) {
+        updatedKeys.values[index].formUnion(update.keys)
+      } else {
+        updatedKeys[id] = update.keys
+      }
+      if !failures.isEmpty { failures[id] = nil }
+      if !inserted.isEmpty, inserted.contains(id), let backend = backendValue(of: id) {
         noteEdit(of: id, keys: update.keys, measuredAgainst: backend)
       }
       if let original = originals[id] {
-        var base = editBases[id] ?? original
-        for key in update.keys { Object.field(key).copy(&base, original) }
-        editBases[id] = base
+        if let index = editBases.index(forKey: id) {
+          for key in update.keys { Object.field(key).copy(&editBases.values[index], original) }
+        } else {
+          editBases[id] = original
+        }
       }
     }
     for id in changes.deleted {

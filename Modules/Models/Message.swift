@@ -65,9 +65,9 @@ public struct Message: ModelObject {
     name: .message,
     field: { key in
       switch key {
-      case .text: Field(\.text)
-      case .serverTime: Field(\.serverTime)
-      case .deliveryState: Field(\.deliveryState)
+      case .text: Field(get: { $0.text }, set: { $0.text = $1 })
+      case .serverTime: Field(get: { $0.serverTime }, set: { $0.serverTime = $1 })
+      case .deliveryState: Field(get: { $0.deliveryState }, set: { $0.deliveryState = $1 })
       }
     },
     relationships: [conversation],

@@ -173,10 +173,12 @@ extension ModelContext {
     // Only a paged entity's objects may be missing from the other context.
     let keepsBefore = Object.schema.parent != nil
     var collected = EntityChanges<Object>()
+    collected.updated.reserveCapacity(pending.count)
+    let anyRemote = !remoteEdits.isEmpty
     for (id, edit) in pending {
       let previous = table[id]
       let reference = ObjectReference(Object.entityName, id)
-      let isRemote = remoteEdits.contains(reference)
+      let isRemote = anyRemote && remoteEdits.contains(reference)
       guard let edit else {
         guard let previous else { continue }
         if !isRemote {

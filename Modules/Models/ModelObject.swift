@@ -127,46 +127,54 @@ package struct Field<Root> {
   /// Whether the key holds a set.
   let holdsSet: Bool
 
-  /// Creates the field for a stored property.
-  package init<Value: Equatable>(_ keyPath: WritableKeyPath<Root, Value>) {
-    differs = { $0[keyPath: keyPath] != $1[keyPath: keyPath] }
-    copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
+  /// Creates the field for a stored property, read by `get` and written by `set`.
+  ///
+  /// The closures reach the property directly: a key path here would be projected at run time
+  /// on every comparison and copy, which every save, merge and plan makes per object and key.
+  package init<Value: Equatable>(
+    get: @escaping (Root) -> Value, set: @escaping (inout Root, Value) -> Void
+  ) {
+    differs = { get($0) != get($1) }
+    copy = { set(&$0, get($1)) }
     mergeEdit = { _, _, _ in }
     yieldChange = { _, _, _, _, _ in }
     changedElements = { _, _ in [] }
     holdsSet = false
   }
 
-  /// Creates the field for a stored set, which merges element by element.
+  /// Creates the field for a stored set, read by `get` and written by `set`, which merges
+  /// element by element.
   ///
   /// An edit of one element made on a copy the server has changed since keeps the user's own
   /// additions and removals and takes the server's for every other element: adding Cy to a
   /// group whose Bob the server removed meanwhile does not bring Bob back.
-  package init<Element: Hashable & Sendable>(_ keyPath: WritableKeyPath<Root, Set<Element>>) {
-    differs = { $0[keyPath: keyPath] != $1[keyPath: keyPath] }
-    copy = { $0[keyPath: keyPath] = $1[keyPath: keyPath] }
+  package init<Element: Hashable & Sendable>(
+    get: @escaping (Root) -> Set<Element>, set: @escaping (inout Root, Set<Element>) -> Void
+  ) {
+    differs = { get($0) != get($1) }
+    copy = { set(&$0, get($1)) }
     mergeEdit = { edit, base, incoming in
-      let mine = edit[keyPath: keyPath]
-      let before = base[keyPath: keyPath]
-      edit[keyPath: keyPath] = incoming[keyPath: keyPath]
-        .subtracting(before.subtracting(mine)).union(mine.subtracting(before))
+      let mine = get(edit)
+      let before = get(base)
+      set(
+        &edit, get(incoming).subtracting(before.subtracting(mine)).union(mine.subtracting(before)))
     }
     yieldChange = { current, before, after, incoming, untouched in
-      let made = after[keyPath: keyPath]
-      let incoming = incoming[keyPath: keyPath]
-      for element in before[keyPath: keyPath].symmetricDifference(made)
-      where current[keyPath: keyPath].contains(element) == made.contains(element)
-        && untouched(SetElement(element))
-      {
+      let made = get(after)
+      let incoming = get(incoming)
+      var value = get(current)
+      for element in get(before).symmetricDifference(made)
+      where value.contains(element) == made.contains(element) && untouched(SetElement(element)) {
         if incoming.contains(element) {
-          current[keyPath: keyPath].insert(element)
+          value.insert(element)
         } else {
-          current[keyPath: keyPath].remove(element)
+          value.remove(element)
         }
       }
+      set(&current, value)
     }
     changedElements = { one, other in
-      one[keyPath: keyPath].symmetricDifference(other[keyPath: keyPath]).map(SetElement.init)
+      get(one).symmetricDifference(get(other)).map(SetElement.init)
     }
     holdsSet = true
   }

@@ -47,10 +47,10 @@ public struct User: ModelObject {
     name: .user,
     field: { key in
       switch key {
-      case .name: Field(\.name)
-      case .handle: Field(\.handle)
-      case .accentID: Field(\.accentID)
-      case .email: Field(\.email)
+      case .name: Field(get: { $0.name }, set: { $0.name = $1 })
+      case .handle: Field(get: { $0.handle }, set: { $0.handle = $1 })
+      case .accentID: Field(get: { $0.accentID }, set: { $0.accentID = $1 })
+      case .email: Field(get: { $0.email }, set: { $0.email = $1 })
       }
     },
     violations: { user, previous, _ in

@@ -25,8 +25,8 @@ struct Reaction: ModelObject {
     name: "Reaction",
     field: { key in
       switch key {
-      case .emoji: Field(\.emoji)
-      case .count: Field(\.count)
+      case .emoji: Field(get: { $0.emoji }, set: { $0.emoji = $1 })
+      case .count: Field(get: { $0.count }, set: { $0.count = $1 })
       }
     },
     relationships: [message],

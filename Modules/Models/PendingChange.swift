@@ -216,15 +216,19 @@ extension LocalChanges {
   @_specialize(where Object == Connection)
   package func pendingChange(of id: UUID) -> PendingChange<Object> {
     var record = PendingChange<Object>()
-    record.isInserted = inserted.contains(id)
-    record.isDeleted = deleted.contains(id)
-    record.keys = updatedKeys[id] ?? []
+    // Each lookup hashes the id; a part of the log that holds nothing is not asked.
+    record.isInserted = !inserted.isEmpty && inserted.contains(id)
+    record.isDeleted = !deleted.isEmpty && deleted.contains(id)
+    let keys = updatedKeys[id]
+    record.keys = keys ?? []
     let original = originals[id]
-    record.originalVersion = original == nil ? nil : originalVersions[id]
+    record.originalVersion =
+      original == nil || originalVersions.isEmpty ? nil : originalVersions[id]
     // The values go into the record's box at once, not one at a time.
     record.setBox(
-      original: original, failure: failures[id], unconfirmed: unconfirmed[id] ?? [],
-      editBase: updatedKeys[id] == nil ? nil : editBases[id])
+      original: original, failure: failures.isEmpty ? nil : failures[id],
+      unconfirmed: unconfirmed.isEmpty ? [] : unconfirmed[id] ?? [],
+      editBase: keys == nil ? nil : editBases[id])
     return record
   }
 

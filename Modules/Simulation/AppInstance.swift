@@ -1,3 +1,4 @@
+import CourierAPI
 import FakeBackend
 import Foundation
 import HTTPRequest
@@ -41,7 +42,7 @@ final class AppInstance {
         transport: DeviceTransport(
           transport: fake.transport.limited(to: options.maxConcurrentRequests, time: clock),
           link: device),
-        life: life),
+        life: life, log: log),
       upstream: UpstreamObjectSync(
         strategies: strategies,
         retryPolicy: RetryPolicy(baseDelay: .milliseconds(200), maxDelay: .seconds(10), jitter: 0)),
@@ -159,14 +160,18 @@ struct MortalStore: WrappingStore {
 }
 
 /// The transport, as one app instance sees it: a killed instance hears no answer.
+///
+/// It notes in the log each call it sends, as it goes.
 struct MortalTransport: TransportSession {
   let transport: any TransportSession
   let life: Lifeline
+  let log: EventLog
 
   func send(_ request: HTTPRequest, options: SendOptions) async throws(TransportError)
     -> TransportResponse
   {
     guard life.isAlive else { throw .cancelled }
+    log.noteSent(request)
     let response = try await transport.send(request, options: options)
     guard life.isAlive else { throw .cancelled }
     return response
@@ -176,6 +181,7 @@ struct MortalTransport: TransportSession {
 /// The recent events of a run: steps, requests, the engine's reports.
 final class EventLog: Sendable {
   private let entries = Locked<[String]>([])
+  private let sentCalls = Locked<[(key: String, request: HTTPRequest)]>([])
   private let droppedMessages = Locked<Set<UUID>>([])
   private let droppedDeletions = Locked<Set<UUID>>([])
   private let droppedChanges = Locked<Set<ObjectReference>>([])
@@ -192,6 +198,23 @@ final class EventLog: Sendable {
     entries.withLock { entries in
       entries.append(entry)
       if entries.count > 200 { entries.removeFirst(entries.count - 100) }
+    }
+  }
+
+  /// Notes that the app sent `request`, if it is a call under an idempotency key.
+  func noteSent(_ request: HTTPRequest) {
+    guard
+      let key = request.headers.first(where: { $0.name == Endpoint.idempotencyKeyHeader })?.value
+    else { return }
+    sentCalls.withLock { $0.append((key, request)) }
+  }
+
+  /// The calls sent since the last time this was asked, in the order they went, with their
+  /// idempotency keys.
+  func takeSentCalls() -> [(key: String, request: HTTPRequest)] {
+    sentCalls.withLock { calls in
+      defer { calls = [] }
+      return calls
     }
   }
 

@@ -13,16 +13,27 @@ extension Simulator {
   /// passed over; nothing else is waived, not even a change whose answer was lost or whose app
   /// was killed before it heard it, since such a change goes again under its first key.
   func readServerApplications(at step: Int?) -> InvariantViolation? {
+    // A call carries the changes of the saves before it first went: every step saves first,
+    // and calls sent since the last check went after the last step's save.
+    for (call, request) in log.takeSentCalls() where editsWhenFirstSent[call] == nil {
+      guard case .success(let endpoint) = FakeRequest(request).endpoint else { continue }
+      editsWhenFirstSent[call] = Dictionary(
+        carriedChanges(endpoint).map { ($0.0, lastEdits.editCounts[$0.0] ?? 0) },
+        uniquingKeysWith: { first, _ in first })
+    }
     for entry in fake.journal(from: nextJournalIndex) where !readJournal.contains(entry.index) {
       readJournal.insert(entry.index)
-      guard case .success(let endpoint) = entry.request.endpoint, endpoint.changesState,
-        entry.succeeded
-      else { continue }
-      if let key = entry.request.headers[Endpoint.idempotencyKeyHeader.lowercased()] {
-        guard appliedIdempotencyKeys.insert(key).inserted else { continue }
+      guard case .success(let endpoint) = entry.request.endpoint, endpoint.changesState else {
+        continue
+      }
+      let call = entry.request.headers[Endpoint.idempotencyKeyHeader.lowercased()]
+      guard entry.succeeded else { continue }
+      if let call {
+        guard appliedIdempotencyKeys.insert(call).inserted else { continue }
       }
       for (key, value) in carriedChanges(endpoint) {
-        let breach = applied.clientApplied(key, value, edits: lastEdits.editCounts[key] ?? 0)
+        let edits = call.flatMap { editsWhenFirstSent[$0]?[key] } ?? lastEdits.editCounts[key] ?? 0
+        let breach = applied.clientApplied(key, value, edits: edits)
         switch breach {
         case .appliedTwice?:
           return InvariantViolation(

@@ -75,6 +75,10 @@ public final class Simulator {
   var readJournal: Set<Int> = []
   /// The idempotency keys of requests the server applied: a repeat of one changed nothing.
   var appliedIdempotencyKeys: Set<String> = []
+  /// For each idempotency key, the edit count of each key its call carried when it first went:
+  /// a call sent again carries the changes of the saves it was made for, not those the user made
+  /// since, even where a later save set the same value.
+  var editsWhenFirstSent: [String: [LastEdits.Key: Int]] = [:]
   /// For each group, the members a change of its members is measured from, as the sync
   /// context had them after the last step.
   var memberBases: [UUID: Set<UUID>] = [:]

@@ -47,6 +47,10 @@ public final class UpstreamModel {
   /// What each request in flight carries for the keys the model follows, with each key's edit
   /// count when it went.
   private var carried: [RequestToken: [(key: SavedKey, value: SavedValue, edits: Int)]] = [:]
+  /// What each call carried when it first went, by its idempotency key: a call sent again
+  /// carries the changes of the saves it was made for, not those the user made since, even
+  /// where a later save set the same value.
+  private var carriedByCall: [String: [(key: SavedKey, value: SavedValue, edits: Int)]] = [:]
   /// For each group creation in flight, how many values the backend may hold the group had
   /// before the creation went: an answer proving it was not applied must leave no more.
   private var uncertainBeforeCreation: [RequestToken: Int] = [:]
@@ -421,9 +425,11 @@ public final class UpstreamModel {
           "\(request.item.object) was sent at \(now), before its Retry-After ended at \(end)"
       }
       inFlight.append(request)
-      carried[request.token] = carriedChanges(request.endpoint).map {
-        ($0.key, $0.value, editCounts[$0.key] ?? 0)
-      }
+      let changes =
+        request.idempotencyKey.flatMap { carriedByCall[$0] }
+        ?? carriedChanges(request.endpoint).map { ($0.key, $0.value, editCounts[$0.key] ?? 0) }
+      carried[request.token] = changes
+      if let key = request.idempotencyKey { carriedByCall[key] = changes }
       trace.append(.handedOut(request.endpoint, idempotencyKey: request.idempotencyKey))
     case .answer(let index, let kind):
       guard !inFlight.isEmpty else { return false }

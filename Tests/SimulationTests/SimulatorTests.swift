@@ -893,6 +893,18 @@ struct SimulatorTests {
   }
 
   @Test(
+    "A key saved again to the value a call still out carries goes as a change of its own, and the call sent again counts as the change it was made for",
+    arguments: [UInt64(923), 1313, 1341])
+  func savedAgainWhileCallGoesAgain(seed: UInt64) async {
+    // when: schedules in which the user saves a key away and back while its call waits to go
+    // again (a lost or held answer), so the call and the user's new change carry one value
+    let report = await Simulator.run(seed: seed)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+  }
+
+  @Test(
     "Seeds found with the self user removed from groups keep the promise",
     arguments: [
       // A refused member removal, sent before an addition of the same edit, went again and

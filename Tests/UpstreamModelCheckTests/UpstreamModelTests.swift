@@ -243,6 +243,8 @@ struct UpstreamModelTests {
       Regression(seed: 28189, steps: 200, found: "a member added again over a later change"),
       Regression(seed: 119498, steps: 200, found: "a member added beside a removal, lost"),
       Regression(seed: 130171, steps: 200, found: "a member added beside a removal, lost"),
+      Regression(seed: 111, steps: 200, found: "a status saved back while its call went again"),
+      Regression(seed: 1226, steps: 200, found: "an accent saved back while its call went again"),
     ])
   func regressions(_ regression: Regression) async {
     // when

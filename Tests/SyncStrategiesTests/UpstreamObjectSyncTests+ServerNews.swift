@@ -51,6 +51,33 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A name saved again back to the name in flight goes again as a change of its own, and stands over another member's rename heard after the answer"
+    )
+    func renameSavedAgainGoesAgain() async throws {
+      // given: the backend applied "Mine", then Ann renamed the group; meanwhile the user
+      // renamed it to "Other" and back to "Mine"; the answer to the first "Mine" arrives before
+      // the news of Ann's rename
+      let harness = TrackerHarness()
+      let (id, ann) = try await seedGroupWithAnn(in: harness)
+      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
+      let rename = try #require(await harness.next())
+      let answer = await harness.respond(to: rename)
+      harness.fake.renameRemotely(id, to: "Theirs", by: ann)
+      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Other" } }
+      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
+
+      // when
+      await settle(rename, with: answer, thenAllAt: .seconds(60), in: harness)
+      try await pullNotifications(into: harness)
+
+      // then
+      #expect(harness.ui.object(Conversation.self, id: id)?.name == "Mine")
+      #expect(harness.fake.conversation(id)?.name == "Mine")
+      #expect(harness.fake.journal.filter { $0.route == .renameConversation }.count == 2)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A rename the backend applied after another member's rename keeps its name, and is sent once")
     func renameAppliedAfterRemoteRename() async throws {
       // given: Ann renamed the group, then the backend applied "Mine", and the client heard of

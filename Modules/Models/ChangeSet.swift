@@ -111,6 +111,7 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
       let place = entityNames.firstIndex { $0 > name } ?? entityNames.endIndex
       entityChanges.insert(changes, at: place)
       entityNames.insert(name, at: place)
+      references.reserveCapacity(references.count + changes.count)
       for id in changes.inserted.keys { references.insert(ObjectReference(name, id)) }
       for id in changes.updated.keys { references.insert(ObjectReference(name, id)) }
       for id in changes.deleted { references.insert(ObjectReference(name, id)) }

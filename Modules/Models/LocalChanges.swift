@@ -73,9 +73,15 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
     editSerial += 1
     let table = committed.rows(of: Object.self)
     let setKeys = Object.schema.setKeys
+    lastEdits.reserveCapacity(lastEdits.count + changes.updated.count)
     for (id, update) in changes.updated {
+      if let index = lastEdits.index(forKey: id) {
+        for key in update.keys { lastEdits.values[index][key] = editSerial }
+      } else {
+        lastEdits[id] = Dictionary(uniqueKeysWithValues: update.keys.map { ($0, editSerial) })
+      }
+      guard !setKeys.isEmpty else { continue }
       for key in update.keys {
-        lastEdits[id, default: [:]][key] = editSerial
         guard setKeys.contains(key), let before = table[id] else { continue }
         for element in before.changedElements(at: key, comparedTo: update.object) {
           lastElementEdits[id, default: [:]][key, default: [:]][element] = editSerial

@@ -193,6 +193,13 @@ public struct ObjectReference: Sendable, Hashable, Comparable, CustomStringConve
     self.id = id
   }
 
+  /// Hashes the id alone: an id names at most one object of each entity (a connection shares
+  /// its contact's), so hashing the entity's name too would add cost to every set and
+  /// dictionary of references and hardly any spread.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+  }
+
   /// Reads as `Connection 3f2a…` with the full lowercase id.
   public var description: String { "\(entity.rawValue) \(id.uuidString.lowercased())" }
 

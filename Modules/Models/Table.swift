@@ -19,8 +19,11 @@ package struct Table<Object: ModelObject>: Sendable, Equatable {
   @_specialize(where Object == Conversation)
   @_specialize(where Object == Connection)
   mutating func put(_ object: Object) {
+    guard !relationships.isEmpty else {
+      rows[object.id] = object
+      return
+    }
     let previous = rows.updateValue(object, forKey: object.id)
-    guard !relationships.isEmpty else { return }
     inverse.reindex(object.id, relationships, removing: previous, adding: object)
   }
 

@@ -100,6 +100,37 @@ extension ModelContext {
     }
   }
 
+  /// Applies a change the server made, which the object here took as well, to what the user's
+  /// pending change of the object `id` is measured from: its edit base
+  /// (``LocalChanges/editBases``) and the values a request of it may leave on the backend
+  /// (``LocalChanges/unconfirmed``).
+  ///
+  /// The change did not come from the user, so it must not read as one later: a member another
+  /// member added and then removed, while the user's own member change was out, would otherwise
+  /// look added here by the user, and be added again.
+  package func updateChangeBases<Object: ModelObject>(
+    _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
+  ) {
+    let changes = log[type]
+    var base = changes.editBases[id]
+    if var value = base {
+      change(&value)
+      base = value
+    }
+    let values = (changes.unconfirmed[id] ?? []).map { entry in
+      var changed = entry
+      change(&changed.value)
+      return changed
+    }
+    guard base != changes.editBases[id] || values != changes.unconfirmed[id] ?? [] else { return }
+    modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
+      log.modify(type) { [base] changes in
+        if let base { changes.editBases[id] = base }
+        if !values.isEmpty { changes.unconfirmed[id] = values }
+      }
+    }
+  }
+
   /// Records that the backend made the object this device created, whose creation is not
   /// answered yet, as `object`: its last synchronised value, and every version a creation may
   /// have left, become `object`.

@@ -486,6 +486,10 @@ public struct DownstreamSync: Sendable {
   /// Nor do news of older changes, which may pass through the user's list on their way (her
   /// addition and removal, both answered already), take her out.
   ///
+  /// The members the news move here move in what the local change is measured from too (its
+  /// edit base and the lists its requests may leave): they are not the user's change, and a
+  /// member another member adds and then removes must not look added by the user.
+  ///
   /// Members in `namedLater` move only in the last synchronised list: the page's later event
   /// about them has the backend's last word, and an older one could move a member the answer to
   /// the user's earlier change had settled, which nothing would move back.
@@ -508,13 +512,18 @@ public struct DownstreamSync: Sendable {
     context.updateLastSynchronised(Conversation.self, id: id) { original in
       Self.change(&original.participantIDs, joined: joined, users: users)
     }
+    var movedHere: Set<UUID> = []
     _ = try? context.update(Conversation.self, id: id) { conversation in
       let here = conversation.participantIDs
       let locallyAdded = bases.reduce(into: Set<UUID>()) { $0.formUnion(here.subtracting($1)) }
       let locallyRemoved = bases.reduce(into: Set<UUID>()) { $0.formUnion($1.subtracting(here)) }
-      Self.change(
-        &conversation.participantIDs, joined: joined,
-        users: users.subtracting(joined ? locallyRemoved : locallyAdded).subtracting(namedLater))
+      movedHere = users.subtracting(joined ? locallyRemoved : locallyAdded).subtracting(namedLater)
+      Self.change(&conversation.participantIDs, joined: joined, users: movedHere)
+    }
+    // The members the news moved here are not the user's change: what the change is measured
+    // from moves with them.
+    context.updateChangeBases(Conversation.self, id: id) { base in
+      Self.change(&base.participantIDs, joined: joined, users: movedHere)
     }
   }
 

@@ -389,6 +389,39 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A member another member adds and then removes while the user's member change is out ends out, and only the user's change is sent"
+    )
+    func memberAddedAndRemovedElsewhereWhileChangeIsOut() async throws {
+      // given: the user adds Bob; while the addition is out, Ann adds Cat, and then removes her,
+      // and this device pulls each news on its own
+      let harness = TrackerHarness()
+      let (id, ann) = try await seedGroupWithAnn(in: harness)
+      let bob = harness.fake.insertUser(name: "Bob")
+      let cat = harness.fake.insertUser(name: "Cat")
+      try await harness.seedRemote([User(id: bob, name: "Bob"), User(id: cat, name: "Cat")])
+      var cursor = try await pullNews(after: nil, into: harness)
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
+      }
+      let addition = try #require(await harness.next())
+      _ = harness.fake.addMembersRemotely([cat], to: id, by: ann)
+      cursor = try await pullNews(after: cursor, into: harness)
+      _ = harness.fake.removeMembersRemotely([cat], from: id, by: ann)
+      _ = try await pullNews(after: cursor, into: harness)
+      let answer = await harness.respond(to: addition)
+
+      // when
+      await settle(addition, with: answer, thenAllAt: .seconds(60), in: harness)
+
+      // then
+      let expected: Set<UUID> = [harness.me.id, ann, bob]
+      #expect(harness.ui.object(Conversation.self, id: id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: id)) == expected)
+      #expect(harness.fake.journal.filter { $0.route == .addMembers }.count == 1)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A group renamed by another member after the backend created it, heard of before the answer, takes that name, even one of spaces",
       arguments: ["Theirs", "  "])
     func insertAnsweredAfterRemoteRename(name: String) async throws {

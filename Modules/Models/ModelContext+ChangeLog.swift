@@ -112,10 +112,10 @@ extension ModelContext {
     _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
   ) {
     let changes = log[type]
-    var base = changes.editBases[id]
-    if var value = base {
-      change(&value)
-      base = value
+    let base = changes.editBases[id].map { base in
+      var changed = base
+      change(&changed)
+      return changed
     }
     let values = (changes.unconfirmed[id] ?? []).map { entry in
       var changed = entry

@@ -23,11 +23,10 @@ extension Simulator {
     }
     for entry in fake.journal(from: nextJournalIndex) where !readJournal.contains(entry.index) {
       readJournal.insert(entry.index)
-      guard case .success(let endpoint) = entry.request.endpoint, endpoint.changesState else {
-        continue
-      }
+      guard case .success(let endpoint) = entry.request.endpoint, endpoint.changesState,
+        entry.succeeded
+      else { continue }
       let call = entry.request.headers[Endpoint.idempotencyKeyHeader.lowercased()]
-      guard entry.succeeded else { continue }
       if let call {
         guard appliedIdempotencyKeys.insert(call).inserted else { continue }
       }

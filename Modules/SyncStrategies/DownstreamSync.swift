@@ -522,6 +522,7 @@ public struct DownstreamSync: Sendable {
     }
     // The members the news moved here are not the user's change: what the change is measured
     // from moves with them.
+    guard !movedHere.isEmpty else { return }
     context.updateChangeBases(Conversation.self, id: id) { base in
       Self.change(&base.participantIDs, joined: joined, users: movedHere)
     }

@@ -321,7 +321,14 @@ extension ModelContext {
   /// Records that the backend now holds `object`'s values for `keys` (they were pushed), so the
   /// synchronised value of those keys is theirs, whether or not they changed again since; values
   /// left unconfirmed by lost answers for those keys are settled too.
-  package func recordSynchronised<Object: ModelObject>(_ object: Object, keys: Set<Object.Key>) {
+  ///
+  /// What the user changed is measured from what the backend acknowledged, except for what
+  /// they saved after the request went (saves with a serial above `savedUpTo`, key by key and
+  /// member by member): that save is a change of its own, still measured from what the user saw
+  /// when making it, so it stays pending even where it set the value the request carried.
+  package func recordSynchronised<Object: ModelObject>(
+    _ object: Object, keys: Set<Object.Key>, savedUpTo: Int = .max
+  ) {
     let changes = log[Object.self]
     guard changes.updatedKeys[object.id] != nil || changes.unconfirmed[object.id] != nil else {
       return
@@ -332,9 +339,16 @@ extension ModelContext {
           var original = changes.originals[object.id] ?? object
           for key in keys { Object.field(key).copy(&original, object) }
           changes.originals[object.id] = original
-          // What the user changed is measured from what the backend acknowledged.
           if var base = changes.editBases[object.id] {
-            for key in keys { Object.field(key).copy(&base, object) }
+            let edits = changes.lastEdits[object.id] ?? [:]
+            let elementEdits = changes.lastElementEdits[object.id] ?? [:]
+            for key in keys {
+              let serials = elementEdits[key] ?? [:]
+              base.copyValue(at: key, from: object) { element in
+                guard let element else { return edits[key] ?? 0 <= savedUpTo }
+                return serials[element] ?? 0 <= savedUpTo
+              }
+            }
             changes.editBases[object.id] = base
           }
         }

@@ -97,6 +97,14 @@ extension ModelObject {
     Self.field(key).yieldChange(&self, before, after, incoming, untouched)
   }
 
+  /// Takes `other`'s value at `key` where `taken` allows it: a key of one value whole if
+  /// `taken(nil)`, a set element by element, each that differs and `taken(element)` accepts.
+  package mutating func copyValue(
+    at key: Key, from other: Self, where taken: (SetElement?) -> Bool
+  ) {
+    Self.field(key).copyWhere(&self, other, taken)
+  }
+
   /// The elements a set-valued `key` gained or lost between `self` and `other`; none for a key
   /// of one value.
   package func changedElements(at key: Key, comparedTo other: Self) -> [SetElement] {
@@ -124,6 +132,9 @@ package struct Field<Root> {
     ) -> Void
   /// Of a set, the elements that differ between two values.
   let changedElements: (Root, Root) -> [SetElement]
+  /// Copies what `taken` allows of a value: a key of one value whole if `taken(nil)`, a set
+  /// element by element.
+  let copyWhere: (_ target: inout Root, _ source: Root, _ taken: (SetElement?) -> Bool) -> Void
   /// Whether the key holds a set.
   let holdsSet: Bool
 
@@ -139,6 +150,7 @@ package struct Field<Root> {
     mergeEdit = { _, _, _ in }
     yieldChange = { _, _, _, _, _ in }
     changedElements = { _, _ in [] }
+    copyWhere = { target, source, taken in if taken(nil) { set(&target, get(source)) } }
     holdsSet = false
   }
 
@@ -175,6 +187,18 @@ package struct Field<Root> {
     }
     changedElements = { one, other in
       get(one).symmetricDifference(get(other)).map(SetElement.init)
+    }
+    copyWhere = { target, source, taken in
+      let wanted = get(source)
+      var value = get(target)
+      for element in value.symmetricDifference(wanted) where taken(SetElement(element)) {
+        if wanted.contains(element) {
+          value.insert(element)
+        } else {
+          value.remove(element)
+        }
+      }
+      set(&target, value)
     }
     holdsSet = true
   }

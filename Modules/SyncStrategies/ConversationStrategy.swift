@@ -63,28 +63,31 @@ public struct ConversationStrategy: UpstreamStrategy {
           .renameConversation(id: conversation.id, ConversationRename(name: name)),
           carrying: [.name], sent: conversation)
       }
-      let possible = [change.lastKnown ?? conversation] + change.unconfirmed
-      return membersAction(conversation, possibleOnBackend: possible.map(\.participantIDs))
+      let bases =
+        [change.lastKnown ?? conversation] + change.unconfirmed
+        + (change.editBase.map { [$0] } ?? [])
+      return membersAction(conversation, from: bases.map(\.participantIDs))
     }
   }
 
-  /// Removes the participants that some possible backend state has and the group should not,
-  /// then adds those it should have and some possible state lacks.
+  /// Removes the participants that some base has and the group should not, then adds those it
+  /// should have and some base lacks.
   ///
-  /// The backend holds the acknowledged participants, or those that a request whose answer was
-  /// lost sent. Removing first makes the end state exact whatever the backend held: after the
+  /// The bases are what the backend may hold (the acknowledged participants, or those that a
+  /// request whose answer was lost sent) and the edit base, what the user saw when they saved:
+  /// a member they removed again while the first removal was out is removed again, though the
+  /// backend acknowledged that removal since, as another device may have added them back,
+  /// unheard yet. Removing first makes the end state exact whatever the backend held: after the
   /// removals every possible state lies within the wanted participants. The removal records the
   /// participants all of them shared as sent and the union as also possible, so a later change
   /// still removes a participant that may be there; the additions then complete the group.
   /// Adding and removing are idempotent, so covering every possibility is safe.
-  private func membersAction(_ conversation: Conversation, possibleOnBackend: [Set<UUID>])
+  private func membersAction(_ conversation: Conversation, from bases: [Set<UUID>])
     -> UpstreamAction<Conversation>
   {
     let wanted = conversation.participantIDs
-    let inEvery = possibleOnBackend.dropFirst().reduce(possibleOnBackend.first ?? []) {
-      $0.intersection($1)
-    }
-    let inAny = possibleOnBackend.reduce(Set<UUID>()) { $0.union($1) }
+    let inEvery = bases.dropFirst().reduce(bases.first ?? []) { $0.intersection($1) }
+    let inAny = bases.reduce(Set<UUID>()) { $0.union($1) }
     var sent = conversation
     let removed = inAny.subtracting(wanted).sorted()
     if !removed.isEmpty {

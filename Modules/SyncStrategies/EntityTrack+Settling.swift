@@ -373,41 +373,23 @@ extension EntityTrack {
       if flight.kind == .insert { context.clearLocalInsertion(Object.self, id: flight.id) }
       guard let acknowledgement else { return }
       let held = acknowledgement.value
-      context.recordSynchronised(held, keys: flight.keys)
+      context.recordSynchronised(
+        held, keys: flight.keys, savedUpTo: flight.kind == .update ? flight.savedUpTo : .max)
       for possible in acknowledgement.alsoPossible {
         context.recordUnconfirmed(possible, keys: flight.keys)
       }
       guard let current = context.object(Object.self, id: flight.id) else { return }
-      let savedAgain =
-        flight.kind == .update
-        ? keysSavedAgain(since: flight, current: current, held: held, in: context) : []
-      let unchanged = flight.keys.subtracting(savedAgain).filter { key in
+      // A key the user saved again since the request went is measured from what they saw then
+      // (`recordSynchronised`): saved back to the value the answer says the backend holds, it
+      // still differs from that, and goes in a request of its own, after any change another
+      // device made meanwhile, unheard yet.
+      let base = context.localChanges(of: Object.self).editBases[flight.id]
+      let unchanged = flight.keys.filter { key in
         current.hasSameValue(at: key, as: held)
           && acknowledgement.alsoPossible.allSatisfy { current.hasSameValue(at: key, as: $0) }
+          && base.map { current.hasSameValue(at: key, as: $0) } ?? true
       }
       context.clearLocalChanges(Object.self, id: flight.id, keys: unchanged)
-    }
-  }
-
-  /// The keys of `flight` the user saved again since it went, back to the value the answer says
-  /// the backend holds.
-  ///
-  /// Each such save is a change of its own, which stays pending and goes in a request of its
-  /// own rather than settling with this answer: another device may have changed the key after
-  /// this request, unheard yet, and the user's later save goes after that change.
-  ///
-  /// Keys of one value only: a set's strategy sends what differs from the backend's value,
-  /// so a member saved back to it would settle without a request (a case still open).
-  private func keysSavedAgain(
-    since flight: Flight, current: Object, held: Object, in context: ModelContext
-  )
-    -> Set<Object.Key>
-  {
-    guard let edits = context.localChanges(of: Object.self).lastEdits[flight.id] else { return [] }
-    let setKeys = Object.schema.setKeys
-    return flight.keys.filter { key in
-      !setKeys.contains(key) && edits[key] ?? 0 > flight.savedUpTo
-        && current.hasSameValue(at: key, as: held)
     }
   }
 

@@ -316,7 +316,8 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     }
     return UpstreamChange(
       kind: kind, id: id, object: kind == .delete ? nil : object, lastKnown: changes.originals[id],
-      keys: keys, unconfirmed: unconfirmed)
+      keys: keys, unconfirmed: unconfirmed,
+      editBase: kind == .update ? changes.editBases[id] : nil)
   }
 
   /// What must happen on the backend before each of `works` may go, asked of the strategy at

@@ -30,11 +30,19 @@ public struct UpstreamChange<Object: ModelObject>: Sendable {
   /// lost; a request that changes the backend's value relative to what it holds must suit them
   /// all.
   public let unconfirmed: [Object]
+  /// What the user's change is measured from, for an update; `nil` otherwise.
+  ///
+  /// It is the object as the user saw the backend hold it when they last saved these keys,
+  /// moved by what the backend did since that was not the user's change. A request that changes
+  /// the backend's value relative to what it holds carries what the user added and removed
+  /// relative to this too, even where the backend holds it already: a save back to what a
+  /// request in flight carries is a change of its own.
+  public let editBase: Object?
 
   /// Creates a change.
   public init(
     kind: UpstreamChangeKind, id: UUID, object: Object?, lastKnown: Object? = nil,
-    keys: Set<Object.Key>, unconfirmed: [Object] = []
+    keys: Set<Object.Key>, unconfirmed: [Object] = [], editBase: Object? = nil
   ) {
     self.kind = kind
     self.id = id
@@ -42,6 +50,7 @@ public struct UpstreamChange<Object: ModelObject>: Sendable {
     self.lastKnown = lastKnown
     self.keys = keys
     self.unconfirmed = unconfirmed
+    self.editBase = editBase
   }
 }
 

@@ -356,16 +356,10 @@ extension UpstreamObjectSyncTests {
       // save; the removal goes first, the backend applies it, then Ann adds Bob back, and this
       // device pulls both news before the removal's answer arrives
       let harness = TrackerHarness()
-      let ann = harness.fake.insertUser(name: "Ann")
-      let bob = harness.fake.insertUser(name: "Bob")
+      let (id, members) = try await seedGroup(with: ["Ann", "Bob"], in: harness)
+      let (ann, bob) = (members[0], members[1])
       let cat = harness.fake.insertUser(name: "Cat")
-      let id = harness.fake.createGroupRemotely(name: "G", by: harness.me.id, members: [ann, bob])
-      try await harness.seedRemote([
-        User(id: ann, name: "Ann"), User(id: bob, name: "Bob"), User(id: cat, name: "Cat"),
-        Conversation(
-          id: id, kind: .group, name: "G", creatorID: harness.me.id,
-          participantIDs: [harness.me.id, ann, bob], lastEventTime: harness.make.now),
-      ])
+      try await harness.seedRemote([User(id: cat, name: "Cat")])
       try harness.save {
         try $0.update(Conversation.self, id: id) {
           $0.participantIDs.remove(bob)
@@ -385,6 +379,41 @@ extension UpstreamObjectSyncTests {
       #expect(harness.ui.object(Conversation.self, id: id)?.participantIDs == expected)
       #expect(Set(harness.fake.members(of: id)) == expected)
       #expect(harness.fake.journal.filter { $0.route == .removeMembers }.count == 1)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
+      "A member the user removed again while the removal was out goes again, even answered before the news of another member adding them back"
+    )
+    func memberRemovedAgainGoesAgain() async throws {
+      // given: a group of the self user, Ann and Bob; the user removes Bob and the backend
+      // applies it; Ann adds Bob back; meanwhile the user adds Bob and removes him again; the
+      // removal's answer arrives before the news of Ann's addition
+      let harness = TrackerHarness()
+      let (id, members) = try await seedGroup(with: ["Ann", "Bob"], in: harness)
+      let (ann, bob) = (members[0], members[1])
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.remove(bob) }
+      }
+      let removal = try #require(await harness.next())
+      let answer = await harness.respond(to: removal)
+      harness.fake.addMembersRemotely([bob], to: id, by: ann)
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
+      }
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.remove(bob) }
+      }
+
+      // when
+      await settle(removal, with: answer, thenAllAt: .seconds(60), in: harness)
+      try await pullNotifications(into: harness)
+
+      // then
+      let expected: Set<UUID> = [harness.me.id, ann]
+      #expect(harness.ui.object(Conversation.self, id: id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: id)) == expected)
+      #expect(harness.fake.journal.filter { $0.route == .removeMembers }.count == 2)
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
 
@@ -1079,15 +1108,26 @@ func seedRequest(from name: String, in harness: TrackerHarness) async throws -> 
 /// A group named "G" of the self user and Ann, on the backend and synchronised here.
 @MainActor
 func seedGroupWithAnn(in harness: TrackerHarness) async throws -> (group: UUID, ann: UUID) {
-  let ann = harness.fake.insertUser(name: "Ann")
-  let id = harness.fake.createGroupRemotely(name: "G", by: harness.me.id, members: [ann])
-  try await harness.seedRemote([
-    User(id: ann, name: "Ann"),
-    Conversation(
-      id: id, kind: .group, name: "G", creatorID: harness.me.id,
-      participantIDs: [harness.me.id, ann], lastEventTime: harness.make.now),
-  ])
-  return (id, ann)
+  let (id, members) = try await seedGroup(with: ["Ann"], in: harness)
+  return (id, members[0])
+}
+
+/// Makes a group of the self user and users of `names`, held alike by the fake backend and both
+/// contexts; returns its id and the members' ids, in the order of `names`.
+@MainActor
+func seedGroup(with names: [String], in harness: TrackerHarness) async throws
+  -> (group: UUID, members: [UUID])
+{
+  let members = names.map { harness.fake.insertUser(name: $0) }
+  let id = harness.fake.createGroupRemotely(name: "G", by: harness.me.id, members: members)
+  let users: [any ModelObject] = zip(members, names).map { User(id: $0, name: $1) }
+  try await harness.seedRemote(
+    users + [
+      Conversation(
+        id: id, kind: .group, name: "G", creatorID: harness.me.id,
+        participantIDs: Set(members + [harness.me.id]), lastEventTime: harness.make.now)
+    ])
+  return (id, members)
 }
 
 /// Applies the notifications after `cursor` to the harness's sync context, and returns the new

@@ -107,7 +107,9 @@ extension ModelContext {
   ///
   /// The change did not come from the user, so it must not read as one later: a member another
   /// member added and then removed, while the user's own member change was out, would otherwise
-  /// look added here by the user, and be added again.
+  /// look added here by the user, and be added again. A value that records a call keeps what
+  /// the call sent: the next app sends that call again as it went, and settles it by that value.
+  /// Those who read it count only the members the call named.
   package func updateChangeBases<Object: ModelObject>(
     _ type: Object.Type, id: UUID, _ change: (inout Object) -> Void
   ) {
@@ -118,6 +120,7 @@ extension ModelContext {
       return changed
     }
     let values = (changes.unconfirmed[id] ?? []).map { entry in
+      guard entry.call == nil else { return entry }
       var changed = entry
       change(&changed.value)
       return changed

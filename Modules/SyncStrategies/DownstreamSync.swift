@@ -504,19 +504,29 @@ public struct DownstreamSync: Sendable {
     let editBase =
       changes.keys(of: id).contains(.participantIDs) ? changes.editBases[id]?.participantIDs : nil
     let versions = changes.unconfirmed[id] ?? []
-    let bases =
-      [synchronised] + (editBase.map { [$0] } ?? [])
-      + versions.filter { $0.keys.contains(.participantIDs) }.map(\.value.participantIDs)
+    // A list a recorded call may have left counts only at the members the call named: it keeps
+    // what the call sent, which news since moved nowhere else.
+    let bases: [(members: Set<UUID>, counted: Set<UUID>?)] =
+      ([synchronised] + (editBase.map { [$0] } ?? [])
       + versions.compactMap(\.editedSince).filter { $0.keys.contains(.participantIDs) }
-      .map(\.value.participantIDs)
+      .map(\.value.participantIDs)).map { ($0, nil) }
+      + versions.filter { $0.keys.contains(.participantIDs) }.map {
+        ($0.value.participantIDs, Self.membersNamed(by: $0.call))
+      }
     context.updateLastSynchronised(Conversation.self, id: id) { original in
       Self.change(&original.participantIDs, joined: joined, users: users)
     }
     var movedHere: Set<UUID> = []
     _ = try? context.update(Conversation.self, id: id) { conversation in
       let here = conversation.participantIDs
-      let locallyAdded = bases.reduce(into: Set<UUID>()) { $0.formUnion(here.subtracting($1)) }
-      let locallyRemoved = bases.reduce(into: Set<UUID>()) { $0.formUnion($1.subtracting(here)) }
+      var locallyAdded: Set<UUID> = []
+      var locallyRemoved: Set<UUID> = []
+      for base in bases {
+        let added = here.subtracting(base.members)
+        let removed = base.members.subtracting(here)
+        locallyAdded.formUnion(base.counted.map(added.intersection) ?? added)
+        locallyRemoved.formUnion(base.counted.map(removed.intersection) ?? removed)
+      }
       movedHere = users.subtracting(joined ? locallyRemoved : locallyAdded).subtracting(namedLater)
       Self.change(&conversation.participantIDs, joined: joined, users: movedHere)
     }
@@ -525,6 +535,15 @@ public struct DownstreamSync: Sendable {
     guard !movedHere.isEmpty else { return }
     context.updateChangeBases(Conversation.self, id: id) { base in
       Self.change(&base.participantIDs, joined: joined, users: movedHere)
+    }
+  }
+
+  /// The members `call` adds or removes, if it is a call of a group's members; `nil` for a
+  /// value no such call recorded.
+  private static func membersNamed(by call: RecordedCall?) -> Set<UUID>? {
+    switch call?.endpoint {
+    case .addMembers(_, let list)?, .removeMembers(_, let list)?: Set(list.users)
+    default: nil
     }
   }
 

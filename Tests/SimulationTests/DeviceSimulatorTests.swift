@@ -46,6 +46,19 @@ struct DeviceSimulatorTests {
     #expect(report.violation == nil, "\(report.violation?.detail ?? "")")
   }
 
+  @Test(
+    "A member addition sent again after a restart, over news that the member left since, keeps what it sent, and the device takes the member's later addition (seed 75372)"
+  )
+  func restartResendOfMemberAddition() async {
+    // when: one device adds Bob, whom the backend has already, and dies with the addition out;
+    // after the restart it hears that the other device of the user removed him, sends the
+    // addition again, and then hears the other device add him back
+    let report = await DeviceSimulator.run(seed: 75372, steps: 40)
+
+    // then
+    #expect(report.violation == nil, "\(report.violation?.detail ?? "")")
+  }
+
   @Test("The same seed replays the same schedule and sends the same requests")
   func replays() async {
     // when

@@ -105,6 +105,39 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
 
+    @Test(
+      "A member addition the next app sends again after news that the member left keeps what it sent, and the member's later addition by another member is taken"
+    )
+    func resentAdditionAfterNewsOfLeaving() async throws {
+      // given: Ann added Bob on the backend, unheard here; the user adds Bob too, and the app
+      // dies with that addition out (the backend had Bob already); the app hears Ann's
+      // addition; Ann removes Bob, and the next app hears that before it sends the addition
+      // again
+      let harness = TrackerHarness()
+      let (id, ann, bob) = try await seedGroup(in: harness, withAnn: true)
+      harness.fake.addMembersRemotely([bob], to: id, by: ann)
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
+      }
+      _ = await harness.respond(to: try #require(await harness.next()))
+      var cursor = try await pullNews(after: nil, into: harness)
+      harness.fake.removeMembersRemotely([bob], from: id, by: ann)
+      cursor = try await pullNews(after: cursor, into: harness)
+      let nextApp = UpstreamObjectSync.standard(
+        retryPolicy: RetryPolicy(baseDelay: .seconds(1), jitter: 0))
+      await answerAll(harness, with: nextApp)
+
+      // when: Ann adds Bob again
+      harness.fake.addMembersRemotely([bob], to: id, by: ann)
+      _ = try await pullNews(after: cursor, into: harness)
+
+      // then
+      let expected: Set<UUID> = [harness.me.id, ann, bob]
+      #expect(Set(harness.fake.members(of: id)) == expected)
+      #expect(harness.ui.object(Conversation.self, id: id)?.participantIDs == expected)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
     @Test("A member request in flight when the app died is still accounted for by the next app")
     func inFlightAtDeathIsRemembered() async throws {
       // given: Ann's addition reached the backend, and the app died before hearing back

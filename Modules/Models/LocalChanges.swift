@@ -90,6 +90,15 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
     }
   }
 
+  /// Whether no save after the one numbered `serial` changed `key` of the object `id` or, given
+  /// an `element` of a set-valued key, added or removed that element.
+  package func isUnsaved(
+    _ id: UUID, at key: Object.Key, element: SetElement? = nil, since serial: Int
+  ) -> Bool {
+    guard let element else { return lastEdits[id]?[key] ?? 0 <= serial }
+    return lastElementEdits[id]?[key]?[element] ?? 0 <= serial
+  }
+
   /// Forgets the serials of the object `id`'s saves, once no request of it is out to compare
   /// against them: a later request takes the serial of its time, and only later saves count.
   mutating func forgetEditSerials(of id: UUID) {

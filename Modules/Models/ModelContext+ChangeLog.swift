@@ -343,13 +343,9 @@ extension ModelContext {
           for key in keys { Object.field(key).copy(&original, object) }
           changes.originals[object.id] = original
           if var base = changes.editBases[object.id] {
-            let edits = changes.lastEdits[object.id] ?? [:]
-            let elementEdits = changes.lastElementEdits[object.id] ?? [:]
             for key in keys {
-              let serials = elementEdits[key] ?? [:]
               base.copyValue(at: key, from: object) { element in
-                guard let element else { return edits[key] ?? 0 <= savedUpTo }
-                return serials[element] ?? 0 <= savedUpTo
+                changes.isUnsaved(object.id, at: key, element: element, since: savedUpTo)
               }
             }
             changes.editBases[object.id] = base

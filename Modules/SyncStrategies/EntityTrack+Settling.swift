@@ -282,8 +282,7 @@ extension EntityTrack {
   /// not known: they count from the resend.
   private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
     let changes = context.localChanges(of: Object.self)
-    let edits = changes.lastEdits[flight.id] ?? [:]
-    let notSaved = keys.filter { edits[$0] ?? 0 <= flight.savedUpTo }
+    let notSaved = keys.filter { changes.isUnsaved(flight.id, at: $0, since: flight.savedUpTo) }
     let partial = keys.filter { key in
       guard let local = flight.local, let sent = flight.sent else { return false }
       return !local.hasSameValue(at: key, as: sent)
@@ -292,14 +291,12 @@ extension EntityTrack {
     guard var current = context.object(Object.self, id: flight.id),
       let held = changes.originals[flight.id]
     else { return }
-    let elementEdits = changes.lastElementEdits[flight.id] ?? [:]
     let moved = keys.subtracting(unchanged)
     if !moved.isEmpty, let before = flight.lastKnown, let after = flight.sent {
       var merged = current
       for key in moved {
-        let serials = elementEdits[key] ?? [:]
         merged.yieldChange(at: key, from: before, to: after, incoming: held) { element in
-          serials[element] ?? 0 <= flight.savedUpTo
+          changes.isUnsaved(flight.id, at: key, element: element, since: flight.savedUpTo)
         }
       }
       if merged != current {

@@ -20,11 +20,15 @@ extension ModelContext {
     remoteEdits.insert(object.reference)
     guard var current = self.object(Object.self, id: object.id) else {
       edits.modify(Object.self) { $0.set(object, for: object.id) }
+      hear(object)
       return
     }
     let changes = log[Object.self]
     guard !changes.inserted.contains(object.id) else { return }
     let dirty = changes.keys(of: object.id)
+    // With nothing pending, the object here is what the server holds: a request still out
+    // (news dropped its change and brought the object back) places it by its version.
+    if changes.originals[object.id] == nil, current != object { hear(object) }
     for key in Object.Key.allCases where !dirty.contains(key) {
       Object.field(key).copy(&current, object)
     }
@@ -35,6 +39,15 @@ extension ModelContext {
       for key in Object.Key.allCases where !dirty.contains(key) {
         Object.field(key).copy(&original, object)
       }
+    }
+  }
+
+  /// Records, for a request listening to the object, that the server holds `object` at the
+  /// version of the news being applied.
+  private func hear<Object: ModelObject>(_ object: Object) {
+    guard !serverTrails.isEmpty else { return }
+    serverTrails.modify(ServerTrails<Object>.self) {
+      $0.hear(object, of: object.id, version: newsVersion)
     }
   }
 
@@ -84,11 +97,7 @@ extension ModelContext {
       newsVersion != nil && newsVersion != changes.originalVersions[id]
       && changes.originals[id] != nil
     guard serverChanged || changedVersions != versions || versionMoved else { return }
-    if serverChanged, !serverTrails.isEmpty {
-      serverTrails.modify(ServerTrails<Object>.self) {
-        $0.hear(original, of: id, version: newsVersion)
-      }
-    }
+    if serverChanged { hear(original) }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { [original] changes in
         if serverChanged || versionMoved {

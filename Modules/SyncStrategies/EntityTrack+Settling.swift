@@ -55,21 +55,9 @@ extension EntityTrack {
       flight.trail.map {
         context.endVersionedServerTrail(of: Object.self, id: flight.id, from: $0)
       } ?? []
-    var heard = versionedHeard.map(\.value)
-    // The trail hears news of an object only while a change of it is pending here. With none
-    // left (news dropped the group and brought it back), news apply to the object itself, so
-    // the object here is what the server was last heard to hold.
-    if flight.kind == .update, context.localChanges(of: Object.self).originals[flight.id] == nil,
-      let here = context.object(Object.self, id: flight.id),
-      (heard.last ?? flight.lastKnown) != here
-    {
-      heard.append(here)
-    }
+    let heard = versionedHeard.map(\.value)
     let reference = reference(flight.id)
-    // A value taken from the object here came with no version: the order is not known.
-    let order =
-      heard.count == versionedHeard.count
-      ? serverOrder(of: flight, heard: versionedHeard, outcome: outcome) : nil
+    let order = serverOrder(of: flight, heard: versionedHeard, outcome: outcome)
     let sent = SentChange(
       kind: flight.kind, id: flight.id, keys: flight.keys, sent: flight.sent,
       lastKnown: order?.before ?? flight.lastKnown, endpoint: flight.endpoint,

@@ -383,6 +383,37 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A member addition answered after news dropped the group and brought it back leaves the members as the later news say"
+    )
+    func memberAdditionAnsweredAfterGroupCameBack() async throws {
+      // given: the user adds Bob and the backend applies it; then Ann removes the self user,
+      // adds them back and removes Bob; the client pulls all of it before the addition's answer
+      let harness = TrackerHarness()
+      let (id, ann) = try await seedGroupWithAnn(in: harness)
+      let bob = harness.fake.insertUser(name: "Bob")
+      try await harness.seedRemote([User(id: bob, name: "Bob")])
+      try harness.save {
+        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
+      }
+      let addition = try #require(await harness.next())
+      let answer = await harness.respond(to: addition)
+      harness.fake.removeMembersRemotely([harness.me.id], from: id, by: ann)
+      harness.fake.addMembersRemotely([harness.me.id], to: id, by: ann)
+      harness.fake.removeMembersRemotely([bob], from: id, by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await settle(addition, with: answer, thenAllAt: .seconds(60), in: harness)
+
+      // then
+      let expected: Set<UUID> = [harness.me.id, ann]
+      #expect(harness.ui.object(Conversation.self, id: id)?.participantIDs == expected)
+      #expect(Set(harness.fake.members(of: id)) == expected)
+      #expect(harness.fake.journal.filter { $0.route == .addMembers }.count == 1)
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A member the user removed again while the removal was out goes again, even answered before the news of another member adding them back"
     )
     func memberRemovedAgainGoesAgain() async throws {

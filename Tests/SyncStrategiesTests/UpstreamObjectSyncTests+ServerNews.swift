@@ -389,14 +389,7 @@ extension UpstreamObjectSyncTests {
       // given: the user adds Bob and the backend applies it; then Ann removes the self user,
       // adds them back and removes Bob; the client pulls all of it before the addition's answer
       let harness = TrackerHarness()
-      let (id, ann) = try await seedGroupWithAnn(in: harness)
-      let bob = harness.fake.insertUser(name: "Bob")
-      try await harness.seedRemote([User(id: bob, name: "Bob")])
-      try harness.save {
-        try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
-      }
-      let addition = try #require(await harness.next())
-      let answer = await harness.respond(to: addition)
+      let (id, ann, bob, addition, answer) = try await bobAddedAndApplied(in: harness)
       harness.fake.removeMembersRemotely([harness.me.id], from: id, by: ann)
       harness.fake.addMembersRemotely([harness.me.id], to: id, by: ann)
       harness.fake.removeMembersRemotely([bob], from: id, by: ann)
@@ -1036,6 +1029,18 @@ private func settle(
 private func bobAddedThenRemovedByAnn(in harness: TrackerHarness) async throws -> (
   group: UUID, ann: UUID, bob: UUID, addition: UpstreamRequest, answer: UpstreamOutcome
 ) {
+  let (id, ann, bob, addition, answer) = try await bobAddedAndApplied(in: harness)
+  harness.fake.removeMembersRemotely([bob], from: id, by: ann)
+  try await pullNotifications(into: harness)
+  return (id, ann, bob, addition, answer)
+}
+
+/// The group of the self user and Ann, to which the user added Bob: the backend applied the
+/// addition, whose answer has not reached the tracker.
+@MainActor
+private func bobAddedAndApplied(in harness: TrackerHarness) async throws -> (
+  group: UUID, ann: UUID, bob: UUID, addition: UpstreamRequest, answer: UpstreamOutcome
+) {
   let (id, ann) = try await seedGroupWithAnn(in: harness)
   let bob = harness.fake.insertUser(name: "Bob")
   try await harness.seedRemote([User(id: bob, name: "Bob")])
@@ -1044,8 +1049,6 @@ private func bobAddedThenRemovedByAnn(in harness: TrackerHarness) async throws -
   }
   let addition = try #require(await harness.next())
   let answer = await harness.respond(to: addition)
-  harness.fake.removeMembersRemotely([bob], from: id, by: ann)
-  try await pullNotifications(into: harness)
   return (id, ann, bob, addition, answer)
 }
 

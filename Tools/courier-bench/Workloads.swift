@@ -15,6 +15,8 @@ let workloads: [(name: String, run: @MainActor () async throws -> Void)] = [
   ("end-to-end-10k", { _ = try await endToEnd(10_000, runs: 0) }),
   // Not counted by the gate: the save-merge benchmark's shape, for a profile (`perf record`).
   ("save-merge-100k", { try await saveWorkload(stored: 100_000, changed: 10_000) }),
+  // Not counted by the gate: one group rename between markers, for Tools/rename-path.
+  ("rename-path", { try await renamePathWorkload() }),
 ]
 
 /// Sets up `count` pending objects in chains of three and drains them.

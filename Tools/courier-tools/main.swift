@@ -82,6 +82,10 @@ let usage = """
     instructions THRESHOLDS [--record] NAME=CALLGRIND_OUT…
                                               compare callgrind counts with the thresholds
                                               (exit 1 above 5 %), or record them
+    code-path CALLGRIND_OUT NAMES DEMANGLED [--server M] [--list]
+                                              count the files and types of the client's modules
+                                              that ran; NAMES and DEMANGLED hold each function
+                                              name, mangled and demangled, one per line
     check-docs FILE…                          list dates, seeds, commit hashes, measured times
                                               and broken relative links; exit 1 on any
   LIST and EVENTS are event-stream files (--event-stream-version 0).
@@ -365,6 +369,33 @@ case "instructions":
   if verdicts.contains(where: { !$0.passed }) {
     fail("instruction counts regressed by more than 5 % (or a workload has no threshold)", code: 1)
   }
+case "code-path":
+  let (values, rest) = options(arguments.dropFirst(), names: ["--server"])
+  let files = rest.filter { $0 != "--list" }
+  guard files.count == 3 else { fail(usage) }
+  let names = read(files[1]).split(separator: "\n").map(String.init)
+  let demangled = read(files[2]).split(separator: "\n").map(String.init)
+  guard names.count == demangled.count else { fail("\(files[1]) and \(files[2]) differ in length") }
+  let server = values["--server"]?.last ?? "FakeBackend"
+  // The server and what only tests and tools use are not the client's path.
+  let notClient: Set<String> = [
+    server, "LoopbackServer", "Simulation", "UpstreamModelCheck", "CourierTooling",
+    "FuzzProperties", "ModelsTestSupport", "SyncTestSupport", "CourierDemo", "CSQLite",
+  ]
+  let modules = (try? FileManager.default.contentsOfDirectory(atPath: "Modules")) ?? []
+  let client = Set(modules).subtracting(notClient)
+  let path = CodePath(
+    callgrindOutput: read(files[0]),
+    demangled: Dictionary(zip(names, demangled)) { first, _ in first },
+    server: server, isCounted: client.contains)
+  if rest.contains("--list") {
+    for file in path.files { print(file) }
+    for type in path.types { print(type) }
+  }
+  let reached = Set(path.files.compactMap { $0.split(separator: "/").dropFirst().first })
+  print("modules the rename ran in: \(reached.count)")
+  print("types the rename ran in: \(path.types.count)")
+  print("files the rename ran in: \(path.files.count)")
 case "check-docs":
   let documents = Array(arguments.dropFirst())
   guard !documents.isEmpty else { fail(usage) }

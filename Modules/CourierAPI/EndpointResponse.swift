@@ -65,12 +65,16 @@ public enum ResponseError: Error, Sendable, Hashable, CustomStringConvertible {
   case payload(Route, PayloadError)
   /// The status is not one of success.
   case notSuccess(Route, status: Int)
+  /// An answer to a change does not say the server's version (`Courier-Version`), which places
+  /// it among the notifications heard while it was out.
+  case missingVersion(Route)
 
   /// Names the route and the problem.
   public var description: String {
     switch self {
     case .payload(let route, let error): "\(route) answered an unreadable body: \(error)"
     case .notSuccess(let route, let status): "\(route) answered \(status), not a success"
+    case .missingVersion(let route): "\(route) answered without the server's version"
     }
   }
 }

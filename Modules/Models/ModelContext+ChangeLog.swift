@@ -42,12 +42,12 @@ extension ModelContext {
     }
   }
 
-  /// Records, for a request listening to the object, that the server holds `object` at the
-  /// version of the news being applied.
+  /// Records, for a request listening to the object, that the news being applied say the
+  /// server holds `object`.
   private func hear<Object: ModelObject>(_ object: Object) {
-    guard !serverTrails.isEmpty else { return }
+    guard let news, !serverTrails.isEmpty else { return }
     serverTrails.modify(ServerTrails<Object>.self) {
-      $0.hear(object, of: object.id, version: newsVersion)
+      $0.hear(object, of: object.id, version: news.version)
     }
   }
 
@@ -93,6 +93,7 @@ extension ModelContext {
     }
     let serverChanged = original != before
     // News that leave the value as it was (a fetch read it first) still say its version.
+    let newsVersion = news?.version
     let versionMoved =
       newsVersion != nil && newsVersion != changes.originalVersions[id]
       && changes.originals[id] != nil
@@ -181,6 +182,14 @@ extension ModelContext {
     -> ServerTrailMark
   {
     serverTrails.modify(ServerTrails<Object>.self) { $0.start(id) }
+  }
+
+  /// The values the server was heard to hold for the object `id` since `mark`, oldest first,
+  /// each with the version of the news that told it; the mark stays open.
+  package func serverTrail<Object: ModelObject>(
+    of type: Object.Type, id: UUID, from mark: ServerTrailMark
+  ) -> [HeardValue<Object>] {
+    serverTrails.slot(ServerTrails<Object>.self)?.heard(id, from: mark) ?? []
   }
 
   /// The values the server was heard to hold for the object `id` since `mark`, oldest first

@@ -50,11 +50,10 @@ public final class ModelContext {
   var remoteEdits: Set<ObjectReference> = []
   /// What the server was heard to hold for objects some caller listens to; never saved.
   var serverTrails = EntityMap()
-  /// The server's version of the notification being applied, while one is.
-  ///
-  /// What the news it brings are heard at (``endServerTrail(of:id:from:)``); `nil` outside news,
-  /// and for news of a backend that does not say its versions.
-  package var newsVersion: Int?
+  /// The news being applied, while some are: what they are heard at
+  /// (``endServerTrail(of:id:from:)``); `nil` outside news, where what the context takes is its
+  /// own (a settled answer's values), which no request hears.
+  package var news: HeardNews?
   /// The local changes still to push; only the sync context records any.
   private(set) var log: LocalChangeLog
   /// Objects whose change-log record changed since the last save; the next save writes them.

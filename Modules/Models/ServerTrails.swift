@@ -8,6 +8,23 @@ package struct ServerTrailMark: Sendable, Hashable {
   let position: Int
 }
 
+/// News a context is applying: a notification or a read, at the server's version of the change
+/// it reports (or the state it read), or without one when the backend did not say it.
+package enum HeardNews: Sendable, Hashable {
+  case version(Int)
+  case unversioned
+
+  /// News at `version`, or unversioned news when it is `nil`.
+  package init(_ version: Int?) {
+    self = version.map(Self.version) ?? .unversioned
+  }
+
+  /// The version the news were heard at, if the backend said it.
+  package var version: Int? {
+    if case .version(let version) = self { version } else { nil }
+  }
+}
+
 /// A value the server was heard to hold for an object, with the server's version of the change
 /// that made it, when the news said it.
 package struct HeardValue<Object: ModelObject>: Sendable {
@@ -61,6 +78,12 @@ struct ServerTrails<Object: ModelObject>: EntitySlot {
     trails[id]?.values.append(HeardValue(value: value, version: version))
   }
 
+  /// What was heard for `id` since `mark`, oldest first.
+  func heard(_ id: UUID, from mark: ServerTrailMark) -> [HeardValue<Object>] {
+    guard let trail = trails[id] else { return [] }
+    return Array(trail.values[max(mark.position - trail.start, 0)...])
+  }
+
   /// Ends the listener of `id` that started at `mark`; returns what was heard since.
   ///
   /// The values come oldest first; those no remaining listener needs are dropped.
@@ -68,7 +91,7 @@ struct ServerTrails<Object: ModelObject>: EntitySlot {
     guard var trail = trails[id], let index = trail.marks.firstIndex(of: mark.position) else {
       return []
     }
-    let heard = Array(trail.values[max(mark.position - trail.start, 0)...])
+    let heard = heard(id, from: mark)
     trail.marks.remove(at: index)
     guard let earliest = trail.marks.min() else {
       trails[id] = nil

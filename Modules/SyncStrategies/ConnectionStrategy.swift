@@ -77,7 +77,7 @@ public struct ConnectionStrategy: UpstreamStrategy {
     case .connection(let payload):
       let connection = PayloadMapping.connection(payload)
       // News the server applied after this request are newer than its answer.
-      if !(sent.isOrdered && !sent.heard.isEmpty) { context.applyRemote(connection) }
+      if sent.kind != .update || sent.heard.isEmpty { context.applyRemote(connection) }
       if sent.kind == .update { awaitNews(of: sent, status: connection.status, in: context) }
     case .noContent where sent.kind == .update:
       if let status = sent.sent?.status { awaitNews(of: sent, status: status, in: context) }

@@ -130,10 +130,8 @@ public struct ConversationStrategy: UpstreamStrategy {
   /// Another user may have added or removed members since the request went: those changes are
   /// in the last synchronised value and stay. Where another user changed one of the very
   /// members this request changed, even if only to change them back, the server's versions say
-  /// which came last: with them, news heard after the request stand for those members, and the
-  /// answer says what the backend holds, so member lists an earlier lost answer left possible
-  /// count no more. Without them the order is unknown, so both outcomes are possible, and the
-  /// next request makes the backend match the group here whichever it was.
+  /// which came last: news heard after the request stand for those members, and the answer says
+  /// what the backend holds, so member lists an earlier lost answer left possible count no more.
   private func membersChanged(
     _ sent: SentChange<Conversation>, adding added: Set<UUID> = [],
     removing removed: Set<UUID> = [], in context: ModelContext
@@ -146,36 +144,15 @@ public struct ConversationStrategy: UpstreamStrategy {
       let now = changes.originals[sent.id] ?? context.object(Conversation.self, id: sent.id)
         ?? sent.lastKnown
     else { return nil }
-    var possible = [now]
-    if !sent.isOrdered {
-      possible += (changes.unconfirmed[sent.id] ?? []).filter { $0.keys.contains(.participantIDs) }
-        .map(\.value)
-    }
     let before = sent.lastKnown?.participantIDs ?? now.participantIDs
     let touched = Self.moved(
       along: [before] + sent.heard.map(\.participantIDs) + [now.participantIDs])
+    // `touched` moved after the request: their news stand.
     let contested = added.union(removed).intersection(touched)
-    var results: [Set<UUID>] = []
-    for value in possible {
-      // With the server's order known, `touched` moved after the request: their news stand.
-      if !sent.isOrdered {
-        results.append(value.participantIDs.union(added).subtracting(removed))
-      }
-      if sent.isOrdered || !contested.isEmpty {
-        results.append(
-          value.participantIDs.union(added.subtracting(contested))
-            .subtracting(removed.subtracting(contested)))
-      }
-    }
-    var seen: Set<Set<UUID>> = []
-    let distinct = results.filter { seen.insert($0).inserted }
-    let values = distinct.map { participants in
-      var value = now
-      value.participantIDs = participants
-      return value
-    }
-    guard let first = values.first else { return nil }
-    return Acknowledgement(first, alsoPossible: Array(values.dropFirst()))
+    var value = now
+    value.participantIDs = now.participantIDs.union(added.subtracting(contested))
+      .subtracting(removed.subtracting(contested))
+    return Acknowledgement(value)
   }
 
   /// The members that joined or left somewhere along `path`, a series of member lists.

@@ -126,8 +126,8 @@ extension DownstreamSync {
     connections: [ConnectionPayload], conversations: [ConversationPayload], complete: Bool,
     readAt version: ServerVersion? = nil, in context: ModelContext
   ) -> CatchUpApplication {
-    context.newsVersion = version?.rawValue
-    defer { context.newsVersion = nil }
+    context.news = HeardNews(version?.rawValue)
+    defer { context.news = nil }
     var named: Set<UUID> = []
     for payload in connections {
       named.insert(payload.to)
@@ -178,11 +178,11 @@ extension DownstreamSync {
     var unknown: Set<UUID> = []
     var dropped: [DroppedChange] = []
     var created: Set<UUID> = []
-    defer { context.newsVersion = nil }
+    defer { context.news = nil }
     for (event, version) in notifications.lazy.flatMap({ news in
       news.events.lazy.map { ($0, news.version) }
     }) {
-      context.newsVersion = version?.rawValue
+      context.news = HeardNews(version?.rawValue)
       switch event {
       case .messageAdd, .messageDelete:
         break

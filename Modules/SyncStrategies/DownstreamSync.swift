@@ -114,8 +114,8 @@ public struct DownstreamSync: Sendable {
   {
     guard case .user(let payload) = try decode(response, for: selfUser) else { return }
     let user = PayloadMapping.user(payload, isSelf: true)
-    context.newsVersion = response.serverVersion?.rawValue
-    defer { context.newsVersion = nil }
+    context.news = HeardNews(response.serverVersion?.rawValue)
+    defer { context.news = nil }
     context.updateLastSynchronised(User.self, id: user.id) { $0 = user }
     context.applyRemote(user)
   }
@@ -209,9 +209,9 @@ public struct DownstreamSync: Sendable {
       notification.events.map { _ in notification.version?.rawValue }
     }
     let namedLater = Self.laterMemberNews(in: events, me: context.selfUser?.id)
-    defer { context.newsVersion = nil }
+    defer { context.news = nil }
     for (position, event) in events.enumerated() {
-      context.newsVersion = versions[position]
+      context.news = HeardNews(versions[position])
       guard
         apply(
           event, in: context, unknownUsers: &unknown, dropped: &dropped,
@@ -243,6 +243,8 @@ public struct DownstreamSync: Sendable {
     keeping: (UUID) -> Bool = { _ in true }
   ) throws(DownstreamError) {
     guard case .users(let users) = try decode(response, for: .getUsers(ids: [])) else { return }
+    context.news = HeardNews(response.serverVersion?.rawValue)
+    defer { context.news = nil }
     for payload in users where keeping(payload.id) {
       let isSelf = context.selfUser?.id == payload.id
       context.applyRemote(PayloadMapping.user(payload, isSelf: isSelf))

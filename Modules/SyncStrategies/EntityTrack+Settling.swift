@@ -2,6 +2,7 @@ import CourierAPI
 import Foundation
 import Models
 import ParsingCore
+import Transport
 
 extension EntityTrack {
   /// Applies how the request `token` ended: the keys it carried are settled only if they still
@@ -26,6 +27,7 @@ extension EntityTrack {
     -> UpstreamCompletion
   {
     guard let flight = flights.removeValue(forKey: token) else { return .unknownToken(token) }
+    let outcome = placeable(outcome, of: flight, in: context)
     defer { forgetEditSerialsIfIdle(flight.id, in: context) }
     release(token, of: flight)
     noteKey(of: flight, outcome)
@@ -55,13 +57,12 @@ extension EntityTrack {
       flight.trail.map {
         context.endVersionedServerTrail(of: Object.self, id: flight.id, from: $0)
       } ?? []
-    let heard = versionedHeard.map(\.value)
     let reference = reference(flight.id)
     let order = serverOrder(of: flight, heard: versionedHeard, outcome: outcome)
     let sent = SentChange(
       kind: flight.kind, id: flight.id, keys: flight.keys, sent: flight.sent,
       lastKnown: order?.before ?? flight.lastKnown, endpoint: flight.endpoint,
-      heard: order?.after ?? heard, unconfirmed: flight.unconfirmed, isOrdered: order != nil)
+      heard: order?.after ?? versionedHeard.map(\.value), unconfirmed: flight.unconfirmed)
     // News dropped the object here while the request was out (another member removed the self
     // user from its group): an answer settles the request and leaves nothing behind, neither
     // the object nor values the backend may hold; a temporary failure still backs the object
@@ -86,23 +87,17 @@ extension EntityTrack {
       // The answer replaces what the request wrote ahead; the strategy sees only what other
       // requests left uncertain.
       withdraw(flight, in: context)
-      let news = serverNews(
-        during: flight, from: sent.lastKnown, heard: sent.heard, ordered: order != nil,
-        in: context)
+      let news = serverNews(during: flight, from: sent.lastKnown, heard: sent.heard, in: context)
       var acknowledgement =
         strategy.acknowledgement(of: sent, response: response, in: context)
         ?? flight.asSent
       var overtaken: Set<Object.Key> = []
+      // The server applied the news after this request: their values stand.
       if flight.kind == .update, let news, let held = acknowledgement?.value,
         let sentValue = flight.sent
       {
-        if order != nil {
-          // The server applied the news after this request: their values stand.
-          overtaken = news.keys
-          acknowledgement?.value = news.overtaking(held, sent: sentValue)
-        } else if let possible = news.possible(besides: held, sent: sentValue) {
-          acknowledgement?.alsoPossible.append(possible)
-        }
+        overtaken = news.keys
+        acknowledgement?.value = news.overtaking(held, sent: sentValue)
       }
       // The backend made the object as the answer says, then changed it as the news say: a key
       // the news moved holds the news' value now, which the object here may differ from.
@@ -174,8 +169,8 @@ extension EntityTrack {
     return !changes.inserted.contains(flight.id) && !changes.deleted.contains(flight.id)
   }
 
-  /// What the server was heard to hold for `flight`'s keys while it was in flight (or, with
-  /// `ordered`, after it applied the request), where
+  /// What the server was heard to hold for `flight`'s keys while it was in flight (for an
+  /// update, after it applied the request), where
   /// notifications pulled before the answer came changed them: from what it held when the
   /// request went (for an insert, from what it created), or along the way (`heard`, oldest
   /// first), even if they changed back.
@@ -189,9 +184,9 @@ extension EntityTrack {
   /// Only keys the strategy pushes count; an answer that carried none of them (a message) costs
   /// no lookup.
   private func serverNews(
-    during flight: Flight, from lastKnown: Object?, heard: [Object], ordered: Bool,
-    in context: ModelContext
+    during flight: Flight, from lastKnown: Object?, heard: [Object], in context: ModelContext
   ) -> ServerNews<Object>? {
+    let ordered = flight.kind == .update
     let pushed = flight.keys.intersection(pushableKeys)
     guard !pushed.isEmpty, let before = lastKnown ?? flight.sent else { return nil }
     let changes = context.localChanges(of: Object.self)
@@ -208,7 +203,8 @@ extension EntityTrack {
       path = [before] + heard + [now]
     }
     // Keys whose value the backend may have held besides `before`, which the first news differ
-    // from; none with the server's order known, where `lastKnown` is what it held.
+    // from; none for an update, whose order the server's versions say, and whose `lastKnown`
+    // is what the backend held.
     let movedFromPossible: Set<Object.Key> =
       ordered
       ? []
@@ -229,19 +225,18 @@ extension EntityTrack {
   /// the value the server held once it applied the request as far as the news told (`before`),
   /// and the values it was heard to hold after, in the order of their versions (`after`).
   ///
-  /// `nil` where the order is not known: the request failed, or the answer or some news came
-  /// without a version (a backend that does not say them, or values read in a catch-up).
+  /// `nil` for an insert or a deletion, and for a request that failed. An answer without a
+  /// version heard nothing it would have to be placed among (``placeable(_:of:in:)``).
   private func serverOrder(
     of flight: Flight, heard: [HeardValue<Object>], outcome: UpstreamOutcome
   ) -> (before: Object?, after: [Object])? {
-    guard flight.kind == .update, case .success(_, let answered?) = outcome,
-      heard.allSatisfy({ $0.version != nil })
-    else { return nil }
+    guard flight.kind == .update, case .success(_, let version) = outcome else { return nil }
+    let answered = version?.rawValue ?? .max
     var heard = heard
     var start = flight.lastKnown
     // Sent again after a restart: what the earlier life heard last, after the request was
     // applied, came after it, and the request left the keys as it sent them.
-    if let heardBefore = flight.earlierLifeVersion, heardBefore > answered.rawValue,
+    if let heardBefore = flight.earlierLifeVersion, heardBefore > answered,
       let lastKnown = flight.lastKnown
     {
       heard.insert(HeardValue(value: lastKnown, version: heardBefore), at: 0)
@@ -252,8 +247,29 @@ extension EntityTrack {
     let ordered = heard.enumerated().sorted {
       ($0.element.version ?? 0, $0.offset) < ($1.element.version ?? 0, $1.offset)
     }.map(\.element)
-    let earlier = ordered.prefix { ($0.version ?? 0) <= answered.rawValue }
+    let earlier = ordered.prefix { ($0.version ?? 0) <= answered }
     return (earlier.last?.value ?? start, ordered.dropFirst(earlier.count).map(\.value))
+  }
+
+  /// `outcome`, or, for an update's answer that its version cannot place among the news heard
+  /// while it was out (it has none, or some news came without one), a lost answer: the request
+  /// goes again under its key, and the server repeats its first answer with its version.
+  ///
+  /// Without the order, either change may have come last, and no rule could tell which to keep.
+  private func placeable(_ outcome: UpstreamOutcome, of flight: Flight, in context: ModelContext)
+    -> UpstreamOutcome
+  {
+    guard flight.kind == .update, case .success(_, let version) = outcome, let trail = flight.trail
+    else { return outcome }
+    let heard = context.serverTrail(of: Object.self, id: flight.id, from: trail)
+    let isPlaced =
+      version != nil
+      ? heard.allSatisfy { $0.version != nil }
+      : heard.isEmpty && flight.earlierLifeVersion == nil
+    guard !isPlaced else { return outcome }
+    return .temporary(
+      BackendFailure(
+        responseClass: .temporary, unreadableBody: .missingVersion(flight.endpoint.route)))
   }
 
   /// Gives the server's values to the keys whose news it applied after `flight`.

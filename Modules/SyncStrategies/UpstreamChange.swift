@@ -83,9 +83,11 @@ public struct SentChange<Object: ModelObject>: Sendable {
   public let lastKnown: Object?
   /// The call that was made.
   public let endpoint: Endpoint
-  /// The values the backend was heard to hold for the object while the request was in flight,
-  /// oldest first, from notifications pulled before the answer came: empty if none changed it,
-  /// and always empty for an insert or a deletion.
+  /// The values the backend was heard to hold after it applied the request, oldest first.
+  ///
+  /// They come from notifications and reads pulled before the answer came, in the order of the
+  /// server's versions: empty if none changed the object. For an insert, every value heard while
+  /// it was out.
   ///
   /// The last synchronised value says where the backend ended; this says how it got there, so
   /// a key changed and changed back (a member added and removed again) is seen as changed.
@@ -97,12 +99,6 @@ public struct SentChange<Object: ModelObject>: Sendable {
   /// A value among them, or ``lastKnown``, is one the client had heard of: news of it may have
   /// been read already.
   public let unconfirmed: [Object]
-  /// Whether the answer and the news carried the server's versions, so the server's order is known.
-  ///
-  /// Then ``heard`` holds only the values the server reached after it applied this request, and
-  /// ``lastKnown`` what it held just before them, this request applied as far as the news told.
-  /// A key those values moved holds theirs; no other value is possible.
-  public let isOrdered: Bool
 }
 
 /// What the backend holds for a request's keys once it succeeded, when that is not simply what

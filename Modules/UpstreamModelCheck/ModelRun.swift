@@ -33,44 +33,32 @@ public struct ModelRun: Sendable {
 
   /// Runs `steps` steps of `seed`'s sequence with `strategies`, then drains the tracker and
   /// checks the end state.
-  ///
-  /// `answersCarryVersions: false` leaves the server's version out of the answers, so the
-  /// client guesses the server's order: a deliberately broken setup that the order rules catch.
   public init(
     seed: UInt64, steps: Int,
-    strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies,
-    answersCarryVersions: Bool = true
+    strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies
   ) {
-    self.init(
-      seed: seed, steps: steps, strategies: strategies,
-      answersCarryVersions: answersCarryVersions, defect: nil)
+    self.init(seed: seed, steps: steps, strategies: strategies, defect: nil)
   }
 
   /// Runs `seed`'s sequence with a client broken as `defect` says, which the checks must
   /// catch.
   package init(
-    seed: UInt64, steps: Int, strategies: [any UpstreamStrategy],
-    answersCarryVersions: Bool, defect: ModelDefect?
+    seed: UInt64, steps: Int, strategies: [any UpstreamStrategy], defect: ModelDefect?
   ) {
     self.seed = seed
     (violation, self.steps, trace, exemptions) = UUIDSource.$current.withValue(.seeded(seed)) {
-      Self.outcome(
-        seed: seed, steps: steps, strategies: strategies,
-        answersCarryVersions: answersCarryVersions, defect: defect)
+      Self.outcome(seed: seed, steps: steps, strategies: strategies, defect: defect)
     }
   }
 
   private static func outcome(
-    seed: UInt64, steps: Int, strategies: [any UpstreamStrategy], answersCarryVersions: Bool,
-    defect: ModelDefect?
+    seed: UInt64, steps: Int, strategies: [any UpstreamStrategy], defect: ModelDefect?
   ) -> (ModelViolation?, [ModelStep], [String], [String: Int]) {
     var random = SeededRandomNumberGenerator(seed: seed)
     var ran: [ModelStep] = []
     let model: UpstreamModel
     do {
-      model = try UpstreamModel(
-        uuids: .seeded(seed), strategies: strategies, answersCarryVersions: answersCarryVersions,
-        defect: defect)
+      model = try UpstreamModel(uuids: .seeded(seed), strategies: strategies, defect: defect)
     } catch {
       return (
         ModelViolation(step: -1, rule: "the world could not be set up: \(error)"), [], [], [:]
@@ -107,18 +95,14 @@ public struct ModelRun: Sendable {
   /// a seed that broke one after `steps` steps; the full run if no shorter one does.
   public static func shortestFailingPrefix(
     seed: UInt64, failingAfter steps: Int,
-    strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies,
-    answersCarryVersions: Bool = true
+    strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies
   ) -> ModelRun {
     var low = 0
     var high = steps
-    var shortest = ModelRun(
-      seed: seed, steps: steps, strategies: strategies, answersCarryVersions: answersCarryVersions)
+    var shortest = ModelRun(seed: seed, steps: steps, strategies: strategies)
     while low < high {
       let middle = (low + high) / 2
-      let run = ModelRun(
-        seed: seed, steps: middle, strategies: strategies,
-        answersCarryVersions: answersCarryVersions)
+      let run = ModelRun(seed: seed, steps: middle, strategies: strategies)
       if run.violation != nil {
         high = middle
         shortest = run

@@ -15,7 +15,6 @@ public enum ModelSearch {
   public static func run(
     first: UInt64, count: Int, steps: Int, threads: Int,
     strategies: [any UpstreamStrategy] = UpstreamModel.standardStrategies,
-    answersCarryVersions: Bool = true,
     afterEach: @escaping @Sendable (_ run: ModelRun, _ finished: Int) -> Void = { _, _ in }
   ) -> [ModelRun] {
     let failing = Locked<[ModelRun]>([])
@@ -27,8 +26,7 @@ public enum ModelSearch {
       let thread = Thread {
         for offset in stride(from: part, to: count, by: parts) {
           let run = ModelRun(
-            seed: first &+ UInt64(offset), steps: steps, strategies: strategies,
-            answersCarryVersions: answersCarryVersions)
+            seed: first &+ UInt64(offset), steps: steps, strategies: strategies)
           if run.violation != nil { failing.withLock { $0.append(run) } }
           afterEach(
             run,

@@ -30,9 +30,6 @@ public final class UpstreamModel {
   /// Each with the server's version once it had applied the request.
   private var delivered:
     [RequestToken: (answer: Result<EndpointResponse, APIError>, version: ServerVersion)] = [:]
-  /// Whether answers carry the server's version, so the client knows the server's order;
-  /// without them it falls back on guessing it (a deliberately broken setup for the checks).
-  let answersCarryVersions: Bool
   /// How the client is broken on purpose, if it is, to show a check catching it.
   let defect: ModelDefect?
   /// The names the server set, with their versions, and the newest each context showed.
@@ -215,9 +212,8 @@ public final class UpstreamModel {
   /// prepared one saved.
   init(
     uuids: UUIDSource, strategies: [any UpstreamStrategy] = standardStrategies,
-    answersCarryVersions: Bool = true, defect: ModelDefect? = nil
+    defect: ModelDefect? = nil
   ) throws {
-    self.answersCarryVersions = answersCarryVersions
     self.defect = defect
     let world = try Self.world.withLock { world in
       if let world { return world }
@@ -623,8 +619,7 @@ public final class UpstreamModel {
       } else {
         switch answer {
         case .success(let response):
-          let carries = answersCarryVersions && request.endpoint.changesState
-          outcome = .success(response, version: carries ? version : nil)
+          outcome = .success(response, version: request.endpoint.changesState ? version : nil)
         case .failure(let error):
           outcome = .permanent(
             BackendFailure(responseClass: .permanent, status: error.code, error: error))

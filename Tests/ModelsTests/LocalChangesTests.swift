@@ -401,11 +401,11 @@ struct LocalChangesTests {
       idempotencyKey: "k-1", method: "PUT", segments: ["conversations", "\(group.id)"],
       body: Data(#"{"name":"Brunch"}"#.utf8))
     before.sync.recordInFlight(sent, keys: [.name], call: call)
-    before.sync.newsVersion = 7
+    before.sync.news = .version(7)
     before.sync.updateLastSynchronised(Conversation.self, id: group.id) {
       $0.participantIDs.remove(ann.id)
     }
-    before.sync.newsVersion = nil
+    before.sync.news = nil
     try before.sync.save()
 
     // when

@@ -29,6 +29,7 @@ struct ServerTrailsTests {
 
     // when
     let heard = await stack.sync.perform { context in
+      context.news = .version(1)
       let mark = context.startServerTrail(of: User.self, id: ann.id)
       context.updateLastSynchronised(User.self, id: ann.id) { $0.name = "Theirs" }
       context.updateLastSynchronised(User.self, id: ann.id) { $0.name = "Ann" }
@@ -40,6 +41,30 @@ struct ServerTrailsTests {
   }
 
   @Test(
+    "It hears news with the version they were applied at, and nothing the context takes outside news"
+  )
+  func hearsOnlyNews() async throws {
+    // given
+    let (stack, ann) = try await stackWithPendingRename()
+
+    // when
+    let heard = await stack.sync.perform { context in
+      let mark = context.startServerTrail(of: User.self, id: ann.id)
+      context.updateLastSynchronised(User.self, id: ann.id) { $0.name = "Settled" }
+      context.news = .version(7)
+      context.updateLastSynchronised(User.self, id: ann.id) { $0.name = "Theirs" }
+      context.news = .unversioned
+      context.updateLastSynchronised(User.self, id: ann.id) { $0.name = "Read" }
+      context.news = nil
+      return context.endVersionedServerTrail(of: User.self, id: ann.id, from: mark)
+    }
+
+    // then
+    #expect(heard.map(\.value.name) == ["Theirs", "Read"])
+    #expect(heard.map(\.version) == [7, nil])
+  }
+
+  @Test(
     "Each listener gets only what was heard after its own mark, whichever ends first",
     arguments: [true, false])
   func overlappingMarks(earlierEndsFirst: Bool) async throws {
@@ -48,6 +73,7 @@ struct ServerTrailsTests {
 
     // when
     let (earlier, later) = await stack.sync.perform { context in
+      context.news = .version(1)
       let first = context.startServerTrail(of: User.self, id: ann.id)
       context.updateLastSynchronised(User.self, id: ann.id) { $0.name = "A" }
       let second = context.startServerTrail(of: User.self, id: ann.id)

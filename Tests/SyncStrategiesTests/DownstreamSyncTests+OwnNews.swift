@@ -4,6 +4,7 @@ import CourierAPI
 import EventParsing
 import Foundation
 import Models
+import ParsingCore
 import SyncStrategies
 import SyncTestSupport
 import TestSupport
@@ -513,9 +514,9 @@ extension DownstreamSyncTests {
       "A status the backend held already, whose news were read before the request went, waits for no news, and newer news of the connection apply"
     )
     func statusHeldAlreadyLetsNewerNewsApply() async throws {
-      // given: while the user's block of Ann is out, its news and an unblock on another device
-      // are read, so the backend may hold either; the user then unblocks Ann, which the
-      // backend held already (204)
+      // given: the user blocked Ann, which the backend applied; the user unblocks her, and
+      // before the request goes the news of another device unblocking her are read; the
+      // backend answers the unblock with a 204, as it held the status already
       let harness = TrackerHarness()
       let conversation = harness.fake.connectRemotely(with: Self.ann) ?? Self.group
       try await harness.seedRemote([
@@ -526,25 +527,18 @@ extension DownstreamSyncTests {
       ])
       try harness.save { try $0.update(Connection.self, id: Self.ann) { $0.status = .blocked } }
       let block = try #require(await harness.next())
-      _ = try await DownstreamSyncTests().apply(
-        [
-          Self.connectionNews(.blocked, me: harness.me.id),
-          Self.connectionNews(.accepted, me: harness.me.id),
-        ], to: harness)
-      await harness.complete(
-        block,
-        .success(
-          .connection(
-            ConnectionPayload(
-              from: harness.me.id, to: Self.ann, status: .blocked, conversation: conversation,
-              lastUpdate: Self.time))))
+      await harness.complete(block, await harness.respond(to: block))
+      let unblocked = harness.fake.version.rawValue + 1
       try harness.save { try $0.update(Connection.self, id: Self.ann) { $0.status = .accepted } }
+      _ = try await DownstreamSyncTests().apply(
+        [Self.connectionNews(.accepted, me: harness.me.id)], versions: [unblocked], to: harness)
       let unblock = try #require(await harness.next())
-      await harness.complete(unblock, .success(.noContent))
+      await harness.complete(unblock, .success(.noContent, version: ServerVersion(unblocked)))
 
       // when: another device blocks Ann
       _ = try await DownstreamSyncTests().apply(
-        [Self.connectionNews(.blocked, me: harness.me.id)], to: harness)
+        [Self.connectionNews(.blocked, me: harness.me.id)], versions: [unblocked + 1],
+        to: harness)
 
       // then
       let status = await harness.stack.sync.perform {

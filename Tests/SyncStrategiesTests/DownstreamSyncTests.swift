@@ -20,21 +20,27 @@ import UserParsing
 struct DownstreamSyncTests {
   nonisolated static let time = Date(timeIntervalSince1970: 1_800_000_000)
 
-  /// A response holding one notification per event.
-  static func page(_ events: [EventPayload], hasMore: Bool = false) -> TransportResponse {
-    let notifications = events.map {
-      NotificationPayload(id: UUIDSource.current.next(), events: [$0])
+  /// A response holding one notification per event, each at the server's version of the same
+  /// place in `versions` when it is given.
+  static func page(_ events: [EventPayload], versions: [Int]? = nil, hasMore: Bool = false)
+    -> TransportResponse
+  {
+    let notifications = events.enumerated().map { index, event in
+      NotificationPayload(
+        id: UUIDSource.current.next(), version: versions.flatMap { ServerVersion($0[index]) },
+        events: [event])
     }
     return TransportResponse(
       status: 200,
       json: ["notifications": .array(notifications.map(\.jsonValue)), "has_more": .bool(hasMore)])
   }
 
-  /// Applies `events` to the sync context of `harness` and saves.
-  func apply(_ events: [EventPayload], to harness: TrackerHarness) async throws
-    -> NotificationApplication
+  /// Applies `events` to the sync context of `harness` and saves; each is at the server's
+  /// version of the same place in `versions` when it is given.
+  func apply(_ events: [EventPayload], versions: [Int]? = nil, to harness: TrackerHarness)
+    async throws -> NotificationApplication
   {
-    let response = Self.page(events)
+    let response = Self.page(events, versions: versions)
     let applied = try await harness.stack.sync.perform { context in
       let applied = try DownstreamSync().applyNotifications(response, since: nil, in: context)
       try context.save()
@@ -449,7 +455,8 @@ struct DownstreamSyncTests {
     "A member another user removed while a member request was out stays removed after its answer, unless added back here",
     arguments: [false, true])
   func remoteRemovalDuringMemberRequest(addedBackHere: Bool) async throws {
-    // given: Bob's removal is in flight when another user removes Ann
+    // given: Bob's removal is in flight when another user removes Ann, after the backend
+    // applied it
     let harness = TrackerHarness()
     let (ann, bob) = (UUID(111), UUID(112))
     let group = Conversation(
@@ -461,7 +468,7 @@ struct DownstreamSyncTests {
     }
     let removal = try #require(await harness.next())
     let event = ConversationEvent(conversation: group.id, from: bob, time: Self.time, data: [ann])
-    _ = try await apply([.memberLeave(event)], to: harness)
+    _ = try await apply([.memberLeave(event)], versions: [2], to: harness)
     if addedBackHere {
       try harness.save {
         try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(ann) }
@@ -469,7 +476,8 @@ struct DownstreamSyncTests {
     }
 
     // when
-    await harness.complete(removal, .success(.membersChanged(MembersChanged(userIDs: [bob]))))
+    await harness.complete(
+      removal, .success(.membersChanged(MembersChanged(userIDs: [bob])), version: ServerVersion(1)))
 
     // then
     let next = await harness.next()

@@ -78,6 +78,33 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A rename answered without the server's version, after news of a later rename, goes again under its key and yields to the later rename"
+    )
+    func renameAnsweredWithoutVersionGoesAgainUnderItsKey() async throws {
+      // given: the backend applied "Mine", then Ann's rename; the client heard of both before
+      // the answer to "Mine" came, and that answer does not say the server's version
+      let harness = TrackerHarness()
+      let (id, ann) = try await seedGroupWithAnn(in: harness)
+      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
+      let rename = try #require(await harness.next())
+      guard case .success(let response, _?) = await harness.respond(to: rename) else {
+        Issue.record("The fake did not answer the rename with its version")
+        return
+      }
+      harness.fake.renameRemotely(id, to: "Theirs", by: ann)
+      try await pullNotifications(into: harness)
+
+      // when
+      await settle(rename, with: .success(response), thenAllAt: .seconds(60), in: harness)
+
+      // then
+      #expect(harness.ui.object(Conversation.self, id: id)?.name == "Theirs")
+      #expect(harness.fake.conversation(id)?.name == "Theirs")
+      #expect(try await renameNotifications(of: id, in: harness) == ["Mine", "Theirs"])
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A rename the backend applied after another member's rename keeps its name, and is sent once")
     func renameAppliedAfterRemoteRename() async throws {
       // given: Ann renamed the group, then the backend applied "Mine", and the client heard of

@@ -40,8 +40,6 @@ struct BrokenClient: Sendable, CustomTestStringConvertible {
   let name: String
   let strategies: [any UpstreamStrategy]
   let brokenRule: String
-  /// Whether the server's answers say its version; without, the client guesses the order.
-  var answersCarryVersions = true
 
   var testDescription: String { name }
 
@@ -58,9 +56,5 @@ struct BrokenClient: Sendable, CustomTestStringConvertible {
         SelfUserStrategy(), ConnectionStrategy(), ConversationStrategy(),
         NewestFirstMessageStrategy(),
       ], brokenRule: "out of the order they were written"),
-    BrokenClient(
-      name: "answers without the server's version, so the order is guessed",
-      strategies: UpstreamModel.standardStrategies,
-      brokenRule: "change of this client to", answersCarryVersions: false),
   ]
 }

@@ -42,8 +42,7 @@ struct ModelRunTests {
     let failing = await DedicatedThread.run { _ in
       (1...20 as ClosedRange<UInt64>).lazy.map {
         ModelRun(
-          seed: $0, steps: 200, strategies: strategies,
-          answersCarryVersions: client.answersCarryVersions)
+          seed: $0, steps: 200, strategies: strategies)
       }.first { $0.violation != nil }
     }
     let run = try #require(failing)
@@ -51,8 +50,7 @@ struct ModelRunTests {
     // when
     let shortest = await DedicatedThread.run { _ in
       ModelRun.shortestFailingPrefix(
-        seed: run.seed, failingAfter: 200, strategies: strategies,
-        answersCarryVersions: client.answersCarryVersions)
+        seed: run.seed, failingAfter: 200, strategies: strategies)
     }
 
     // then

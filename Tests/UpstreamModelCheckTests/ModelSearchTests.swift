@@ -39,8 +39,7 @@ struct ModelSearchTests {
     // when
     let failing = await DedicatedThread.run { _ in
       ModelSearch.run(
-        first: 1, count: 20, steps: 200, threads: 2, strategies: strategies,
-        answersCarryVersions: client.answersCarryVersions
+        first: 1, count: 20, steps: 200, threads: 2, strategies: strategies
       ) {
         run, _ in
         if run.violation != nil { shown.withLock { $0.append(run.seed) } }

@@ -182,20 +182,6 @@ struct UpstreamModelTests {
   }
 
   @Test(
-    "Without the server's versions the client guesses the order, and the order rules catch it applying a change twice and overwriting a later one",
-    arguments: [(10, "the same change of this client"), (100, "overwriting a later change")]
-      as [(UInt64, String)])
-  func guessedOrderIsCaught(seed: UInt64, rule: String) async {
-    // when
-    let run = await DedicatedThread.run { _ in
-      ModelRun(seed: seed, steps: 200, answersCarryVersions: false)
-    }
-
-    // then
-    #expect(run.violation?.rule.contains(rule) == true)
-  }
-
-  @Test(
     "A client broken on purpose breaks the rule meant for it within twenty seeds, and the check says so",
     arguments: [
       // Reading every notification again newest first shows an older name.
@@ -212,7 +198,7 @@ struct UpstreamModelTests {
       seeds.compactMap { seed in
         ModelRun(
           seed: seed, steps: Self.steps, strategies: UpstreamModel.standardStrategies,
-          answersCarryVersions: true, defect: defect
+          defect: defect
         ).violation
       }
     }
@@ -310,8 +296,7 @@ struct UpstreamModelTests {
     let violations = await DedicatedThread.run { _ in
       seeds.compactMap { seed in
         ModelRun(
-          seed: seed, steps: Self.steps, strategies: client.strategies,
-          answersCarryVersions: client.answersCarryVersions
+          seed: seed, steps: Self.steps, strategies: client.strategies
         ).violation
       }
     }

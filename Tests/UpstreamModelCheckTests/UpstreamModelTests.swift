@@ -231,6 +231,7 @@ struct UpstreamModelTests {
       Regression(seed: 130171, steps: 200, found: "a member added beside a removal, lost"),
       Regression(seed: 111, steps: 200, found: "a status saved back while its call went again"),
       Regression(seed: 1226, steps: 200, found: "an accent saved back while its call went again"),
+      Regression(seed: 1857, steps: 200, found: "a value the settling re-applied heard as news"),
     ])
   func regressions(_ regression: Regression) async {
     // when

@@ -176,8 +176,9 @@ extension ModelContext {
   ///
   /// A request in flight listens so that its answer can tell whether the server changed the
   /// keys it carries meanwhile, even where the server ended where it began (a member added and
-  /// removed again). Every mark must be ended with ``endServerTrail(of:id:from:)``; the values
-  /// are kept in memory only, for as long as some mark is open.
+  /// removed again). Every mark must be ended, with ``endServerTrail(of:id:from:)`` or
+  /// ``stopServerTrail(of:id:from:)``; the values are kept in memory only, for as long as some
+  /// mark is open.
   package func startServerTrail<Object: ModelObject>(of type: Object.Type, id: UUID)
     -> ServerTrailMark
   {
@@ -205,12 +206,21 @@ extension ModelContext {
   package func endVersionedServerTrail<Object: ModelObject>(
     of type: Object.Type, id: UUID, from mark: ServerTrailMark
   ) -> [HeardValue<Object>] {
-    let (heard, nobodyListens) = serverTrails.modify(ServerTrails<Object>.self) {
+    let heard = serverTrail(of: type, id: id, from: mark)
+    return stopServerTrail(of: type, id: id, from: mark) ? heard : []
+  }
+
+  /// Ends `mark` without reading what was heard; returns whether it was open.
+  @discardableResult
+  package func stopServerTrail<Object: ModelObject>(
+    of type: Object.Type, id: UUID, from mark: ServerTrailMark
+  ) -> Bool {
+    let (wasOpen, nobodyListens) = serverTrails.modify(ServerTrails<Object>.self) {
       ($0.end(id, from: mark), $0.isEmpty)
     }
     // An empty map keeps `updateLastSynchronised` from looking for listeners at all.
     if nobodyListens { serverTrails.remove(ServerTrails<Object>.self) }
-    return heard
+    return wasOpen
   }
 
   /// Deletes the object the server deleted, whatever its local changes.

@@ -84,22 +84,21 @@ struct ServerTrails<Object: ModelObject>: EntitySlot {
     return Array(trail.values[max(mark.position - trail.start, 0)...])
   }
 
-  /// Ends the listener of `id` that started at `mark`; returns what was heard since.
+  /// Ends the listener of `id` that started at `mark`; returns whether it was listening.
   ///
-  /// The values come oldest first; those no remaining listener needs are dropped.
-  mutating func end(_ id: UUID, from mark: ServerTrailMark) -> [HeardValue<Object>] {
+  /// The values no remaining listener needs are dropped.
+  mutating func end(_ id: UUID, from mark: ServerTrailMark) -> Bool {
     guard var trail = trails[id], let index = trail.marks.firstIndex(of: mark.position) else {
-      return []
+      return false
     }
-    let heard = heard(id, from: mark)
     trail.marks.remove(at: index)
     guard let earliest = trail.marks.min() else {
       trails[id] = nil
-      return heard
+      return true
     }
     trail.values.removeFirst(earliest - trail.start)
     trail.start = earliest
     trails[id] = trail
-    return heard
+    return true
   }
 }

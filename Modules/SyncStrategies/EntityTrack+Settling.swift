@@ -27,7 +27,10 @@ extension EntityTrack {
     -> UpstreamCompletion
   {
     guard let flight = flights.removeValue(forKey: token) else { return .unknownToken(token) }
-    let outcome = placeable(outcome, of: flight, in: context)
+    // What the server was heard to hold for the object while the request was out.
+    let versionedHeard =
+      flight.trail.map { context.serverTrail(of: Object.self, id: flight.id, from: $0) } ?? []
+    let outcome = placeable(outcome, of: flight, heard: versionedHeard)
     defer { forgetEditSerialsIfIdle(flight.id, in: context) }
     release(token, of: flight)
     noteKey(of: flight, outcome)
@@ -45,7 +48,7 @@ extension EntityTrack {
       if let index = attempts.firstIndex(where: { $0.endpoint == flight.endpoint }) {
         let older = attempts.remove(at: index)
         if let trail = older.trail, trail != flight.trail {
-          _ = context.endServerTrail(of: Object.self, id: flight.id, from: trail)
+          context.stopServerTrail(of: Object.self, id: flight.id, from: trail)
         }
       }
       attempts.append(flight)
@@ -53,10 +56,9 @@ extension EntityTrack {
       recordPossiblyApplied(flight, in: context)
       return .retrying(reference(flight.id), retryIn: .zero, failure)
     }
-    let versionedHeard =
-      flight.trail.map {
-        context.endVersionedServerTrail(of: Object.self, id: flight.id, from: $0)
-      } ?? []
+    if let trail = flight.trail {
+      context.stopServerTrail(of: Object.self, id: flight.id, from: trail)
+    }
     let reference = reference(flight.id)
     let order = serverOrder(of: flight, heard: versionedHeard, outcome: outcome)
     let sent = SentChange(
@@ -226,7 +228,7 @@ extension EntityTrack {
   /// and the values it was heard to hold after, in the order of their versions (`after`).
   ///
   /// `nil` for an insert or a deletion, and for a request that failed. An answer without a
-  /// version heard nothing it would have to be placed among (``placeable(_:of:in:)``).
+  /// version heard nothing it would have to be placed among (``placeable(_:of:heard:)``).
   private func serverOrder(
     of flight: Flight, heard: [HeardValue<Object>], outcome: UpstreamOutcome
   ) -> (before: Object?, after: [Object])? {
@@ -256,12 +258,11 @@ extension EntityTrack {
   /// goes again under its key, and the server repeats its first answer with its version.
   ///
   /// Without the order, either change may have come last, and no rule could tell which to keep.
-  private func placeable(_ outcome: UpstreamOutcome, of flight: Flight, in context: ModelContext)
-    -> UpstreamOutcome
-  {
-    guard flight.kind == .update, case .success(_, let version) = outcome, let trail = flight.trail
+  private func placeable(
+    _ outcome: UpstreamOutcome, of flight: Flight, heard: [HeardValue<Object>]
+  ) -> UpstreamOutcome {
+    guard flight.kind == .update, case .success(_, let version) = outcome, flight.trail != nil
     else { return outcome }
-    let heard = context.serverTrail(of: Object.self, id: flight.id, from: trail)
     let isPlaced =
       version != nil
       ? heard.allSatisfy { $0.version != nil }

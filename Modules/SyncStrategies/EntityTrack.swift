@@ -442,7 +442,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       request = try flight.endpoint.request(idempotencyKey: flight.idempotencyKey)
     } catch {
       if let trail = flight.trail {
-        _ = context.endServerTrail(of: Object.self, id: flight.id, from: trail)
+        context.stopServerTrail(of: Object.self, id: flight.id, from: trail)
       }
       markFailed(flight.id, reason: "cannot build the request: \(error)", in: context)
       return .failed
@@ -499,7 +499,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       if attempt.keys.isDisjoint(with: keys) && unchanged {
         kept.append(attempt)
       } else if let trail = attempt.trail {
-        _ = context.endServerTrail(of: Object.self, id: id, from: trail)
+        context.stopServerTrail(of: Object.self, id: id, from: trail)
       }
     }
     if !kept.isEmpty { lostAttempts[id] = kept }
@@ -528,7 +528,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     for (id, attempts) in lostAttempts where !changes.hasChange(of: id) {
       lostAttempts[id] = nil
       for trail in attempts.compactMap(\.trail) {
-        _ = context.endServerTrail(of: Object.self, id: id, from: trail)
+        context.stopServerTrail(of: Object.self, id: id, from: trail)
       }
       forgetEditSerialsIfIdle(id, in: context)
     }

@@ -198,16 +198,8 @@ extension ModelContext {
   package func endServerTrail<Object: ModelObject>(
     of type: Object.Type, id: UUID, from mark: ServerTrailMark
   ) -> [Object] {
-    endVersionedServerTrail(of: type, id: id, from: mark).map(\.value)
-  }
-
-  /// The values the server was heard to hold for the object `id` since `mark`, oldest first,
-  /// each with the version of the news that told it; ends that mark.
-  package func endVersionedServerTrail<Object: ModelObject>(
-    of type: Object.Type, id: UUID, from mark: ServerTrailMark
-  ) -> [HeardValue<Object>] {
     let heard = serverTrail(of: type, id: id, from: mark)
-    return stopServerTrail(of: type, id: id, from: mark) ? heard : []
+    return stopServerTrail(of: type, id: id, from: mark) ? heard.map(\.value) : []
   }
 
   /// Ends `mark` without reading what was heard; returns whether it was open.

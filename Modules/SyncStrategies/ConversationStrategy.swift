@@ -125,7 +125,7 @@ public struct ConversationStrategy: UpstreamStrategy {
   }
 
   /// The participants the backend holds after members were added or removed: the change
-  /// applied to every value the backend may hold now.
+  /// applied to the members it holds now.
   ///
   /// Another user may have added or removed members since the request went: those changes are
   /// in the last synchronised value and stay. Where another user changed one of the very

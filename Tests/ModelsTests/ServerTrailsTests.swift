@@ -56,7 +56,8 @@ struct ServerTrailsTests {
       context.news = .unversioned
       context.updateLastSynchronised(User.self, id: ann.id) { $0.name = "Read" }
       context.news = nil
-      return context.endVersionedServerTrail(of: User.self, id: ann.id, from: mark)
+      defer { context.stopServerTrail(of: User.self, id: ann.id, from: mark) }
+      return context.serverTrail(of: User.self, id: ann.id, from: mark)
     }
 
     // then

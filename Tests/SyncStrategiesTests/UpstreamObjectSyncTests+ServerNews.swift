@@ -32,10 +32,7 @@ extension UpstreamObjectSyncTests {
       // given: the backend applied "Mine", then Ann's renames, and the client heard of them
       // before the answer to "Mine" arrived
       let harness = TrackerHarness()
-      let (id, ann) = try await seedGroupWithAnn(in: harness)
-      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
-      let rename = try #require(await harness.next())
-      let answer = await harness.respond(to: rename)
+      let (id, ann, rename, answer) = try await mineApplied(in: harness)
       for name in remoteNames { harness.fake.renameRemotely(id, to: name, by: ann) }
       try await pullNotifications(into: harness)
 
@@ -58,10 +55,7 @@ extension UpstreamObjectSyncTests {
       // renamed it to "Other" and back to "Mine"; the answer to the first "Mine" arrives before
       // the news of Ann's rename
       let harness = TrackerHarness()
-      let (id, ann) = try await seedGroupWithAnn(in: harness)
-      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
-      let rename = try #require(await harness.next())
-      let answer = await harness.respond(to: rename)
+      let (id, ann, rename, answer) = try await mineApplied(in: harness)
       harness.fake.renameRemotely(id, to: "Theirs", by: ann)
       try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Other" } }
       try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
@@ -84,10 +78,8 @@ extension UpstreamObjectSyncTests {
       // given: the backend applied "Mine", then Ann's rename; the client heard of both before
       // the answer to "Mine" came, and that answer does not say the server's version
       let harness = TrackerHarness()
-      let (id, ann) = try await seedGroupWithAnn(in: harness)
-      try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
-      let rename = try #require(await harness.next())
-      guard case .success(let response, _?) = await harness.respond(to: rename) else {
+      let (id, ann, rename, answer) = try await mineApplied(in: harness)
+      guard case .success(let response, _?) = answer else {
         Issue.record("The fake did not answer the rename with its version")
         return
       }
@@ -1060,6 +1052,18 @@ private func bobAddedThenRemovedByAnn(in harness: TrackerHarness) async throws -
   harness.fake.removeMembersRemotely([bob], from: id, by: ann)
   try await pullNotifications(into: harness)
   return (id, ann, bob, addition, answer)
+}
+
+/// The group of the self user and Ann, which the user renamed "Mine": the backend applied the
+/// rename, whose answer has not reached the tracker.
+@MainActor
+private func mineApplied(in harness: TrackerHarness) async throws -> (
+  group: UUID, ann: UUID, rename: UpstreamRequest, answer: UpstreamOutcome
+) {
+  let (id, ann) = try await seedGroupWithAnn(in: harness)
+  try harness.save { try $0.update(Conversation.self, id: id) { $0.name = "Mine" } }
+  let rename = try #require(await harness.next())
+  return (id, ann, rename, await harness.respond(to: rename))
 }
 
 /// The group of the self user and Ann, to which the user added Bob: the backend applied the

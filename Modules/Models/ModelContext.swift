@@ -69,16 +69,6 @@ public final class ModelContext {
   /// records share a mark, not even one loaded and one written after.
   private var lastWriteAheadSerial: Int
 
-  /// How many catch-ups the sync layer applied in this context since it was made; never saved.
-  ///
-  /// A catch-up moves the cursor past news it does not apply, so the news of a change whose
-  /// request was out across one may be behind the cursor already: its answer must not wait
-  /// for them (see ``SyncMetadata/forgetAwaitedNews(recordedSince:)``).
-  package private(set) var catchUpsApplied = 0
-
-  /// Counts a catch-up the sync layer applied; call it in the turn that applies it.
-  package func noteCatchUpApplied() { catchUpsApplied += 1 }
-
   /// A number that changes whenever the local changes of this context change, so the sync
   /// layer can tell when a plan made from them is out of date.
   package private(set) var localChangeVersion = 0

@@ -18,39 +18,15 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
   /// self user is still in the group (its news may be among those forgotten), so the sync layer
   /// catches up again; news that tell of the creation settle the group without one.
   package var createdGroupsToConfirm: Set<UUID>
-  /// The messages whose deletion by this device the backend answered before the news of that
-  /// deletion were read.
+  /// The keys that changes of this device set, answered before their news were read, each
+  /// with the server's version of its latest answer.
   ///
-  /// News are read in pages, and the page that tells of such a message's posting may come after
-  /// the answer: the sync layer passes over it, so that the message does not come back in
-  /// between, nor for good if the backend forgets the news of its deletion. Each one is kept
-  /// until those news are read, or until every news the backend held when it was answered
-  /// were read (see ``forgetAwaitedNews(recordedBefore:)``).
-  package var deletedMessagesAwaitingNews: Set<UUID>
-  /// The changes of group members made here that the backend answered before the news of them
-  /// were read, in the order of their answers.
-  ///
-  /// Until its news are read, news of a member such a change names are older than the answer,
-  /// and leave the member where the answer put them: a member the user took out and added back
-  /// stays in while the news of the removal are read. Each one is kept as long as a deleted
-  /// message is.
-  package var memberChangesAwaitingNews: [AnsweredMemberChange]
-  /// The new names (and the accent and handle) of the self user and of groups that the backend
-  /// answered before the news of them were read, in the order of their answers.
-  ///
-  /// Until its news are read, news of such a key tell of an older value, and leave the key as
-  /// the answer set it: a name the user gave twice shows the second while the news of the first
-  /// are read. Each one is kept as long as a deleted message is.
-  package var valueChangesAwaitingNews: [AnsweredValueChange]
-  /// How many answered member and value changes were recorded so far, which numbers the next.
-  package var answersRecorded: Int
-  /// The groups this device left, whose leaving the backend answered before the news of it
-  /// were read.
-  ///
-  /// News of the group older than the answer, such as those of its creation, would bring it
-  /// back until the news of the leaving: the sync layer passes over them. Each one is kept as
-  /// long as a deleted message is.
-  package var leftGroupsAwaitingNews: Set<UUID>
+  /// News are read in pages, and older news of such a key (another device's rename before this
+  /// one, the posting of a message deleted here, the making of a group left here) may come
+  /// after the answer: news below the version leave the key as the answer set it, and news at
+  /// it or later end the wait. A key is also forgotten once news read to the end, or a
+  /// catch-up, went past its version (see ``forgetAwaitedNews(through:)``).
+  package var awaitedNews: [AwaitedKey: Int]
 
   /// Metadata of a client that has synchronised nothing yet.
   package init() {
@@ -60,35 +36,29 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
   /// Creates metadata; nothing known but what is given.
   package init(
     lastNotificationID: UUID?, usersToFetch: Set<UUID> = [],
-    createdGroupsToConfirm: Set<UUID> = [], deletedMessagesAwaitingNews: Set<UUID> = [],
-    memberChangesAwaitingNews: [AnsweredMemberChange] = [],
-    valueChangesAwaitingNews: [AnsweredValueChange] = [], answersRecorded: Int = 0,
-    leftGroupsAwaitingNews: Set<UUID> = []
+    createdGroupsToConfirm: Set<UUID> = [], awaitedNews: [AwaitedKey: Int] = [:]
   ) {
     self.lastNotificationID = lastNotificationID
     self.usersToFetch = usersToFetch
     self.createdGroupsToConfirm = createdGroupsToConfirm
-    self.deletedMessagesAwaitingNews = deletedMessagesAwaitingNews
-    self.memberChangesAwaitingNews = memberChangesAwaitingNews
-    self.valueChangesAwaitingNews = valueChangesAwaitingNews
-    self.answersRecorded = answersRecorded
-    self.leftGroupsAwaitingNews = leftGroupsAwaitingNews
+    self.awaitedNews = awaitedNews
   }
 
   private enum CodingKeys: String, CodingKey {
     case lastNotificationID
     case usersToFetch
     case createdGroupsToConfirm
+    case awaitedNews
+    // Written by stores before versions: their deleted messages and left groups still wait.
     case deletedMessagesAwaitingNews
-    case memberChangesAwaitingNews
-    case valueChangesAwaitingNews
-    case answersRecorded
     case leftGroupsAwaitingNews
   }
 
-  /// Reads metadata; a store written before `usersToFetch`, `createdGroupsToConfirm` or the
-  /// records of answers awaiting news existed owes no fetch, has no group to confirm and awaits
-  /// no news.
+  /// Reads metadata; a store written before `usersToFetch`, `createdGroupsToConfirm` or the keys
+  /// awaiting news existed owes no fetch, has no group to confirm and awaits no news.
+  ///
+  /// A store written before the keys had versions keeps its deleted messages and left groups
+  /// waiting for their own news; its other answered keys take the news as they come.
   package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     lastNotificationID = try container.decodeIfPresent(UUID.self, forKey: .lastNotificationID)
@@ -96,23 +66,24 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
       try container.decodeIfPresent([UUID].self, forKey: .usersToFetch) ?? [])
     createdGroupsToConfirm = Set(
       try container.decodeIfPresent([UUID].self, forKey: .createdGroupsToConfirm) ?? [])
-    deletedMessagesAwaitingNews = Set(
-      try container.decodeIfPresent([UUID].self, forKey: .deletedMessagesAwaitingNews) ?? [])
-    memberChangesAwaitingNews =
-      try container.decodeIfPresent(
-        [AnsweredMemberChange].self, forKey: .memberChangesAwaitingNews) ?? []
-    valueChangesAwaitingNews =
-      try container.decodeIfPresent(
-        [AnsweredValueChange].self, forKey: .valueChangesAwaitingNews) ?? []
-    answersRecorded =
-      try container.decodeIfPresent(Int.self, forKey: .answersRecorded) ?? 0
-    leftGroupsAwaitingNews = Set(
-      try container.decodeIfPresent([UUID].self, forKey: .leftGroupsAwaitingNews) ?? [])
+    let answers =
+      try container.decodeIfPresent([AwaitedAnswer].self, forKey: .awaitedNews) ?? []
+    awaitedNews = Dictionary(answers.map { ($0.key, $0.version) }) { max($0, $1) }
+    for message in try container.decodeIfPresent(
+      [UUID].self, forKey: .deletedMessagesAwaitingNews) ?? []
+    {
+      awaitNews(of: .deletedMessage(message), answeredAt: nil)
+    }
+    for group in try container.decodeIfPresent([UUID].self, forKey: .leftGroupsAwaitingNews)
+      ?? []
+    {
+      awaitNews(of: .leftGroup(group), answeredAt: nil)
+    }
   }
 
-  /// Writes metadata, the sets in id order so that equal metadata writes equal bytes; the
-  /// groups to confirm and the records of answers awaiting news are left out while empty, so
-  /// stores that never had one read as before.
+  /// Writes metadata, the sets in id order and the awaited keys by version, so that equal
+  /// metadata writes equal bytes; the groups to confirm and the awaited keys are left out while
+  /// empty, so stores that never had one read as before.
   package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encodeIfPresent(lastNotificationID, forKey: .lastNotificationID)
@@ -120,21 +91,10 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
     if !createdGroupsToConfirm.isEmpty {
       try container.encode(createdGroupsToConfirm.sorted(), forKey: .createdGroupsToConfirm)
     }
-    if !deletedMessagesAwaitingNews.isEmpty {
-      try container.encode(
-        deletedMessagesAwaitingNews.sorted(), forKey: .deletedMessagesAwaitingNews)
-    }
-    if !memberChangesAwaitingNews.isEmpty {
-      try container.encode(memberChangesAwaitingNews, forKey: .memberChangesAwaitingNews)
-    }
-    if !valueChangesAwaitingNews.isEmpty {
-      try container.encode(valueChangesAwaitingNews, forKey: .valueChangesAwaitingNews)
-    }
-    if answersRecorded != 0 {
-      try container.encode(answersRecorded, forKey: .answersRecorded)
-    }
-    if !leftGroupsAwaitingNews.isEmpty {
-      try container.encode(leftGroupsAwaitingNews.sorted(), forKey: .leftGroupsAwaitingNews)
+    if !awaitedNews.isEmpty {
+      let answers = awaitedNews.map { AwaitedAnswer(key: $0.key, version: $0.value) }
+        .sorted { ($0.version, "\($0.key)") < ($1.version, "\($1.key)") }
+      try container.encode(answers, forKey: .awaitedNews)
     }
   }
 }

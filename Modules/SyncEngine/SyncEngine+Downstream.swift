@@ -74,10 +74,7 @@ extension SyncEngine {
     var earlier: Set<UUID> = []
     while hasMore {
       hasMore = false
-      // Answers recorded before the page goes have their news before the backend's last one.
-      let (since, awaited) = await stack.sync.perform {
-        ($0.syncMetadata.lastNotificationID, $0.syncMetadata.awaitedNewsMark)
-      }
+      let since = await stack.sync.perform { $0.syncMetadata.lastNotificationID }
       let readBefore = earlier
       let page = answers.send()
       defer { answers.finish(page) }
@@ -103,7 +100,10 @@ extension SyncEngine {
           context.syncMetadata.lastNotificationID = applied.lastID
           context.syncMetadata.usersToFetch.formUnion(
             applied.unknownUsers.union(applied.acceptedContacts))
-          if !applied.hasMore { context.syncMetadata.forgetAwaitedNews(recordedBefore: awaited) }
+          // Read to the end: the news of every answer at or before the page's version were in it.
+          if !applied.hasMore {
+            context.syncMetadata.forgetAwaitedNews(through: response.serverVersion?.rawValue)
+          }
           // Read to the end: a group an earlier catch-up could not settle, whose creation was
           // answered and whose news did not come, is settled only by lists read now.
           let owesCatchUp =
@@ -369,9 +369,6 @@ extension SyncEngine {
   private func readListsAndApply(from stale: UUID?) async -> ListsOutcome {
     let downstream = self.downstream
     let answers = self.answers
-    // Changes answered before the newest notification is asked for have their news at or
-    // before it, where the cursor moves; those answered later may have them after it.
-    let awaited = await stack.sync.perform { $0.syncMetadata.awaitedNewsMark }
     let lists = answers.send()
     defer { answers.finish(lists) }
     guard let newest = await fetch(downstream.lastNotification) else { return .unread }
@@ -412,8 +409,9 @@ extension SyncEngine {
         kept, listed: Set(conversations.items.map(\.id)), complete: complete, in: context)
       context.syncMetadata.lastNotificationID = last
       context.syncMetadata.usersToFetch.formUnion(applied.namedUsers.union(news.unknownUsers))
-      context.syncMetadata.forgetAwaitedNews(recordedBefore: awaited)
-      context.noteCatchUpApplied()
+      // The cursor moves to the newest notification: answers at or before its version had their
+      // news there, and the lists read after it hold their keys.
+      context.syncMetadata.forgetAwaitedNews(through: newest.serverVersion?.rawValue)
       do throws(SaveError) {
         try context.save()
       } catch {

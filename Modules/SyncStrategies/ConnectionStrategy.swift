@@ -1,6 +1,7 @@
 import ConnectionParsing
 import CourierAPI
 import Models
+import ParsingCore
 
 /// Pushes the self user's connection requests: `POST /connections` for a new one,
 /// `PUT /connections/{user}` for a change of status.
@@ -65,42 +66,21 @@ public struct ConnectionStrategy: UpstreamStrategy {
     return Acknowledgement(PayloadMapping.connection(payload))
   }
 
-  /// Takes the conversation and time the backend gave the connection.
-  ///
-  /// A new status the backend answered waits for its news (`SyncMetadata.valueChangesAwaitingNews`),
-  /// so that older news of the connection, read first, leave it as the answer set it; so does
-  /// one it answered it held already (`204`), which an earlier try or another device set.
+  /// Takes the conversation and time the backend gave the connection; a new status it answered
+  /// awaits its news at the answer's version (`SyncMetadata.awaitedNews`), so that older news of
+  /// the connection, read after the answer, leave it as the answer set it.
   public func didSucceed(
     _ sent: SentChange<Connection>, response: EndpointResponse, in context: ModelContext
   ) {
-    switch response {
-    case .connection(let payload):
-      let connection = PayloadMapping.connection(payload)
+    if case .connection(let payload) = response {
       // News the server applied after this request are newer than its answer.
-      if sent.kind != .update || sent.heard.isEmpty { context.applyRemote(connection) }
-      if sent.kind == .update { awaitNews(of: sent, status: connection.status, in: context) }
-    case .noContent where sent.kind == .update:
-      if let status = sent.sent?.status { awaitNews(of: sent, status: status, in: context) }
-    default:
-      break
+      if sent.kind != .update || sent.heard.isEmpty {
+        context.applyRemote(PayloadMapping.connection(payload))
+      }
     }
-  }
-
-  /// Records the status the backend holds after this request, unless its news may have been
-  /// read already: news moved the status while the request was out, or the backend had, or may
-  /// have had, that status when it went (its last known status, or one that news read while
-  /// an earlier request was out, or a lost answer, left possible).
-  ///
-  /// Waiting for news already read would pass over the newer news of the connection that come
-  /// next, for good (the user unblocks a contact whose unblock on another device was read while
-  /// the user's block was out: a later block there would be lost).
-  private func awaitNews(
-    of sent: SentChange<Connection>, status: Connection.Status, in context: ModelContext
-  ) {
-    guard let before = sent.lastKnown, before.status != status,
-      sent.unconfirmed.allSatisfy({ $0.status != status }),
-      sent.heard.allSatisfy({ $0.status == before.status })
-    else { return }
-    context.syncMetadata.awaitNews(of: .connectionStatus(connection: sent.id, status: status))
+    if sent.kind == .update, sent.keys.contains(.status) {
+      context.syncMetadata.awaitNews(
+        of: .connectionStatus(sent.id), answeredAt: sent.version?.rawValue)
+    }
   }
 }

@@ -1,6 +1,7 @@
 import CourierAPI
 import Foundation
 import Models
+import ParsingCore
 
 /// Pushes groups: `POST /conversations` (with the client's id) for a new one,
 /// `PUT /conversations/{id}` for a new name, `DELETE`/`POST /conversations/{id}/members` for
@@ -163,89 +164,46 @@ public struct ConversationStrategy: UpstreamStrategy {
   }
 
   /// Takes the group as the backend answered it: keys this device did not change since get the
-  /// backend's values, such as a rename another member made before a lost answer came again;
-  /// a new name, members the backend added or removed, and a group the backend let the self user
-  /// leave wait for their news (`SyncMetadata.valueChangesAwaitingNews`,
-  /// `memberChangesAwaitingNews`, `leftGroupsAwaitingNews`).
+  /// backend's values, such as a rename another member made before a lost answer came again.
+  ///
+  /// A new name, the members a request listed and a group the backend let the self user leave
+  /// await their news at the answer's version (`SyncMetadata.awaitedNews`), so that older news
+  /// of them, read after the answer, leave them as the answer set them.
   public func didSucceed(
     _ sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext
   ) {
+    let version = sent.version?.rawValue
     switch (sent.endpoint, response) {
     case (_, .conversation(let payload)):
       context.applyRemote(PayloadMapping.conversation(payload))
-    case (.renameConversation(_, let rename), _) where sent.kind == .update:
-      awaitNews(of: sent, naming: rename.name, in: context)
+    case (.renameConversation, _) where sent.kind == .update:
+      context.syncMetadata.awaitNews(of: .groupName(sent.id), answeredAt: version)
     case (.addMembers(_, let list), _):
-      awaitNews(of: sent, listing: list, answered: response, joined: true, in: context)
+      awaitNews(of: list, in: sent, answeredAt: version, in: context)
     case (.removeMembers(_, let list), _) where sent.kind == .update:
-      awaitNews(of: sent, listing: list, answered: response, joined: false, in: context)
+      awaitNews(of: list, in: sent, answeredAt: version, in: context)
     case (.removeMembers, .membersChanged(let changed)) where sent.kind == .delete:
-      // The backend took the self user out now, so news of that come; news of the leaving read
-      // while the request was out would have settled it before this answer. A group here again
-      // was brought back by news read since (another member added the self user back): they
-      // came after whatever they settled, so nothing is left to wait for, and waiting would
-      // pass over every later addition.
+      // The backend took the self user out now, so news of that come. A group here again was
+      // brought back by news read since (another member added the self user back): they came
+      // after the leaving, so nothing is left to wait for.
       if let me = context.selfUser?.id, changed.userIDs.contains(me),
         context.object(Conversation.self, id: sent.id) == nil
       {
-        context.syncMetadata.leftGroupsAwaitingNews.insert(sent.id)
+        context.syncMetadata.awaitNews(of: .leftGroup(sent.id), answeredAt: version)
       }
     default:
       break
     }
   }
 
-  /// Records the name the backend took for this request, unless its news may have been read
-  /// already: news renamed the group while the request was out, or the backend already had
-  /// that name.
+  /// Records that the members `list` names await their news at the answer's `version`.
   private func awaitNews(
-    of sent: SentChange<Conversation>, naming name: String, in context: ModelContext
+    of list: MemberList, in sent: SentChange<Conversation>, answeredAt version: Int?,
+    in context: ModelContext
   ) {
-    guard let before = sent.lastKnown, before.name != name,
-      sent.heard.allSatisfy({ $0.name == before.name })
-    else { return }
-    context.syncMetadata.awaitNews(of: .groupName(conversation: sent.id, name: name))
-  }
-
-  /// Records the members a member request listed as `answer` says the backend moved them: those
-  /// it names, and those it answered were moved already (all of them, for a `204`), whose news
-  /// may come from anyone.
-  private func awaitNews(
-    of sent: SentChange<Conversation>, listing list: MemberList, answered answer: EndpointResponse,
-    joined: Bool, in context: ModelContext
-  ) {
-    let changed: Set<UUID>
-    switch answer {
-    case .membersChanged(let members): changed = Set(members.userIDs)
-    case .noContent: changed = []
-    default: return
+    for user in list.users {
+      context.syncMetadata.awaitNews(of: .member(user, conversation: sent.id), answeredAt: version)
     }
-    awaitNews(of: sent, moving: changed, joined: joined, in: context)
-    awaitNews(
-      of: sent, moving: Set(list.users).subtracting(changed), joined: joined, fromAnyone: true,
-      in: context)
-  }
-
-  /// Records that the backend moved `users` for this request, so that news of them older than
-  /// its answer, read before its own news, leave them where the answer put them;
-  /// `fromAnyone` for users it answered were moved already (by an earlier try whose answer was
-  /// lost, or by another user), whose news may come from anyone.
-  ///
-  /// Only when those news cannot have been read yet: news read while the request was out moved
-  /// none of them, and the members last synchronised when it went did not already show them
-  /// moved (then the news would have changed nothing here). Otherwise nothing is recorded, and
-  /// news of the members apply as they come.
-  private func awaitNews(
-    of sent: SentChange<Conversation>, moving users: Set<UUID>, joined: Bool,
-    fromAnyone: Bool = false, in context: ModelContext
-  ) {
-    guard !users.isEmpty, let before = sent.lastKnown?.participantIDs,
-      users.allSatisfy({ before.contains($0) != joined })
-    else { return }
-    guard Self.moved(along: [before] + sent.heard.map(\.participantIDs)).isDisjoint(with: users)
-    else { return }
-    context.syncMetadata.awaitNews(
-      ofMembers: users, joining: joined, conversation: sent.id, fromAnyone: fromAnyone)
   }
 
   /// A group that is already gone, or already left, needs no leaving.

@@ -3,36 +3,34 @@ import Foundation
 import Models
 import UserParsing
 
-/// News of the user's own changes read after their answers (`SyncMetadata`'s records of answers
-/// awaiting news): older news of the same keys leave them as the answers set them.
+/// News of the user's own changes read after their answers (`SyncMetadata.awaitedNews`): news of
+/// the same keys below an answer's version are older, and leave the keys as the answer set them.
 extension DownstreamSync {
-  /// The members of a member event that changes of the self user, answered before their news
-  /// were read, name: the event is older than those answers, and moves none of them.
-  ///
-  /// The news of such a change end its wait (for a change the backend answered as made already,
-  /// news of anyone moving those members), and are applied as news of another user's would
-  /// be, except for members a later answered change names: the group here may not show the
-  /// change yet (news dropped it with the group while the request was out).
-  static func membersAwaitingNews(
-    _ change: ConversationEvent<[UUID]>, joined: Bool, in context: ModelContext
-  ) -> Set<UUID> {
-    guard !context.syncMetadata.memberChangesAwaitingNews.isEmpty else { return [] }
-    context.syncMetadata.takeMemberChange(
-      of: Set(change.data), joining: joined, conversation: change.conversation,
-      fromSelfUser: change.from == context.selfUser?.id)
-    return context.syncMetadata.membersAwaitingNews(in: change.conversation)
+  /// The members of a member event that answered changes of this device moved after it: the
+  /// event is older than those answers, and moves none of them.
+  static func membersPassedOver(_ change: ConversationEvent<[UUID]>, in context: ModelContext)
+    -> Set<UUID>
+  {
+    guard !context.syncMetadata.awaitedNews.isEmpty else { return [] }
+    return Set(
+      change.data.filter {
+        context.syncMetadata.passesOver(
+          .member($0, conversation: change.conversation), heard: context.news)
+      })
   }
 
-  /// Leaves the name and the members that changes of the self user, answered before their news
-  /// were read, set where the last synchronised group has them: news of the group's creation
-  /// read now are older than those answers.
+  /// Leaves the name and the members that answered changes of this device set where the last
+  /// synchronised group has them: news of the group's making are older than any change of it.
   static func keepKeysAwaitingNews(
     of conversation: inout Conversation, in context: ModelContext
   ) {
     let metadata = context.syncMetadata
-    guard !metadata.memberChangesAwaitingNews.isEmpty || !metadata.valueChangesAwaitingNews.isEmpty
-    else { return }
-    let awaiting = metadata.membersAwaitingNews(in: conversation.id)
+    guard !metadata.awaitedNews.isEmpty else { return }
+    let awaiting = Set(
+      metadata.awaitedNews.keys.compactMap { key -> UUID? in
+        guard case .member(let user, conversation.id) = key else { return nil }
+        return user
+      })
     let nameAwaits = metadata.isAwaitingNews(of: .groupName(conversation.id))
     guard !awaiting.isEmpty || nameAwaits,
       let synchronised = context.localChanges(of: Conversation.self).originals[conversation.id]
@@ -43,45 +41,20 @@ extension DownstreamSync {
     if nameAwaits { conversation.name = synchronised.name }
   }
 
-  /// Takes out of a `user.update` of the self user the keys whose answered values await their
-  /// news, since the update is older than those answers.
-  ///
-  /// The news of such a value end its wait, and are applied unless a later answered value of
-  /// the key waits too.
+  /// Takes out of a `user.update` of the self user the keys that answered changes of this
+  /// device set after it.
   static func passOverAnsweredValues(
     of update: inout UserUpdatePayload, in context: ModelContext
   ) {
-    if let name = update.name, context.syncMetadata.passesOver(.selfName(name)) {
+    guard !context.syncMetadata.awaitedNews.isEmpty else { return }
+    if update.name != nil, context.syncMetadata.passesOver(.selfName, heard: context.news) {
       update.name = nil
     }
-    if let accent = update.accentID, context.syncMetadata.passesOver(.accent(accent)) {
+    if update.accentID != nil, context.syncMetadata.passesOver(.accent, heard: context.news) {
       update.accentID = nil
     }
-    if let handle = update.handle, context.syncMetadata.passesOver(.handle(handle)) {
+    if update.handle != nil, context.syncMetadata.passesOver(.handle, heard: context.news) {
       update.handle = nil
     }
-  }
-
-  /// Whether a rename of a group is older than an answered rename of it that awaits its news.
-  ///
-  /// The news of that rename end its wait, and are applied unless a later one waits too.
-  static func passesOver(_ event: ConversationEvent<String>, in context: ModelContext)
-    -> Bool
-  {
-    guard !context.syncMetadata.valueChangesAwaitingNews.isEmpty else { return false }
-    if event.from == context.selfUser?.id {
-      context.syncMetadata.takeValueChange(
-        .groupName(conversation: event.conversation, name: event.data))
-    }
-    return context.syncMetadata.isAwaitingNews(of: .groupName(event.conversation))
-  }
-
-  /// Whether news of a connection are older than an answered change of its status that awaits
-  /// its news.
-  ///
-  /// The news of that status end its wait, and are applied unless a later one waits too.
-  static func passesOver(_ connection: Connection, in context: ModelContext) -> Bool {
-    context.syncMetadata.passesOver(
-      .connectionStatus(connection: connection.id, status: connection.status))
   }
 }

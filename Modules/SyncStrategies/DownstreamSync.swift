@@ -282,7 +282,9 @@ public struct DownstreamSync: Sendable {
     case .connection(let payload):
       need([payload.to])
       let connection = PayloadMapping.connection(payload)
-      if Self.passesOver(connection, in: context) { return true }
+      if context.syncMetadata.passesOver(.connectionStatus(connection.id), heard: context.news) {
+        return true
+      }
       // As for a user: a status changed here and not yet answered keeps its local value, but
       // the server's is recorded, so the answer is not taken as the last word.
       context.updateLastSynchronised(Connection.self, id: connection.id) { $0 = connection }
@@ -296,8 +298,11 @@ public struct DownstreamSync: Sendable {
         context.applyRemote(conversation)
       }
     case .conversationCreate(let event):
-      // Left here, and the backend answered: these news are older than that answer.
-      if context.syncMetadata.leftGroupsAwaitingNews.contains(event.data.id) { return true }
+      // Left here, and the backend answered after these news: the group stays gone. News after
+      // the answer bring it back (another member added the self user again).
+      if context.syncMetadata.passesOver(.leftGroup(event.data.id), heard: context.news) {
+        return true
+      }
       var conversation = PayloadMapping.conversation(event.data)
       Self.keepKeysAwaitingNews(of: &conversation, in: context)
       need(conversation.participantIDs)
@@ -315,7 +320,9 @@ public struct DownstreamSync: Sendable {
       }
       context.applyRemote(conversation)
     case .conversationRename(let event):
-      if Self.passesOver(event, in: context) { return true }
+      if context.syncMetadata.passesOver(.groupName(event.conversation), heard: context.news) {
+        return true
+      }
       func applyRename(to conversation: inout Conversation) {
         conversation.name = event.data
         conversation.lastEventTime = event.time
@@ -342,7 +349,7 @@ public struct DownstreamSync: Sendable {
     case .messageAdd(let event):
       guard context.object(Conversation.self, id: event.conversation) != nil else { return false }
       // Deleted here, and the backend answered: these news are older than that answer.
-      if context.syncMetadata.deletedMessagesAwaitingNews.contains(event.data.nonce) {
+      if context.syncMetadata.isAwaitingNews(of: .deletedMessage(event.data.nonce)) {
         return true
       }
       need([event.from])
@@ -360,7 +367,7 @@ public struct DownstreamSync: Sendable {
       // the backend no longer has. A request for it still out is settled by its answer.
       context.clearLocalDeletion(Message.self, id: event.data)
       context.applyRemoteDeletion(Message.self, id: event.data)
-      context.syncMetadata.deletedMessagesAwaitingNews.remove(event.data)
+      context.syncMetadata.endWait(of: .deletedMessage(event.data))
     case .unknown:
       return false
     }
@@ -420,14 +427,13 @@ public struct DownstreamSync: Sendable {
   ) -> Bool {
     let joined: Bool
     if case .memberJoin = event { joined = true } else { joined = false }
-    let users = Set(change.data).subtracting(
-      Self.membersAwaitingNews(change, joined: joined, in: context))
+    let users = Set(change.data).subtracting(Self.membersPassedOver(change, in: context))
     if !joined, let me = context.selfUser?.id, change.from == me, change.data.contains(me),
-      context.syncMetadata.leftGroupsAwaitingNews.contains(change.conversation)
+      context.syncMetadata.isAwaitingNews(of: .leftGroup(change.conversation))
     {
       // The news of this device's leaving, answered already; the group is here only if news
       // brought the self user back while the leave was out, and goes now.
-      context.syncMetadata.leftGroupsAwaitingNews.remove(change.conversation)
+      context.syncMetadata.endWait(of: .leftGroup(change.conversation))
       if context.object(Conversation.self, id: change.conversation) == nil { return true }
     }
     guard var conversation = context.object(Conversation.self, id: change.conversation) else {

@@ -45,7 +45,6 @@ extension EntityTrack {
       endedDeletions: 0, alsoPossible: [], lastKnown: change.lastKnown,
       unconfirmed: change.unconfirmed, endpoint: endpoint,
       trail: context.startServerTrail(of: Object.self, id: id))
-    flight.catchUpsAtSend = context.catchUpsApplied
     flight.savedUpTo = changes.editSerial
     flight.idempotencyKey = key
     flight.earlierLifeVersion = changes.originalVersions[id]

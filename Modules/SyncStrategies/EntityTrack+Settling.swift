@@ -61,10 +61,13 @@ extension EntityTrack {
     }
     let reference = reference(flight.id)
     let order = serverOrder(of: flight, heard: versionedHeard, outcome: outcome)
+    let answered: ServerVersion? =
+      if case .success(_, let version) = outcome { version } else { nil }
     let sent = SentChange(
       kind: flight.kind, id: flight.id, keys: flight.keys, sent: flight.sent,
       lastKnown: order?.before ?? flight.lastKnown, endpoint: flight.endpoint,
-      heard: order?.after ?? versionedHeard.map(\.value), unconfirmed: flight.unconfirmed)
+      heard: order?.after ?? versionedHeard.map(\.value), unconfirmed: flight.unconfirmed,
+      version: answered)
     // News dropped the object here while the request was out (another member removed the self
     // user from its group): an answer settles the request and leaves nothing behind, neither
     // the object nor values the backend may hold; a temporary failure still backs the object
@@ -112,13 +115,7 @@ extension EntityTrack {
       }
       settle(flight, holding: acknowledgement, in: context)
       if !overtaken.isEmpty { yield(overtaken, of: flight, in: context) }
-      // A catch-up applied while the request was out may have moved past its news: nothing
-      // may wait for them.
-      let acrossCatchUp =
-        context.catchUpsApplied != flight.catchUpsAtSend
-        ? context.syncMetadata.awaitedNewsMark : nil
       strategy.didSucceed(sent, response: response, in: context)
-      if let acrossCatchUp { context.syncMetadata.forgetAwaitedNews(recordedSince: acrossCatchUp) }
       if flight.kind == .insert, let news { adopt(news, after: flight, in: context) }
       return .settled(reference)
     case .temporary(let failure):

@@ -69,10 +69,6 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// Its answer was lost: until an attempt is answered, the call stays one the backend may
     /// have applied, whatever becomes of this attempt, and keeps its idempotency key.
     var mayBeAppliedAlready = false
-    /// How many catch-ups the context had applied when the request went
-    /// (``ModelContext/catchUpsApplied``): one applied since may have moved the cursor past the
-    /// request's news.
-    var catchUpsAtSend = 0
     /// The marks of the records written ahead for the request, one per value in
     /// ``possibleOnBackend``; what it withdraws if it surely was not applied.
     var writeAheadMarks: [WriteAheadMark] = []
@@ -408,7 +404,6 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         alsoPossible: alsoPossible, lastKnown: change.lastKnown,
         unconfirmed: change.unconfirmed, endpoint: endpoint,
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
-      flight.catchUpsAtSend = context.catchUpsApplied
       flight.savedUpTo = changes.editSerial
       flight.idempotencyKey =
         unansweredCreations[id].flatMap { $0.endpoint == endpoint ? $0.key : nil }

@@ -2,6 +2,7 @@ import ConversationParsing
 import CourierAPI
 import Foundation
 import Models
+import ParsingCore
 
 /// Sends the self user's messages with `POST /conversations/{id}/messages {nonce, text}`, and
 /// deletes them for everyone with `DELETE /conversations/{id}/messages/{nonce}`.
@@ -96,7 +97,7 @@ public struct MessageStrategy: UpstreamStrategy {
   public func didSucceed(
     _ sent: SentChange<Message>, response: EndpointResponse, in context: ModelContext
   ) {
-    if sent.kind == .delete { forgetDeleted(sent.id, in: context) }
+    if sent.kind == .delete { forgetDeleted(sent, in: context) }
     guard sent.kind == .insert else { return }
     var serverTime: Date?
     if case .message(let payload) = response { serverTime = payload.time }
@@ -112,7 +113,7 @@ public struct MessageStrategy: UpstreamStrategy {
     _ sent: SentChange<Message>, failure: BackendFailure, in context: ModelContext
   ) -> PermanentFailureDecision {
     if sent.kind == .delete && failure.status == 404 {
-      forgetDeleted(sent.id, in: context)
+      forgetDeleted(sent, in: context)
       return .alreadyApplied
     }
     if sent.kind == .insert {
@@ -130,10 +131,10 @@ public struct MessageStrategy: UpstreamStrategy {
   /// landed. A deleted message never comes back on the backend, so the answer is the last word.
   ///
   /// News of its posting may still be read after the answer, from a later page; the message is
-  /// kept in `SyncMetadata.deletedMessagesAwaitingNews` so that they do not bring it back.
-  private func forgetDeleted(_ id: UUID, in context: ModelContext) {
-    context.applyRemoteDeletion(Message.self, id: id)
-    context.syncMetadata.deletedMessagesAwaitingNews.insert(id)
+  /// awaited (`SyncMetadata.awaitedNews`) so that they do not bring it back.
+  private func forgetDeleted(_ sent: SentChange<Message>, in context: ModelContext) {
+    context.applyRemoteDeletion(Message.self, id: sent.id)
+    context.syncMetadata.awaitNews(of: .deletedMessage(sent.id), answeredAt: sent.version?.rawValue)
   }
 
   /// Shows the message as pending again.

@@ -1,5 +1,6 @@
 import CourierAPI
 import Models
+import ParsingCore
 
 /// Pushes the self user's profile: `PUT /self` with the changed name, accent and handle.
 public struct SelfUserStrategy: UpstreamStrategy {
@@ -30,32 +31,21 @@ public struct SelfUserStrategy: UpstreamStrategy {
     return .send(.updateSelf(update), carrying: change.keys, sent: user)
   }
 
-  /// Records the values the backend took whose news cannot have been read yet, so that older
-  /// news of those keys, read before them, leave the keys as the answer set them
-  /// (`SyncMetadata.valueChangesAwaitingNews`).
-  ///
-  /// A key that news changed while the request was out, or that the backend already held with
-  /// the value sent, is not recorded: its news may have been read already.
+  /// Records the keys the backend took at the answer's version, so that older news of them,
+  /// read after the answer, leave them as the answer set them (`SyncMetadata.awaitedNews`).
   public func didSucceed(
     _ sent: SentChange<User>, response: EndpointResponse, in context: ModelContext
   ) {
-    guard sent.kind == .update, let user = sent.sent, let before = sent.lastKnown else { return }
-    let path = [before] + sent.heard
-    func unheard<Value: Equatable>(_ value: (User) -> Value) -> Bool {
-      value(before) != value(user)
-        && zip(path, path.dropFirst()).allSatisfy { value($0) == value($1) }
-    }
-    for key in [User.Key.name, .accentID, .handle] where sent.keys.contains(key) {
+    guard sent.kind == .update else { return }
+    let version = sent.version?.rawValue
+    for key in sent.keys {
       switch key {
-      case .name where unheard(\.name):
-        context.syncMetadata.awaitNews(of: .selfName(user.name))
-      case .accentID where unheard(\.accentID):
-        context.syncMetadata.awaitNews(of: .accent(user.accentID))
-      case .handle where unheard(\.handle):
-        if let handle = user.handle { context.syncMetadata.awaitNews(of: .handle(handle)) }
-      default:
-        break
+      case .name: context.syncMetadata.awaitNews(of: .selfName, answeredAt: version)
+      case .accentID: context.syncMetadata.awaitNews(of: .accent, answeredAt: version)
+      case .handle: context.syncMetadata.awaitNews(of: .handle, answeredAt: version)
+      default: break
       }
     }
   }
+
 }

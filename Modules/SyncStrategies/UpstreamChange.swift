@@ -1,6 +1,7 @@
 import CourierAPI
 import Foundation
 import Models
+import ParsingCore
 
 /// What kind of local change a request pushes.
 public enum UpstreamChangeKind: String, Sendable, Hashable {
@@ -99,6 +100,11 @@ public struct SentChange<Object: ModelObject>: Sendable {
   /// A value among them, or ``lastKnown``, is one the client had heard of: news of it may have
   /// been read already.
   public let unconfirmed: [Object]
+  /// The server's version once it applied the request, as its answer said; `nil` before an
+  /// answer, or when the answer did not say it.
+  ///
+  /// The news of the change come at this version: news of its keys below it are older.
+  public let version: ServerVersion?
 }
 
 /// What the backend holds for a request's keys once it succeeded, when that is not simply what

@@ -8,176 +8,117 @@ struct SyncMetadataTests {
   static let (lunch, team) = (UUID(1), UUID(2))
   static let (ann, bob) = (UUID(11), UUID(12))
 
-  /// Metadata awaiting the news of one deleted message and of two answered member changes:
-  /// Ann's removal from Lunch, then Bob's addition to Team.
+  /// Metadata awaiting the news of Lunch's name at 5, of Bob in Team at 7 and of a deleted
+  /// message at 9.
   static func awaiting() -> SyncMetadata {
-    var metadata = SyncMetadata(
-      lastNotificationID: nil, deletedMessagesAwaitingNews: [UUID(21)],
-      leftGroupsAwaitingNews: [UUID(31)])
-    metadata.awaitNews(ofMembers: [ann], joining: false, conversation: lunch)
-    metadata.awaitNews(ofMembers: [bob], joining: true, conversation: team)
+    var metadata = SyncMetadata()
+    metadata.awaitNews(of: .groupName(lunch), answeredAt: 5)
+    metadata.awaitNews(of: .member(bob, conversation: team), answeredAt: 7)
+    metadata.awaitNews(of: .deletedMessage(UUID(21)), answeredAt: 9)
     return metadata
   }
 
-  @Test("Answered member changes are numbered in the order they are recorded; none for no users")
-  func recordsAreNumbered() {
+  @Test(
+    "News of an awaited key below its answer's version are passed over, and news at it or later end the wait",
+    arguments: [
+      (HeardNews.version(4), true, true), (.version(5), false, false), (.version(6), false, false),
+      (.unversioned, false, true),
+    ])
+  func newsAgainstTheAnswer(news: HeardNews, passedOver: Bool, stillAwaited: Bool) {
     // given
     var metadata = Self.awaiting()
 
     // when
-    metadata.awaitNews(ofMembers: [], joining: true, conversation: Self.lunch)
+    let passed = metadata.passesOver(.groupName(Self.lunch), heard: news)
 
     // then
-    #expect(metadata.memberChangesAwaitingNews.map(\.number) == [0, 1])
-    #expect(metadata.answersRecorded == 2)
-    #expect(metadata.membersAwaitingNews(in: Self.lunch) == [Self.ann])
-    #expect(metadata.membersAwaitingNews(in: Self.team) == [Self.bob])
+    #expect(passed == passedOver)
+    #expect(metadata.isAwaitingNews(of: .groupName(Self.lunch)) == stillAwaited)
   }
 
-  @Test("A mark forgets only the records that existed when it was taken")
-  func markForgetsOnlyOlderRecords() {
-    // given: a mark taken after the first two records; then another of each kind
-    var metadata = Self.awaiting()
-    let mark = metadata.awaitedNewsMark
-    metadata.deletedMessagesAwaitingNews.insert(UUID(22))
-    metadata.leftGroupsAwaitingNews.insert(UUID(32))
-    metadata.awaitNews(ofMembers: [Self.ann], joining: true, conversation: Self.lunch)
-
-    // when
-    metadata.forgetAwaitedNews(recordedBefore: mark)
-
-    // then
-    #expect(metadata.deletedMessagesAwaitingNews == [UUID(22)])
-    #expect(metadata.leftGroupsAwaitingNews == [UUID(32)])
-    #expect(
-      metadata.memberChangesAwaitingNews == [
-        AnsweredMemberChange(number: 2, conversation: Self.lunch, joined: true, users: [Self.ann])
-      ])
-  }
-
-  @Test("Forgetting what was recorded since a mark keeps what was recorded before it")
-  func forgetSinceMark() {
+  @Test("News of a key no answer set apply")
+  func newsOfAnotherKey() {
     // given
     var metadata = Self.awaiting()
-    let mark = metadata.awaitedNewsMark
-    metadata.deletedMessagesAwaitingNews.insert(UUID(22))
-    metadata.leftGroupsAwaitingNews.insert(UUID(32))
-    metadata.awaitNews(ofMembers: [Self.ann], joining: true, conversation: Self.lunch)
-    metadata.awaitNews(of: .accent(3))
 
     // when
-    metadata.forgetAwaitedNews(recordedSince: mark)
+    let passed = metadata.passesOver(.groupName(Self.team), heard: .version(1))
 
     // then
-    #expect(metadata == Self.awaiting().with(answersRecorded: 4))
+    #expect(!passed)
+    #expect(metadata.awaitedNews.count == 3)
+  }
+
+  @Test("A key answered again keeps the later version, whichever answer is recorded last")
+  func laterAnswerWins() {
+    // given
+    var metadata = Self.awaiting()
+
+    // when
+    metadata.awaitNews(of: .groupName(Self.lunch), answeredAt: 8)
+    metadata.awaitNews(of: .groupName(Self.lunch), answeredAt: 6)
+
+    // then
+    #expect(metadata.awaitedNews[.groupName(Self.lunch)] == 8)
   }
 
   @Test(
-    "News take the first record with the same group, direction and users, and nothing else",
-    arguments: zip(
-      [
-        (Self.lunch, false, [Self.ann]), (Self.lunch, true, [Self.ann]),
-        (Self.team, false, [Self.ann]),
-        (Self.team, true, [Self.ann, Self.bob]),
-      ],
-      [true, false, false, false]))
-  func newsTakeTheirRecord(news: (UUID, Bool, [UUID]), taken: Bool) {
+    "An answer without a version leaves a deleted message or a left group waiting for their own news, and no other key",
+    arguments: [
+      (AwaitedKey.deletedMessage(UUID(22)), Int?.some(.max)), (.leftGroup(UUID(32)), .max),
+      (.selfName, nil), (.member(UUID(12), conversation: UUID(1)), nil),
+    ])
+  func answerWithoutVersion(key: AwaitedKey, awaited: Int?) {
     // given
-    var metadata = Self.awaiting()
-    let (conversation, joined, users) = news
-
-    // when
-    let took = metadata.takeMemberChange(
-      of: Set(users), joining: joined, conversation: conversation)
-
-    // then
-    #expect(took == taken)
-    #expect(metadata.memberChangesAwaitingNews.count == (taken ? 1 : 2))
-  }
-
-  @Test(
-    "News of anyone take their users out of a record the backend answered as made already, and of the self user only out of their own",
-    arguments: zip(
-      [
-        (false, [Self.ann]), (false, [Self.ann, Self.bob]), (true, [Self.bob]),
-        (false, [UUID(13)]),
-      ],
-      [[Self.bob], [], [Self.ann], [Self.ann, Self.bob]] as [Set<UUID>]))
-  func newsOfAnyoneTakeTheirUsers(news: (Bool, [UUID]), left: Set<UUID>) {
-    // given: the removal of Ann and Bob from Lunch, answered as made already
     var metadata = SyncMetadata()
-    metadata.awaitNews(
-      ofMembers: [Self.ann, Self.bob], joining: false, conversation: Self.lunch, fromAnyone: true)
-    let (fromSelfUser, users) = news
 
     // when
-    metadata.takeMemberChange(
-      of: Set(users), joining: false, conversation: Self.lunch, fromSelfUser: fromSelfUser)
+    metadata.awaitNews(of: key, answeredAt: nil)
 
     // then
-    #expect(metadata.membersAwaitingNews(in: Self.lunch) == left)
-    #expect(metadata.memberChangesAwaitingNews.count == (left.isEmpty ? 0 : 1))
+    #expect(metadata.awaitedNews[key] == awaited)
   }
 
   @Test(
-    "News of a value pass over while an answered change of its key waits, and the change's own news end the wait and apply",
-    arguments: zip(
-      [AnsweredValue.selfName("Old"), .selfName("Ada"), .accent(2)],
-      [(true, 1), (false, 0), (false, 1)]))
-  func valueNewsPassOver(news: AnsweredValue, expected: (passesOver: Bool, left: Int)) {
-    // given: the self user's new name, Ada, answered
-    var metadata = SyncMetadata()
-    metadata.awaitNews(of: .selfName("Ada"))
+    "Reading to the end at a version forgets the keys answered at it or before",
+    arguments: [(Int?.some(4), 3), (5, 2), (8, 1), (9, 0), (nil, 3)])
+  func forgetThrough(version: Int?, left: Int) {
+    // given
+    var metadata = Self.awaiting()
 
     // when
-    let passes = metadata.passesOver(news)
+    metadata.forgetAwaitedNews(through: version)
 
     // then
-    #expect(passes == expected.passesOver)
-    #expect(metadata.valueChangesAwaitingNews.count == expected.left)
+    #expect(metadata.awaitedNews.count == left)
   }
 
-  @Test("Forgetting a group's member changes leaves the other groups'")
+  @Test("Forgetting a group's changes forgets its name and members, and leaves the rest")
   func forgetGroup() {
     // given
     var metadata = Self.awaiting()
+    metadata.awaitNews(of: .member(Self.ann, conversation: Self.lunch), answeredAt: 6)
 
     // when
-    metadata.forgetChanges(ofGroup: Self.lunch)
-
-    // then
-    #expect(metadata.memberChangesAwaitingNews.map(\.conversation) == [Self.team])
-  }
-
-  @Test("Value changes share the numbering of member changes, and go with their group")
-  func valueChanges() {
-    // given
-    var metadata = Self.awaiting()
-
-    // when
-    metadata.awaitNews(of: .groupName(conversation: Self.lunch, name: "Brunch"))
-    metadata.awaitNews(of: .selfName("Ada"))
     metadata.forgetChanges(ofGroup: Self.lunch)
 
     // then
     #expect(
-      metadata.valueChangesAwaitingNews == [AnsweredValueChange(number: 3, value: .selfName("Ada"))]
-    )
-    #expect(metadata.isAwaitingNews(of: .selfName))
-    #expect(!metadata.isAwaitingNews(of: .groupName(Self.lunch)))
-    let tookBea = metadata.takeValueChange(.selfName("Bea"))
-    let tookAda = metadata.takeValueChange(.selfName("Ada"))
-    #expect(!tookBea)
-    #expect(tookAda)
-    #expect(metadata.valueChangesAwaitingNews.isEmpty)
+      metadata.awaitedNews == [
+        .member(Self.bob, conversation: Self.team): 7, .deletedMessage(UUID(21)): 9,
+      ])
   }
-}
 
-extension SyncMetadata {
-  /// The same metadata with the answer count at `count`.
-  fileprivate func with(answersRecorded count: Int) -> SyncMetadata {
-    var copy = self
-    copy.answersRecorded = count
-    return copy
+  @Test("Ending a key's wait forgets it alone")
+  func endWait() {
+    // given
+    var metadata = Self.awaiting()
+
+    // when
+    metadata.endWait(of: .deletedMessage(UUID(21)))
+
+    // then
+    #expect(metadata.awaitedNews.count == 2)
+    #expect(!metadata.isAwaitingNews(of: .deletedMessage(UUID(21))))
   }
 }

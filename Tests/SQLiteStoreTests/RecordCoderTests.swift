@@ -47,22 +47,13 @@ struct RecordCoderTests {
       PendingChange<User>(), SyncMetadata(lastNotificationID: UUID(3)), SyncMetadata(),
       SyncMetadata(lastNotificationID: UUID(3), usersToFetch: [UUID(5), UUID(4)]),
       SyncMetadata(lastNotificationID: nil, createdGroupsToConfirm: [UUID(7), UUID(6)]),
-      SyncMetadata(lastNotificationID: nil, deletedMessagesAwaitingNews: [UUID(9), UUID(8)]),
       SyncMetadata(
         lastNotificationID: nil,
-        memberChangesAwaitingNews: [
-          AnsweredMemberChange(number: 4, conversation: UUID(7), joined: false, users: [UUID(6)]),
-          AnsweredMemberChange(
-            number: 5, conversation: UUID(7), joined: true, users: [UUID(9), UUID(8)]),
-          AnsweredMemberChange(
-            number: 10, conversation: UUID(7), joined: false, users: [UUID(2)], fromAnyone: true),
-        ],
-        valueChangesAwaitingNews: [
-          AnsweredValueChange(number: 6, value: .selfName("Ada")),
-          AnsweredValueChange(number: 7, value: .accent(-2)),
-          AnsweredValueChange(number: 8, value: .handle("ada")),
-          AnsweredValueChange(number: 9, value: .groupName(conversation: UUID(7), name: "")),
-        ], answersRecorded: 11, leftGroupsAwaitingNews: [UUID(3)]),
+        awaitedNews: [
+          .selfName: 6, .accent: 7, .handle: 8, .groupName(UUID(7)): 9,
+          .member(UUID(6), conversation: UUID(7)): 4, .member(UUID(8), conversation: UUID(7)): 4,
+          .connectionStatus(UUID(2)): 10, .deletedMessage(UUID(9)): .max, .leftGroup(UUID(3)): 11,
+        ]),
     ]
   }()
 
@@ -82,6 +73,33 @@ struct RecordCoderTests {
   static func roundTrip<Value: Codable & Equatable>(_ value: Value) throws -> Bool {
     let bytes = try RecordEncoder().encode(value)
     return try RecordDecoder().decode(Value.self, from: bytes) == value
+  }
+
+  /// Metadata as a store written before the awaited keys had versions holds it.
+  struct MetadataBeforeVersions: Codable {
+    var lastNotificationID: UUID?
+    var usersToFetch: [UUID] = []
+    var deletedMessagesAwaitingNews: [UUID]
+    var leftGroupsAwaitingNews: [UUID]
+    var answersRecorded = 3
+  }
+
+  @Test(
+    "Metadata written before versions keeps its deleted messages and left groups waiting for their own news"
+  )
+  func metadataBeforeVersions() throws {
+    // given
+    let bytes = try RecordEncoder().encode(
+      MetadataBeforeVersions(
+        lastNotificationID: UUID(1), deletedMessagesAwaitingNews: [UUID(2)],
+        leftGroupsAwaitingNews: [UUID(3)]))
+
+    // when
+    let metadata = try RecordDecoder().decode(SyncMetadata.self, from: bytes)
+
+    // then
+    #expect(metadata.lastNotificationID == UUID(1))
+    #expect(metadata.awaitedNews == [.deletedMessage(UUID(2)): .max, .leftGroup(UUID(3)): .max])
   }
 
   @Test("A record cut short anywhere is a decoding error naming it damaged, never a crash")

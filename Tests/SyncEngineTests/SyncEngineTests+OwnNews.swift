@@ -1,6 +1,8 @@
+import ConversationParsing
 import FakeBackend
 import Foundation
 import Models
+import ParsingCore
 import SyncEngine
 import SyncStrategies
 import SyncTestSupport
@@ -30,21 +32,26 @@ extension SyncEngineTests {
       return (world, bob, lunch)
     }
 
-    /// Reads the members the sync context holds for `lunch` while the pull's second page is
-    /// held on its way to the backend, then lets the pull end.
-    static func membersBetweenPages(of lunch: UUID, in world: SyncWorld) async -> (
-      between: Set<UUID>?, after: Set<UUID>?
-    ) {
+    /// Reads what `read` finds in the sync context while the pull's second page is held on its
+    /// way to the backend, then lets the pull end and reads the UI context.
+    static func betweenPages<Value: Sendable>(
+      in world: SyncWorld, _ read: @escaping @Sendable (ModelContext) -> Value
+    ) async -> (between: Value, after: Value) {
       world.fake.addFault(FaultRule(RequestMatcher("GET", "/notifications"), steps: [nil, .park]))
       let pull = Task { await world.engine.pullNotifications() }
       await world.fake.waitForParkedRequests(1)
-      let between = await world.stack.sync.perform {
-        $0.object(Conversation.self, id: lunch)?.participantIDs
-      }
+      let between = await world.stack.sync.perform { read($0) }
       world.fake.releaseAllParkedRequests()
       await pull.value
       await world.settle()
-      return (between, world.ui.object(Conversation.self, id: lunch)?.participantIDs)
+      return (between, read(world.ui))
+    }
+
+    /// Lunch's members between the pull's pages, and after it.
+    static func membersBetweenPages(of lunch: UUID, in world: SyncWorld) async -> (
+      between: Set<UUID>?, after: Set<UUID>?
+    ) {
+      await betweenPages(in: world) { $0.object(Conversation.self, id: lunch)?.participantIDs }
     }
 
     @Test(
@@ -72,14 +79,15 @@ extension SyncEngineTests {
     }
 
     @Test(
-      "An answered member change whose news a pull read to the end did not find waits no more, so later news of the member apply"
+      "An answered member change whose news a pull read to the end did not find waits no more"
     )
     func unmatchedRecordForgottenAtTheEnd() async throws {
       // given: the sync context awaits news of Bob's addition to Lunch that will never come (as
       // when they could not be read); a pull reads to the end, then Ann removes Bob
       let (world, bob, lunch) = try await Self.start()
+      let answered = world.fake.version.rawValue
       try await world.stack.sync.perform { context in
-        context.syncMetadata.awaitNews(ofMembers: [bob], joining: true, conversation: lunch)
+        context.syncMetadata.awaitNews(of: .member(bob, conversation: lunch), answeredAt: answered)
         try context.save()
       }
       await world.engine.pullNotifications()
@@ -92,7 +100,7 @@ extension SyncEngineTests {
 
       // then
       #expect(world.ui.object(Conversation.self, id: lunch)?.participantIDs.contains(bob) == false)
-      let awaited = await world.stack.sync.perform { $0.syncMetadata.memberChangesAwaitingNews }
+      let awaited = await world.stack.sync.perform { $0.syncMetadata.awaitedNews }
       #expect(awaited.isEmpty)
     }
 
@@ -115,26 +123,47 @@ extension SyncEngineTests {
       await world.settle()
       try rename(to: "Second")
       await world.settle()
-      world.fake.addFault(FaultRule(RequestMatcher("GET", "/notifications"), steps: [nil, .park]))
-      let pull = Task { await world.engine.pullNotifications() }
-      await world.fake.waitForParkedRequests(1)
 
       // when
       let me = world.me
-      let between = await world.stack.sync.perform {
+      let name = await Self.betweenPages(in: world) {
         selfUser
           ? $0.object(User.self, id: me)?.name
           : $0.object(Conversation.self, id: lunch)?.name
       }
-      world.fake.releaseAllParkedRequests()
-      await pull.value
-      await world.settle()
 
       // then
-      #expect(between == "Second")
-      let after =
-        selfUser ? world.selfUser?.name : world.ui.object(Conversation.self, id: lunch)?.name
-      #expect(after == "Second")
+      #expect(name.between == "Second")
+      #expect(name.after == "Second")
+    }
+
+    @Test(
+      "A rename answered after a catch-up that ran while it was out stays while a pull reads another member's older rename"
+    )
+    func renameAnsweredAcrossCatchUpStays() async throws {
+      // given: Lunch renamed here to Mine, the request parked on its way; meanwhile the backend
+      // forgets its news and the app catches up, then Ann renames Lunch to Theirs, and only then
+      // does the backend apply the rename from here and answer it
+      let (world, _, lunch) = try await Self.start()
+      let ann = try #require(world.fake.conversation(lunch)?.creator)
+      world.fake.addFault(.once(RequestMatcher(.renameConversation), .park))
+      try world.save { try $0.update(Conversation.self, id: lunch) { $0.name = "Mine" } }
+      await world.fake.waitForParkedRequests(1)
+      world.fake.expireNotifications(keepingLast: 0)
+      await world.engine.pullNotifications()
+      world.fake.renameRemotely(lunch, to: "Theirs", by: ann)
+      world.fake.releaseAllParkedRequests()
+      await world.settle()
+
+      // when
+      let name = await Self.betweenPages(in: world) {
+        $0.object(Conversation.self, id: lunch)?.name
+      }
+
+      // then
+      #expect(name.between == "Mine")
+      #expect(name.after == "Mine")
+      #expect(world.fake.conversation(lunch)?.name == "Mine")
     }
 
     @Test(
@@ -158,7 +187,7 @@ extension SyncEngineTests {
       #expect(members.between == nil)
       #expect(members.after == nil)
       #expect(world.fake.members(of: trip.id) == [bob])
-      let awaited = await world.stack.sync.perform { $0.syncMetadata.leftGroupsAwaitingNews }
+      let awaited = await world.stack.sync.perform { $0.syncMetadata.awaitedNews }
       #expect(awaited.isEmpty)
     }
   }

@@ -284,9 +284,7 @@ extension SyncEngineTests {
       // then
       #expect(world.ui.object(Message.self, id: message.id) == nil)
       #expect(world.fake.journal.filter { $0.request.path == "/notifications/last" }.count == 1)
-      let awaited = await world.stack.sync.perform {
-        $0.syncMetadata.deletedMessagesAwaitingNews
-      }
+      let awaited = await world.stack.sync.perform { $0.syncMetadata.awaitedNews }
       #expect(awaited.isEmpty)
     }
 

@@ -13,7 +13,7 @@ import UserParsing
 
 extension DownstreamSyncTests {
   /// News of a change the user made may be read after its answer, behind older news of the same
-  /// object: until its own news come, those older news leave the object where the answer put it.
+  /// key: news below the answer's version leave the key where the answer put it.
   @Suite("News of the user's own answered changes")
   @MainActor
   struct OwnNews {
@@ -33,17 +33,25 @@ extension DownstreamSyncTests {
       return harness
     }
 
-    /// Adds Bob to Lunch here and has the backend answer that it added him, with `news` read
-    /// while the request was out.
+    /// The server's version of the answers these tests give.
+    nonisolated static let answered = 5
+
+    /// Adds Bob to Lunch here and has the backend answer, at ``answered``, that it added him
+    /// (or, with `.noContent`, that he was in already), with `news` read while the request was
+    /// out.
     static func addBob(
-      in harness: TrackerHarness, newsWhileOut news: [EventPayload] = []
+      in harness: TrackerHarness, newsWhileOut news: [EventPayload] = [],
+      answer: EndpointResponse = .membersChanged(MembersChanged(userIDs: [bob]))
     ) async throws {
       try harness.save {
         try $0.update(Conversation.self, id: group) { $0.participantIDs.insert(bob) }
       }
       let addition = try #require(await harness.next())
-      if !news.isEmpty { _ = try await DownstreamSyncTests().apply(news, to: harness) }
-      await harness.complete(addition, .success(.membersChanged(MembersChanged(userIDs: [bob]))))
+      if !news.isEmpty {
+        _ = try await DownstreamSyncTests().apply(
+          news, versions: news.map { _ in answered }, to: harness)
+      }
+      await harness.complete(addition, .success(answer, version: ServerVersion(answered)))
     }
 
     /// A member event in Lunch.
@@ -54,13 +62,17 @@ extension DownstreamSyncTests {
       return joined ? .memberJoin(change) : .memberLeave(change)
     }
 
-    /// A harness whose user left Lunch, the backend answering that it took them out.
+    /// A harness whose user left Lunch, the backend answering at ``answered`` that it took them
+    /// out.
     static func leftLunch() async throws -> TrackerHarness {
       let harness = try await lunch()
       try harness.save { try $0.delete(Conversation.self, id: group) }
       let leave = try #require(await harness.next())
       await harness.complete(
-        leave, .success(.membersChanged(MembersChanged(userIDs: [harness.me.id]))))
+        leave,
+        .success(
+          .membersChanged(MembersChanged(userIDs: [harness.me.id])),
+          version: ServerVersion(answered)))
       return harness
     }
 
@@ -73,50 +85,53 @@ extension DownstreamSyncTests {
         ConversationEvent(conversation: group, from: author, time: time, data: payload))
     }
 
-    /// What the sync context holds: Lunch's members, and the answered member changes it awaits
-    /// news of.
-    static func state(of harness: TrackerHarness) async -> (Set<UUID>?, [AnsweredMemberChange]) {
+    /// A rename of Lunch to `name` by `author`.
+    nonisolated static func renamed(_ name: String, by author: UUID) -> EventPayload {
+      .conversationRename(
+        ConversationEvent(conversation: group, from: author, time: time, data: name))
+    }
+
+    /// Applies `news`, each at the version `versions` gives it.
+    static func apply(_ news: [EventPayload], at versions: [Int], to harness: TrackerHarness)
+      async throws -> NotificationApplication
+    {
+      try await DownstreamSyncTests().apply(news, versions: versions, to: harness)
+    }
+
+    /// What the sync context holds: Lunch's members, and the keys awaiting news.
+    static func state(of harness: TrackerHarness) async -> (Set<UUID>?, [AwaitedKey: Int]) {
       await harness.stack.sync.perform {
-        (
-          $0.object(Conversation.self, id: group)?.participantIDs,
-          $0.syncMetadata.memberChangesAwaitingNews
-        )
+        ($0.object(Conversation.self, id: group)?.participantIDs, $0.syncMetadata.awaitedNews)
       }
     }
 
-    @Test("An answered addition of a member waits for its news, numbered in the order answered")
-    func answeredAdditionAwaitsItsNews() async throws {
+    @Test(
+      "An answered member change awaits the news of every member it listed at the answer's version",
+      arguments: [
+        EndpointResponse.membersChanged(MembersChanged(userIDs: [bob])), .noContent,
+      ])
+    func answeredAdditionAwaitsItsNews(answer: EndpointResponse) async throws {
       // given
       let harness = try await Self.lunch()
 
       // when
-      try await Self.addBob(in: harness)
+      try await Self.addBob(in: harness, answer: answer)
 
       // then
       let (members, awaited) = await Self.state(of: harness)
       #expect(members == [harness.me.id, Self.ann, Self.bob])
-      #expect(
-        awaited == [
-          AnsweredMemberChange(number: 0, conversation: Self.group, joined: true, users: [Self.bob])
-        ])
+      #expect(awaited == [.member(Self.bob, conversation: Self.group): Self.answered])
     }
 
-    @Test(
-      "An answered member change whose news may have been read while it was out waits for nothing",
-      arguments: [
-        [Self.event([Self.bob], from: Self.ann, joined: true)],
-        [
-          Self.event([Self.bob], from: Self.ann, joined: true),
-          Self.event([Self.bob], from: Self.ann, joined: false),
-        ],
-      ])
-    func answeredChangeHeardWhileOut(news: [EventPayload]) async throws {
-      // given: news of Bob read while the addition was out: its own, or another's changes of
-      // him that it may have come between
+    @Test("An answer that does not say its version awaits no news")
+    func answerWithoutVersion() async throws {
+      // given
+      let harness = try await Self.lunch()
+      try harness.save { try $0.update(Conversation.self, id: Self.group) { $0.name = "Brunch" } }
+      let rename = try #require(await harness.next())
 
       // when
-      let harness = try await Self.lunch()
-      try await Self.addBob(in: harness, newsWhileOut: news)
+      await harness.complete(rename, .success(.renamed(ConversationRename(name: "Brunch"))))
 
       // then
       let (_, awaited) = await Self.state(of: harness)
@@ -124,110 +139,45 @@ extension DownstreamSyncTests {
     }
 
     @Test(
-      "An answer to a request out across a catch-up waits for nothing, since the catch-up may have moved past its news"
-    )
-    func answerAcrossCatchUp() async throws {
-      // given
-      let harness = try await Self.lunch()
-      try harness.save {
-        try $0.update(Conversation.self, id: Self.group) {
-          $0.participantIDs.insert(Self.bob)
-          $0.name = "Brunch"
-        }
-      }
-      let requests = await harness.drain()
-      await harness.stack.sync.perform { $0.noteCatchUpApplied() }
-
-      // when
-      for request in requests {
-        let answer: EndpointResponse =
-          if case .renameConversation(_, let rename) = request.endpoint {
-            .renamed(rename)
-          } else {
-            .membersChanged(MembersChanged(userIDs: [Self.bob]))
-          }
-        await harness.complete(request, .success(answer))
-      }
-
-      // then
-      #expect(requests.count == 2)
-      let awaited = await harness.stack.sync.perform {
-        ($0.syncMetadata.memberChangesAwaitingNews, $0.syncMetadata.valueChangesAwaitingNews)
-      }
-      #expect(awaited.0.isEmpty)
-      #expect(awaited.1.isEmpty)
-    }
-
-    @Test(
-      "An answer that changed no member waits for the news of whoever moved them, which anyone may have done"
-    )
-    func answerThatChangedNothing() async throws {
-      // given
-      let harness = try await Self.lunch()
-      try harness.save {
-        try $0.update(Conversation.self, id: Self.group) { $0.participantIDs.insert(Self.bob) }
-      }
-      let addition = try #require(await harness.next())
-
-      // when
-      await harness.complete(addition, .success(.noContent))
-
-      // then
-      let (_, awaited) = await Self.state(of: harness)
-      #expect(
-        awaited == [
-          AnsweredMemberChange(
-            number: 0, conversation: Self.group, joined: true, users: [Self.bob],
-            fromAnyone: true)
-        ])
-    }
-
-    @Test(
-      "Another member's news of the change an answer found made already end its wait, and older news pass over",
-      arguments: zip([false, true], [1, 0]))
-    func answerThatChangedNothingEndsWithAnyonesNews(ownNewsRead: Bool, stillAwaited: Int)
+      "News of a member below an answered change's version leave them where the answer put them, and news at it or later apply and end the wait",
+      arguments: [
+        ([(false, 4)], true, 1), ([(false, 4), (true, 5)], true, 0),
+        ([(false, 4), (false, 6)], false, 0),
+      ])
+    func memberNewsAgainstTheAnswer(news: [(joined: Bool, version: Int)], bobIn: Bool, left: Int)
       async throws
     {
-      // given: Bob's addition answered 204; the news read then tell of an earlier removal of
-      // him, and, in the second case, of Ann's addition of him, which the answer found
-      let harness = try await Self.lunch()
-      try harness.save {
-        try $0.update(Conversation.self, id: Self.group) { $0.participantIDs.insert(Self.bob) }
-      }
-      let addition = try #require(await harness.next())
-      await harness.complete(addition, .success(.noContent))
-      let older = Self.event([Self.bob], from: Self.ann, joined: false)
-      let own = Self.event([Self.bob], from: Self.ann, joined: true)
-
-      // when
-      _ = try await DownstreamSyncTests().apply(ownNewsRead ? [older, own] : [older], to: harness)
-
-      // then
-      let (members, awaited) = await Self.state(of: harness)
-      #expect(members == [harness.me.id, Self.ann, Self.bob])
-      #expect(awaited.count == stillAwaited)
-    }
-
-    @Test(
-      "Older news of a member an answered change moved leave them where the answer put them, and the change's own news end the wait",
-      arguments: zip([false, true], [1, 0]))
-    func olderNewsLeaveTheMember(ownNewsRead: Bool, stillAwaited: Int) async throws {
-      // given: the addition of Bob answered; news read after it tell of Ann's removal of Bob
-      // before it, then, or not yet, of the addition itself
+      // given: Bob's addition answered at 5; news read after it tell of Ann's removal of Bob
+      // before it, then of the addition itself, or of Ann's removal of him after it
       let harness = try await Self.lunch()
       try await Self.addBob(in: harness)
-      let news =
-        [Self.event([Self.bob], from: Self.ann, joined: false)]
-        + (ownNewsRead ? [Self.event([Self.bob], from: harness.me.id, joined: true)] : [])
+      let events = news.map { Self.event([Self.bob], from: Self.ann, joined: $0.joined) }
 
       // when
-      _ = try await DownstreamSyncTests().apply(news, to: harness)
+      _ = try await Self.apply(events, at: news.map(\.version), to: harness)
 
       // then
       let (members, awaited) = await Self.state(of: harness)
-      #expect(members == [harness.me.id, Self.ann, Self.bob])
-      #expect(awaited.count == stillAwaited)
+      #expect(members?.contains(Self.bob) == bobIn)
+      #expect(awaited.count == left)
       #expect(await harness.next() == nil)
+    }
+
+    @Test("An answered change whose news were read while it was out lets later news apply")
+    func answeredChangeHeardWhileOut() async throws {
+      // given: the news of Bob's addition read while it was out
+      let harness = try await Self.lunch()
+      try await Self.addBob(
+        in: harness, newsWhileOut: [Self.event([Self.bob], from: harness.me.id, joined: true)])
+
+      // when: Ann removes Bob after it
+      _ = try await Self.apply(
+        [Self.event([Self.bob], from: Self.ann, joined: false)], at: [6], to: harness)
+
+      // then
+      let (members, awaited) = await Self.state(of: harness)
+      #expect(members == [harness.me.id, Self.ann])
+      #expect(awaited.isEmpty)
     }
 
     @Test("News of members no answered change names apply while others wait")
@@ -237,8 +187,8 @@ extension DownstreamSyncTests {
       try await Self.addBob(in: harness)
 
       // when
-      _ = try await DownstreamSyncTests().apply(
-        [Self.event([Self.ann, Self.bob], from: Self.ann, joined: false)], to: harness)
+      _ = try await Self.apply(
+        [Self.event([Self.ann, Self.bob], from: Self.ann, joined: false)], at: [4], to: harness)
 
       // then
       let (members, awaited) = await Self.state(of: harness)
@@ -246,22 +196,15 @@ extension DownstreamSyncTests {
       #expect(awaited.count == 1)
     }
 
-    @Test("News of the group's creation read after an answered member change keep that member")
+    @Test("News of the group's making read after an answered member change keep that member")
     func creationNewsKeepTheMember() async throws {
       // given
       let harness = try await Self.lunch()
       try await Self.addBob(in: harness)
-      let created = ConversationPayload(
-        id: Self.group, type: .group, name: "Lunch", creator: harness.me.id,
-        selfMember: harness.me.id, otherMembers: [Self.ann], lastEventTime: Self.time)
 
       // when
-      _ = try await DownstreamSyncTests().apply(
-        [
-          .conversationCreate(
-            ConversationEvent(
-              conversation: Self.group, from: harness.me.id, time: Self.time, data: created))
-        ], to: harness)
+      _ = try await Self.apply(
+        [Self.making(from: harness.me.id, me: harness.me.id)], at: [1], to: harness)
 
       // then
       let (members, awaited) = await Self.state(of: harness)
@@ -276,8 +219,8 @@ extension DownstreamSyncTests {
       try await Self.addBob(in: harness)
 
       // when
-      _ = try await DownstreamSyncTests().apply(
-        [Self.event([harness.me.id], from: Self.ann, joined: false)], to: harness)
+      _ = try await Self.apply(
+        [Self.event([harness.me.id], from: Self.ann, joined: false)], at: [6], to: harness)
 
       // then
       let (members, awaited) = await Self.state(of: harness)
@@ -295,7 +238,7 @@ extension DownstreamSyncTests {
       try await harness.seedRemote([group])
       let nonce = UUID(109)
       try await harness.stack.sync.perform { context in
-        context.syncMetadata.deletedMessagesAwaitingNews = [nonce]
+        context.syncMetadata.awaitNews(of: .deletedMessage(nonce), answeredAt: Self.answered)
         try context.save()
       }
       func event<Data>(_ data: Data) -> ConversationEvent<Data> {
@@ -307,15 +250,15 @@ extension DownstreamSyncTests {
         [.messageAdd(event(posted))] + (deletionRead ? [.messageDelete(event(nonce))] : [])
 
       // when
-      let applied = try await DownstreamSyncTests().apply(events, to: harness)
+      let applied = try await Self.apply(events, at: [4, 5], to: harness)
 
       // then
       #expect(harness.ui.object(Message.self, id: nonce) == nil)
       #expect(applied.skippedEvents == 0)
       let awaited = await harness.stack.sync.perform {
-        $0.syncMetadata.deletedMessagesAwaitingNews
+        $0.syncMetadata.isAwaitingNews(of: .deletedMessage(nonce))
       }
-      #expect(awaited == (stillAwaited ? [nonce] : []))
+      #expect(awaited == stillAwaited)
     }
 
     @Test(
@@ -329,14 +272,13 @@ extension DownstreamSyncTests {
         + (leavingRead ? [Self.event([harness.me.id], from: harness.me.id, joined: false)] : [])
 
       // when
-      let applied = try await DownstreamSyncTests().apply(news, to: harness)
+      let applied = try await Self.apply(news, at: [1, 5], to: harness)
 
       // then
-      let (members, _) = await Self.state(of: harness)
+      let (members, awaited) = await Self.state(of: harness)
       #expect(members == nil)
       #expect(applied.skippedEvents == 0)
-      let awaited = await harness.stack.sync.perform { $0.syncMetadata.leftGroupsAwaitingNews }
-      #expect(awaited == (stillAwaited ? [Self.group] : []))
+      #expect(awaited == (stillAwaited ? [.leftGroup(Self.group): Self.answered] : [:]))
     }
 
     @Test("A leave the backend answered without taking the user out waits for no news")
@@ -347,10 +289,10 @@ extension DownstreamSyncTests {
       let leave = try #require(await harness.next())
 
       // when
-      await harness.complete(leave, .success(.noContent))
+      await harness.complete(leave, .success(.noContent, version: ServerVersion(Self.answered)))
 
       // then
-      let awaited = await harness.stack.sync.perform { $0.syncMetadata.leftGroupsAwaitingNews }
+      let (_, awaited) = await Self.state(of: harness)
       #expect(awaited.isEmpty)
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
@@ -364,18 +306,17 @@ extension DownstreamSyncTests {
       let harness = try await Self.leftLunch()
 
       // when
-      _ = try await DownstreamSyncTests().apply(
+      _ = try await Self.apply(
         [
           Self.event([harness.me.id], from: Self.ann, joined: false),
           Self.making(from: Self.ann, me: harness.me.id),
           Self.event([harness.me.id], from: Self.ann, joined: true),
-        ], to: harness)
+        ], at: [2, 3, 4], to: harness)
 
       // then
-      let (members, _) = await Self.state(of: harness)
+      let (members, awaited) = await Self.state(of: harness)
       #expect(members == nil)
-      let awaited = await harness.stack.sync.perform { $0.syncMetadata.leftGroupsAwaitingNews }
-      #expect(awaited == [Self.group])
+      #expect(awaited == [.leftGroup(Self.group): Self.answered])
     }
 
     @Test(
@@ -393,70 +334,75 @@ extension DownstreamSyncTests {
       }
       let update = try #require(await harness.next())
       await harness.complete(update, await harness.respond(to: update))
+      let version = harness.fake.version.rawValue
       let me = harness.me.id
       let news: [EventPayload] =
         [.userUpdate(UserUpdatePayload(id: me, name: "First", accentID: 2))]
         + (ownNewsRead ? [.userUpdate(UserUpdatePayload(id: me, name: "Second", accentID: 4))] : [])
 
       // when
-      _ = try await DownstreamSyncTests().apply(news, to: harness)
+      _ = try await Self.apply(news, at: [version - 1, version], to: harness)
 
       // then
       #expect(harness.ui.selfUser?.name == "Second")
       #expect(harness.ui.selfUser?.accentID == 4)
-      let awaited = await harness.stack.sync.perform { $0.syncMetadata.valueChangesAwaitingNews }
+      let (_, awaited) = await Self.state(of: harness)
       #expect(awaited.count == stillAwaited)
       #expect(await harness.next() == nil)
     }
 
     @Test(
-      "A group rename answered before its news leaves an older rename without effect, and its own news end the wait",
-      arguments: zip([false, true], [1, 0]))
-    func olderRenameOfAGroup(ownNewsRead: Bool, stillAwaited: Int) async throws {
+      "A group rename answered before its news leaves an older rename without effect, applies a later one, and news at its version end the wait",
+      arguments: [
+        ([("Supper", 4)], "Brunch", 1), ([("Supper", 4), ("Brunch", 5)], "Brunch", 0),
+        ([("Supper", 6)], "Supper", 0),
+      ])
+    func renameAgainstTheAnswer(news: [(name: String, version: Int)], shown: String, left: Int)
+      async throws
+    {
       // given
       let harness = try await Self.lunch()
       try harness.save { try $0.update(Conversation.self, id: Self.group) { $0.name = "Brunch" } }
       let rename = try #require(await harness.next())
-      await harness.complete(rename, .success(.renamed(ConversationRename(name: "Brunch"))))
-      func renamed(_ name: String, by author: UUID) -> EventPayload {
-        .conversationRename(
-          ConversationEvent(conversation: Self.group, from: author, time: Self.time, data: name))
-      }
-      let news =
-        [renamed("Supper", by: Self.ann)]
-        + (ownNewsRead ? [renamed("Brunch", by: harness.me.id)] : [])
+      await harness.complete(
+        rename,
+        .success(
+          .renamed(ConversationRename(name: "Brunch")), version: ServerVersion(Self.answered)))
 
       // when
-      _ = try await DownstreamSyncTests().apply(news, to: harness)
+      _ = try await Self.apply(
+        news.map { Self.renamed($0.name, by: Self.ann) }, at: news.map(\.version), to: harness)
 
       // then
       let name = await harness.stack.sync.perform {
         $0.object(Conversation.self, id: Self.group)?.name
       }
-      #expect(name == "Brunch")
-      let awaited = await harness.stack.sync.perform { $0.syncMetadata.valueChangesAwaitingNews }
-      #expect(awaited.count == stillAwaited)
+      #expect(name == shown)
+      let (_, awaited) = await Self.state(of: harness)
+      #expect(awaited.count == left)
     }
 
-    @Test("A rename whose news were read while it was out waits for nothing")
-    func renameHeardWhileOut() async throws {
+    @Test("News that do not say their version apply, and leave the answer waiting")
+    func unversionedNewsApply() async throws {
       // given
       let harness = try await Self.lunch()
       try harness.save { try $0.update(Conversation.self, id: Self.group) { $0.name = "Brunch" } }
       let rename = try #require(await harness.next())
-      _ = try await DownstreamSyncTests().apply(
-        [
-          .conversationRename(
-            ConversationEvent(
-              conversation: Self.group, from: harness.me.id, time: Self.time, data: "Brunch"))
-        ], to: harness)
+      await harness.complete(
+        rename,
+        .success(
+          .renamed(ConversationRename(name: "Brunch")), version: ServerVersion(Self.answered)))
 
       // when
-      await harness.complete(rename, .success(.renamed(ConversationRename(name: "Brunch"))))
+      _ = try await DownstreamSyncTests().apply([Self.renamed("Supper", by: Self.ann)], to: harness)
 
       // then
-      let awaited = await harness.stack.sync.perform { $0.syncMetadata.valueChangesAwaitingNews }
-      #expect(awaited.isEmpty)
+      let name = await harness.stack.sync.perform {
+        $0.object(Conversation.self, id: Self.group)?.name
+      }
+      #expect(name == "Supper")
+      let (_, awaited) = await Self.state(of: harness)
+      #expect(awaited == [.groupName(Self.group): Self.answered])
     }
 
     /// A harness whose sync context has the self user's accepted connection with Ann, as the
@@ -476,7 +422,7 @@ extension DownstreamSyncTests {
           .connection(
             ConnectionPayload(
               from: harness.me.id, to: ann, status: .blocked, conversation: conversation ?? group,
-              lastUpdate: time))))
+              lastUpdate: time)), version: ServerVersion(answered)))
       return harness
     }
 
@@ -497,14 +443,12 @@ extension DownstreamSyncTests {
       let own = Self.connectionNews(.blocked, me: harness.me.id)
 
       // when
-      _ = try await DownstreamSyncTests().apply(ownNewsRead ? [older, own] : [older], to: harness)
+      _ = try await Self.apply(
+        ownNewsRead ? [older, own] : [older], at: [Self.answered - 1, Self.answered], to: harness)
 
       // then
       let (status, awaited) = await harness.stack.sync.perform {
-        (
-          $0.object(Connection.self, id: Self.ann)?.status,
-          $0.syncMetadata.valueChangesAwaitingNews.count
-        )
+        ($0.object(Connection.self, id: Self.ann)?.status, $0.syncMetadata.awaitedNews.count)
       }
       #expect(status == .blocked)
       #expect(awaited == stillAwaited)

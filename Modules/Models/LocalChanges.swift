@@ -75,11 +75,7 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
     let setKeys = Object.schema.setKeys
     lastEdits.reserveCapacity(lastEdits.count + changes.updated.count)
     for (id, update) in changes.updated {
-      if let index = lastEdits.index(forKey: id) {
-        for key in update.keys { lastEdits.values[index][key] = editSerial }
-      } else {
-        lastEdits[id] = Dictionary(uniqueKeysWithValues: update.keys.map { ($0, editSerial) })
-      }
+      Self.stamp(update.keys, with: editSerial, in: &lastEdits[id])
       guard !setKeys.isEmpty else { continue }
       for key in update.keys {
         guard setKeys.contains(key), let before = table[id] else { continue }
@@ -146,35 +142,27 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   @_specialize(where Object == Connection)
   mutating func recordSave(_ changes: EntityChanges<Object>, committed: Tables) {
     let table = committed.rows(of: Object.self)
-    // A save of many objects looks each one up once per record, where it can: every lookup
-    // hashes the id, and hashing is most of what recording a save costs.
+    // A save of many objects looks each one up once per record: every lookup hashes the id,
+    // and hashing is most of what recording a save costs. An optional or default subscript
+    // reads and writes its entry with one lookup.
     originals.reserveCapacity(originals.count + changes.updated.count)
     updatedKeys.reserveCapacity(updatedKeys.count + changes.updated.count)
     editBases.reserveCapacity(editBases.count + changes.updated.count)
-    for id in changes.updated.keys where originals[id] == nil && !inserted.contains(id) {
-      if let original = table[id] { originals[id] = original }
-    }
     for id in changes.inserted.keys {
       inserted.insert(id)
       deleted.remove(id)
       if !failures.isEmpty { failures[id] = nil }
     }
     for (id, update) in changes.updated {
-      if let index = updatedKeys.index(forKey: id) {
-        updatedKeys.values[index].formUnion(update.keys)
-      } else {
-        updatedKeys[id] = update.keys
-      }
+      let isNew = !inserted.isEmpty && inserted.contains(id)
+      let original = Self.fill(&originals[id]) { isNew ? nil : table[id] }
+      Self.add(update.keys, to: &updatedKeys[id])
       if !failures.isEmpty { failures[id] = nil }
-      if !inserted.isEmpty, inserted.contains(id), let backend = backendValue(of: id) {
+      if isNew, let backend = backendValue(of: id) {
         noteEdit(of: id, keys: update.keys, measuredAgainst: backend)
       }
-      if let original = originals[id] {
-        if let index = editBases.index(forKey: id) {
-          for key in update.keys { Object.field(key).copy(&editBases.values[index], original) }
-        } else {
-          editBases[id] = original
-        }
+      if let original {
+        Self.fill(&editBases[id], moving: update.keys, from: original)
       }
     }
     for id in changes.deleted {
@@ -198,6 +186,46 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
 }
 
 extension LocalChanges {
+  /// The value in `slot`, which `make` fills first if it is empty.
+  private static func fill(_ slot: inout Object?, _ make: () -> Object?) -> Object? {
+    if slot == nil { slot = make() }
+    return slot
+  }
+
+  /// Sets the serial of each of `keys` to `serial`, in the serials of one object's saves.
+  private static func stamp(
+    _ keys: Set<Object.Key>, with serial: Int, in slot: inout [Object.Key: Int]?
+  ) {
+    var serials = slot ?? Dictionary(minimumCapacity: keys.count)
+    slot = nil
+    for key in keys { serials[key] = serial }
+    slot = serials
+  }
+
+  /// Adds `keys` to a set of keys, or takes them as it if there is none.
+  private static func add(_ keys: Set<Object.Key>, to slot: inout Set<Object.Key>?) {
+    guard var value = slot else {
+      slot = keys
+      return
+    }
+    slot = nil
+    value.formUnion(keys)
+    slot = value
+  }
+
+  /// Sets an edit base to `original`, or moves an existing one's `keys` to its values.
+  private static func fill(
+    _ base: inout Object?, moving keys: Set<Object.Key>, from original: Object
+  ) {
+    guard var value = base else {
+      base = original
+      return
+    }
+    base = nil
+    for key in keys { Object.field(key).copy(&value, original) }
+    base = value
+  }
+
   /// Notes, on each version of the new object `id` that a creation sent, that the user changed
   /// `keys` after it went, while the backend was taken to hold `backend`.
   private mutating func noteEdit(

@@ -160,6 +160,8 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
       if !failures.isEmpty { failures[id] = nil }
       if isNew, let backend = backendValue(of: id) {
         noteEdit(of: id, keys: update.keys, measuredAgainst: backend)
+      } else if !unconfirmed.isEmpty {
+        noteSave(of: id, keys: update.keys)
       }
       if let original {
         Self.fill(&editBases[id], moving: update.keys, from: original)
@@ -186,6 +188,18 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
 }
 
 extension LocalChanges {
+  /// Notes, on each call of `id` written ahead, that the user saved those of `keys` it carried
+  /// after it went.
+  private mutating func noteSave(of id: UUID, keys: Set<Object.Key>) {
+    guard var records = unconfirmed[id],
+      records.contains(where: { $0.call != nil && !$0.keys.isDisjoint(with: keys) })
+    else { return }
+    for index in records.indices where records[index].call != nil {
+      records[index].savedSince.formUnion(records[index].keys.intersection(keys))
+    }
+    unconfirmed[id] = records
+  }
+
   /// The value in `slot`, which `make` fills first if it is empty.
   private static func fill(_ slot: inout Object?, _ make: () -> Object?) -> Object? {
     if slot == nil { slot = make() }
@@ -264,18 +278,23 @@ package struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
   /// later life of the app sends this call again, as it went, before any later change of its
   /// keys, so the backend applies it at most once, whatever the user saved since.
   package internal(set) var call: RecordedCall?
+  /// For a record with a ``call``, the keys it carried that the user saved after the call went,
+  /// so that a later life of the app knows those saves are newer than the call.
+  package internal(set) var savedSince: Set<Object.Key>
 
   /// Creates an unconfirmed value, with the mark of the write-ahead record it is, if any, the
-  /// user's changes made after it went, and the call that went.
+  /// user's changes made after it went, the call that went, and the keys saved since.
   package init(
     keys: Set<Object.Key>, value: Object, mark: WriteAheadMark? = nil,
-    editedSince: EditBase<Object>? = nil, call: RecordedCall? = nil
+    editedSince: EditBase<Object>? = nil, call: RecordedCall? = nil,
+    savedSince: Set<Object.Key> = []
   ) {
     self.keys = keys
     self.value = value
     self.mark = mark
     self.editedSince = editedSince
     self.call = call
+    self.savedSince = savedSince
   }
 }
 

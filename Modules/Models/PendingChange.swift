@@ -134,14 +134,15 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
 
 extension UnconfirmedValue: Codable {
   private enum CodingKeys: String, CodingKey {
-    case keys, value, mark, editedSince, call
+    case keys, value, mark, editedSince, call, savedSince
   }
 
   /// Reads an unconfirmed value; an unknown key name is an error naming it.
   ///
   /// A value written before marks existed reads as unmarked, one written before the user's
-  /// later changes were kept beside it, as changed since by nothing, and one written before
-  /// calls were kept (with an idempotency key alone), as one without a call.
+  /// later changes were kept beside it, as changed since by nothing, one written before
+  /// calls were kept (with an idempotency key alone), as one without a call, and one written
+  /// before saves since a call were kept, as saved since in nothing.
   package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -149,11 +150,14 @@ extension UnconfirmedValue: Codable {
       value: try container.decode(Object.self, forKey: .value),
       mark: try container.decodeIfPresent(Int.self, forKey: .mark).map(WriteAheadMark.init),
       editedSince: try container.decodeIfPresent(EditBase<Object>.self, forKey: .editedSince),
-      call: try container.decodeIfPresent(RecordedCall.self, forKey: .call))
+      call: try container.decodeIfPresent(RecordedCall.self, forKey: .call),
+      savedSince: container.contains(.savedSince)
+        ? try Object.Key.decodeSet(from: container, forKey: .savedSince) : [])
   }
 
   /// Writes the keys by name, comma-separated, the value, the mark's serial if it has one, the
-  /// user's later changes if there are any, and the call that went if there is one.
+  /// user's later changes if there are any, the call that went if there is one, and the keys
+  /// saved since it, if any.
   package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(Object.Key.names(of: keys), forKey: .keys)
@@ -161,6 +165,9 @@ extension UnconfirmedValue: Codable {
     try container.encodeIfPresent(mark?.serial, forKey: .mark)
     try container.encodeIfPresent(editedSince, forKey: .editedSince)
     try container.encodeIfPresent(call, forKey: .call)
+    if !savedSince.isEmpty {
+      try container.encode(Object.Key.names(of: savedSince), forKey: .savedSince)
+    }
   }
 }
 

@@ -45,7 +45,10 @@ extension EntityTrack {
       endedDeletions: 0, alsoPossible: [], lastKnown: change.lastKnown,
       unconfirmed: change.unconfirmed, endpoint: endpoint,
       trail: context.startServerTrail(of: Object.self, id: id))
-    flight.savedUpTo = changes.editSerial
+    // The call went in an earlier life: every save of this one came after it, and so did the
+    // earlier saves its record names.
+    flight.savedUpTo = 0
+    flight.savedInEarlierLife = record.savedSince
     flight.idempotencyKey = key
     flight.earlierLifeVersion = changes.originalVersions[id]
     flight.mayBeAppliedAlready = true

@@ -280,11 +280,16 @@ extension EntityTrack {
   /// server's value, whatever else of the set the user changed (a member the request added and
   /// another member removed later goes; one the user added since stays). So does a key the
   /// request carried only part of: a removal that went before an addition of the same save
-  /// yields its members, and the addition still goes. Saves of an earlier life of the app are
-  /// not known: they count from the resend.
+  /// yields its members, and the addition still goes. Of a call an earlier life of the app
+  /// sent, the keys its record says the user saved since count as saved, and every save of this
+  /// life does; the members of a set such a save changed are not known, and count from the
+  /// resend.
   private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
     let changes = context.localChanges(of: Object.self)
-    let notSaved = keys.filter { changes.isUnsaved(flight.id, at: $0, since: flight.savedUpTo) }
+    let notSaved = keys.filter {
+      !flight.savedInEarlierLife.contains($0)
+        && changes.isUnsaved(flight.id, at: $0, since: flight.savedUpTo)
+    }
     let partial = keys.filter { key in
       guard let local = flight.local, let sent = flight.sent else { return false }
       return !local.hasSameValue(at: key, as: sent)
@@ -373,7 +378,8 @@ extension EntityTrack {
       guard let acknowledgement else { return }
       let held = acknowledgement.value
       context.recordSynchronised(
-        held, keys: flight.keys, savedUpTo: flight.kind == .update ? flight.savedUpTo : .max)
+        held, keys: flight.keys, savedUpTo: flight.kind == .update ? flight.savedUpTo : .max,
+        savedAlso: flight.savedInEarlierLife)
       for possible in acknowledgement.alsoPossible {
         context.recordUnconfirmed(possible, keys: flight.keys)
       }

@@ -55,6 +55,9 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// (`LocalChanges.editSerial`): a key or element whose last save has a higher serial
     /// (`LocalChanges.lastEdits`, `LocalChanges.lastElementEdits`) was edited again since.
     var savedUpTo = 0
+    /// For a call an earlier life of the app sent, the keys its record says the user saved
+    /// after it went (`UnconfirmedValue.savedSince`): edited again since, as a later serial is.
+    var savedInEarlierLife: Set<Object.Key> = []
     /// The idempotency key the request went with: the same call sent again after its answer
     /// was lost goes with the same key, so the server applies it at most once.
     var idempotencyKey = ""

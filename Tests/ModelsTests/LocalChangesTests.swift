@@ -67,6 +67,35 @@ struct LocalChangesTests {
     #expect(afterAnswer.editBases[group.id]?.participantIDs.contains(bob.id) == true)
   }
 
+  @Test(
+    "A save of a key a recorded call carried after it went is kept on the call's record, which a restart reads back"
+  )
+  func savesAfterARecordedCallSurviveRestart() throws {
+    // given: the user renamed themselves to A, and the call that carries it was written ahead;
+    // then they saved the name again, and the accent
+    let user = make.user(name: "Ann")
+    let store = InMemoryStore(Tables([user]))
+    let before = try InlineModelStack(store: store)
+    try before.ui.update(User.self, id: user.id) { $0.name = "A" }
+    try before.ui.save()
+    let sent = try #require(before.sync.object(User.self, id: user.id))
+    let call = RecordedCall(idempotencyKey: "k", method: "PUT", segments: ["self"], body: nil)
+    before.sync.recordInFlight(sent, keys: [.name], call: call)
+    try before.sync.save()
+    for edit in [{ (user: inout User) in user.name = "B" }, { $0.accentID = 3 }] {
+      try before.ui.update(User.self, id: user.id, edit)
+      try before.ui.save()
+    }
+    try before.sync.save()
+
+    // when
+    let after = try InlineModelStack(store: store)
+
+    // then
+    let changes = after.sync.localChanges(of: User.self)
+    #expect(changes.unconfirmed[user.id]?.map(\.savedSince) == [[.name]])
+  }
+
   @Test("An edit base goes with its keys, and a store keeps it with them")
   func editBaseCleared() async throws {
     // given

@@ -36,6 +36,11 @@ struct RecordCoderTests {
         call: RecordedCall(
           idempotencyKey: "k-9", method: "PUT", segments: ["conversations", "lunch"],
           body: Data(#"{"name":"Brunch"}"#.utf8))),
+      UnconfirmedValue(
+        keys: [.name, .participantIDs], value: group, mark: WriteAheadMark(serial: 10),
+        call: RecordedCall(
+          idempotencyKey: "k-10", method: "PUT", segments: ["conversations", "lunch"], body: nil),
+        savedSince: [.name]),
     ]
     var based = PendingChange<Conversation>()
     based.keys = [.participantIDs]

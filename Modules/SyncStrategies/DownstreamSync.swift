@@ -193,9 +193,7 @@ public struct DownstreamSync: Sendable {
     return objects
   }
 
-  /// Applies a page of notifications already read, event by event; beside a member change of
-  /// the user's, a member another event of the page names later moves only in the last
-  /// synchronised list until that event.
+  /// Applies a page of notifications already read, event by event.
   public func apply(
     _ page: Page<NotificationPayload>, since: UUID?, in context: ModelContext
   ) -> NotificationApplication {
@@ -208,15 +206,10 @@ public struct DownstreamSync: Sendable {
     let versions = page.elements.flatMap { notification in
       notification.events.map { _ in notification.version?.rawValue }
     }
-    let namedLater = Self.laterMemberNews(in: events, me: context.selfUser?.id)
     defer { context.news = nil }
     for (position, event) in events.enumerated() {
       context.news = HeardNews(versions[position])
-      guard
-        apply(
-          event, in: context, unknownUsers: &unknown, dropped: &dropped,
-          namedLater: namedLater[position] ?? [])
-      else {
+      guard apply(event, in: context, unknownUsers: &unknown, dropped: &dropped) else {
         skipped += 1
         continue
       }
@@ -252,12 +245,9 @@ public struct DownstreamSync: Sendable {
   }
 
   /// Applies one event; returns `false` for an event that was skipped.
-  ///
-  /// - Parameter namedLater: Members of a member event that a later event of the same page names
-  ///   again (see ``laterMemberNews(in:me:)``).
   func apply(
     _ event: EventPayload, in context: ModelContext, unknownUsers: inout Set<UUID>,
-    dropped: inout [DroppedChange], namedLater: Set<UUID> = []
+    dropped: inout [DroppedChange]
   ) -> Bool {
     func need(_ ids: some Sequence<UUID>) {
       for id in ids where context.object(User.self, id: id) == nil { unknownUsers.insert(id) }
@@ -345,7 +335,7 @@ public struct DownstreamSync: Sendable {
       context.applyRemote(conversation)
     case .memberJoin(let change), .memberLeave(let change):
       return applyMembership(
-        event, change, in: context, need: need, dropped: &dropped, namedLater: namedLater)
+        event, change, in: context, need: need, dropped: &dropped)
     case .messageAdd(let event):
       guard context.object(Conversation.self, id: event.conversation) != nil else { return false }
       // Deleted here, and the backend answered: these news are older than that answer.
@@ -423,7 +413,7 @@ public struct DownstreamSync: Sendable {
   /// Members joined or left; when the self user left, the conversation and its messages go.
   private func applyMembership(
     _ event: EventPayload, _ change: ConversationEvent<[UUID]>, in context: ModelContext,
-    need: (Set<UUID>) -> Void, dropped: inout [DroppedChange], namedLater: Set<UUID>
+    need: (Set<UUID>) -> Void, dropped: inout [DroppedChange]
   ) -> Bool {
     let joined: Bool
     if case .memberJoin = event { joined = true } else { joined = false }
@@ -465,7 +455,7 @@ public struct DownstreamSync: Sendable {
       let sent = changes.backendValue(of: conversation.id) ?? conversation
       mergeMembership(
         of: conversation.id, joined: joined, users: users, synchronised: sent.participantIDs,
-        namedLater: namedLater, in: context)
+        in: context)
       return true
     }
     if changes.keys(of: conversation.id).contains(.participantIDs),
@@ -473,7 +463,7 @@ public struct DownstreamSync: Sendable {
     {
       mergeMembership(
         of: conversation.id, joined: joined, users: users, synchronised: synchronised,
-        namedLater: namedLater, in: context)
+        in: context)
     } else {
       Self.change(&conversation.participantIDs, joined: joined, users: users)
     }
@@ -497,13 +487,9 @@ public struct DownstreamSync: Sendable {
   /// The members the news move here move in what the local change is measured from too (its
   /// edit base and the lists its requests may leave): they are not the user's change, and a
   /// member another member adds and then removes must not look added by the user.
-  ///
-  /// Members in `namedLater` move only in the last synchronised list: the page's later event
-  /// about them has the backend's last word, and an older one could move a member the answer to
-  /// the user's earlier change had settled, which nothing would move back.
   func mergeMembership(
     of id: UUID, joined: Bool, users: Set<UUID>, synchronised: Set<UUID>,
-    namedLater: Set<UUID> = [], in context: ModelContext
+    in context: ModelContext
   ) {
     let changes = context.localChanges(of: Conversation.self)
     // What the user's change is measured against: the members as last synchronised, as they
@@ -535,7 +521,7 @@ public struct DownstreamSync: Sendable {
         locallyAdded.formUnion(base.counted.map(added.intersection) ?? added)
         locallyRemoved.formUnion(base.counted.map(removed.intersection) ?? removed)
       }
-      movedHere = users.subtracting(joined ? locallyRemoved : locallyAdded).subtracting(namedLater)
+      movedHere = users.subtracting(joined ? locallyRemoved : locallyAdded)
       Self.change(&conversation.participantIDs, joined: joined, users: movedHere)
     }
     // The members the news moved here are not the user's change: what the change is measured

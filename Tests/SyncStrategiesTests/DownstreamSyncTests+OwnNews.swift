@@ -163,6 +163,53 @@ extension DownstreamSyncTests {
       #expect(await harness.next() == nil)
     }
 
+    @Test(
+      "A member the user took out and added back, both answered, stays in when a page tells of both while another member change is out"
+    )
+    func memberAddedBackWhileAnotherChangeIsOut() async throws {
+      // given: Ann taken out of Lunch (answered at 3) and added back (answered at 5); then
+      // Bob's addition goes, and its answer has not come
+      let harness = try await Self.lunch()
+      for (joined, version) in [(false, 3), (true, 5)] {
+        try harness.save {
+          try $0.update(Conversation.self, id: Self.group) {
+            if joined {
+              $0.participantIDs.insert(Self.ann)
+            } else {
+              $0.participantIDs.remove(Self.ann)
+            }
+          }
+        }
+        let request = try #require(await harness.next())
+        await harness.complete(
+          request,
+          .success(
+            .membersChanged(MembersChanged(userIDs: [Self.ann])), version: ServerVersion(version)))
+      }
+      try harness.save {
+        try $0.update(Conversation.self, id: Self.group) { $0.participantIDs.insert(Self.bob) }
+      }
+      let addition = try #require(await harness.next())
+
+      // when: a page tells of the removal and of the addition back
+      _ = try await Self.apply(
+        [
+          Self.event([Self.ann], from: harness.me.id, joined: false),
+          Self.event([Self.ann], from: harness.me.id, joined: true),
+        ], at: [3, 5], to: harness)
+      await harness.complete(
+        addition,
+        .success(.membersChanged(MembersChanged(userIDs: [Self.bob])), version: ServerVersion(6)))
+
+      // then
+      let (members, _) = await Self.state(of: harness)
+      #expect(members == [harness.me.id, Self.ann, Self.bob])
+      #expect(
+        harness.ui.object(Conversation.self, id: Self.group)?.participantIDs.contains(Self.ann)
+          == true)
+      #expect(await harness.next() == nil)
+    }
+
     @Test("An answered change whose news were read while it was out lets later news apply")
     func answeredChangeHeardWhileOut() async throws {
       // given: the news of Bob's addition read while it was out

@@ -44,5 +44,108 @@ extension SimulatorTests {
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     }
+
+    @Test(
+      "A member the user left out of a group they made, whom another member added and the user took out across restarts, stays out (seed 1898 of 300 steps, shortened)",
+      .disabled(
+        "Open: the end check finds the member in, here and on the server, against the user's last edit; not yet known whether the client or the check's record of the last edit is wrong"
+      ))
+    func memberTakenOutAcrossRestarts() async {
+      // given
+      let schedule: [SimulationStep] = [
+        .createGroup(name: "g93", contacts: [3, 0]),
+        .createGroup(name: "g105", contacts: [2, 2]),
+        .restart,
+        .restart,
+        .createGroup(name: "g140", contacts: [1, 3]),
+        .createGroup(name: "g165", contacts: [0, 2]),
+        .remoteRequest(contact: 3),
+        .restart,
+        .goOffline(hanging: true),
+        .fault(.networkLoss),
+        .remoteAddMember(group: 0, contact: 2),
+        .fault(.delay),
+        .fault(.malformedBody),
+        .writeMessage(conversation: 6, text: "m224"),
+        .fault(.lostResponse),
+        .acceptIncoming(contact: 3),
+        .restart,
+        .toggleMember(group: 0, contact: 0),
+        .fault(.signedOut),
+        .changeConnection(contact: 1),
+        .renameSelf("n260"),
+        .goOnline,
+        .renameGroup(group: 0, name: "r264"),
+        .fault(.refusal),
+        .fault(.serverError),
+        .toggleMember(group: 5, contact: 1),
+        .fault(.malformedBody),
+        .fault(.networkLoss),
+        .fault(.park),
+        .fault(.tooManyRequests),
+        .restart,
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 1898, schedule)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test(
+      "A backlog of messages, groups and a refused message across restarts and sign-outs drains once the app is back online (seed 1929 of 300 steps, shortened)",
+      .disabled(
+        "Open: after the drain, three changes stay blocked behind two failed ones and one waits on a failure; not yet known which refusal the queue should have given up"
+      ))
+    func backlogAcrossRestartsDrains() async {
+      // given
+      let schedule: [SimulationStep] = [
+        .restart,
+        .goOffline(hanging: true),
+        .writeMessage(conversation: 0, text: "m6"),
+        .fault(.park),
+        .fault(.signedOut),
+        .writeMessage(conversation: 3, text: "m26"),
+        .createGroup(name: "g45", contacts: [2, 2]),
+        .leaveGroup(group: 4),
+        .changeAccent(1),
+        .restart,
+        .writeMessage(conversation: 5, text: "m94"),
+        .writeMessage(conversation: 0, text: "m97"),
+        .requestConnection(contact: 3),
+        .fault(.tooManyRequests),
+        .goOnline,
+        .writeMessage(conversation: 0, text: "m110"),
+        .goOffline(hanging: false),
+        .createGroup(name: "g114", contacts: [3, 1]),
+        .fault(.serverError),
+        .fault(.delay),
+        .writeMessage(conversation: 6, text: "m118"),
+        .fault(.malformedBody),
+        .fault(.park),
+        .createGroup(name: "g123", contacts: [3, 2]),
+        .fault(.malformedBody),
+        .restart,
+        .renameSelf("n163"),
+        .goOnline,
+        .goOffline(hanging: true),
+        .remoteAddMember(group: 0, contact: 1),
+        .fault(.signedOut),
+        .releaseParked(3),
+        .fault(.lostResponse),
+        .restart,
+        .writeMessage(conversation: 2, text: "m210"),
+        .fault(.refusal),
+        .fault(.serverError),
+        .goOnline,
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 1929, schedule)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
   }
 }

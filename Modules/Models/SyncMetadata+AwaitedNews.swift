@@ -36,6 +36,13 @@ extension SyncMetadata {
     awaitedNews[key] != nil
   }
 
+  /// Whether an answer that set `key` is newer than news heard at `news`, without ending any
+  /// wait; news that do not say their version are older than every answer.
+  package func isAnswered(_ key: AwaitedKey, after news: HeardNews?) -> Bool {
+    guard let awaited = awaitedNews[key] else { return false }
+    return news?.version.map { $0 < awaited } ?? true
+  }
+
   /// Ends the wait of `key`, whose own news were read.
   package mutating func endWait(of key: AwaitedKey) {
     awaitedNews[key] = nil

@@ -19,8 +19,8 @@ extension DownstreamSync {
       })
   }
 
-  /// Leaves the name and the members that answered changes of this device set where the last
-  /// synchronised group has them: news of the group's making are older than any change of it.
+  /// Leaves the name and the members that answered changes of this device set after news of the
+  /// group's making where the last synchronised group has them.
   static func keepKeysAwaitingNews(
     of conversation: inout Conversation, in context: ModelContext
   ) {
@@ -28,10 +28,12 @@ extension DownstreamSync {
     guard !metadata.awaitedNews.isEmpty else { return }
     let awaiting = Set(
       metadata.awaitedNews.keys.compactMap { key -> UUID? in
-        guard case .member(let user, conversation.id) = key else { return nil }
+        guard case .member(let user, conversation.id) = key,
+          metadata.isAnswered(key, after: context.news)
+        else { return nil }
         return user
       })
-    let nameAwaits = metadata.isAwaitingNews(of: .groupName(conversation.id))
+    let nameAwaits = metadata.isAnswered(.groupName(conversation.id), after: context.news)
     guard !awaiting.isEmpty || nameAwaits,
       let synchronised = context.localChanges(of: Conversation.self).originals[conversation.id]
         ?? context.object(Conversation.self, id: conversation.id)

@@ -36,6 +36,21 @@ struct SyncMetadataTests {
     #expect(metadata.isAwaitingNews(of: .groupName(Self.lunch)) == stillAwaited)
   }
 
+  @Test(
+    "An answer is newer than news below its version, or without one, and asking ends no wait",
+    arguments: [(HeardNews?.some(.version(4)), true), (.version(5), false), (nil, true)])
+  func answeredAfter(news: HeardNews?, newer: Bool) {
+    // given
+    let metadata = Self.awaiting()
+
+    // when
+    let answered = metadata.isAnswered(.groupName(Self.lunch), after: news)
+
+    // then
+    #expect(answered == newer)
+    #expect(metadata.isAwaitingNews(of: .groupName(Self.lunch)))
+  }
+
   @Test("News of a key no answer set apply")
   func newsOfAnotherKey() {
     // given

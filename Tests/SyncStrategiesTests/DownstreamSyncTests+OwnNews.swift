@@ -259,6 +259,30 @@ extension DownstreamSyncTests {
       #expect(awaited.count == 1)
     }
 
+    @Test(
+      "News of the group's making keep an answered name if they are older than its answer, and bring theirs if newer",
+      arguments: [(1, "Brunch"), (6, "Lunch")])
+    func makingAgainstAnsweredName(version: Int, shown: String) async throws {
+      // given: Lunch renamed to Brunch, answered at 5
+      let harness = try await Self.lunch()
+      try harness.save { try $0.update(Conversation.self, id: Self.group) { $0.name = "Brunch" } }
+      let rename = try #require(await harness.next())
+      await harness.complete(
+        rename,
+        .success(
+          .renamed(ConversationRename(name: "Brunch")), version: ServerVersion(Self.answered)))
+
+      // when
+      _ = try await Self.apply(
+        [Self.making(from: Self.ann, me: harness.me.id)], at: [version], to: harness)
+
+      // then
+      let name = await harness.stack.sync.perform {
+        $0.object(Conversation.self, id: Self.group)?.name
+      }
+      #expect(name == shown)
+    }
+
     @Test("News of the self user's removal from the group end its changes' wait")
     func removalFromTheGroupEndsTheWait() async throws {
       // given

@@ -85,6 +85,17 @@ extension DownstreamSyncTests {
         ConversationEvent(conversation: group, from: author, time: time, data: payload))
     }
 
+    /// A harness whose user renamed Lunch to Brunch, the backend answering at ``answered``.
+    static func brunchAnswered() async throws -> TrackerHarness {
+      let harness = try await lunch()
+      try harness.save { try $0.update(Conversation.self, id: group) { $0.name = "Brunch" } }
+      let rename = try #require(await harness.next())
+      await harness.complete(
+        rename,
+        .success(.renamed(ConversationRename(name: "Brunch")), version: ServerVersion(answered)))
+      return harness
+    }
+
     /// A rename of Lunch to `name` by `author`.
     nonisolated static func renamed(_ name: String, by author: UUID) -> EventPayload {
       .conversationRename(
@@ -264,13 +275,7 @@ extension DownstreamSyncTests {
       arguments: [(1, "Brunch"), (6, "Lunch")])
     func makingAgainstAnsweredName(version: Int, shown: String) async throws {
       // given: Lunch renamed to Brunch, answered at 5
-      let harness = try await Self.lunch()
-      try harness.save { try $0.update(Conversation.self, id: Self.group) { $0.name = "Brunch" } }
-      let rename = try #require(await harness.next())
-      await harness.complete(
-        rename,
-        .success(
-          .renamed(ConversationRename(name: "Brunch")), version: ServerVersion(Self.answered)))
+      let harness = try await Self.brunchAnswered()
 
       // when
       _ = try await Self.apply(
@@ -432,13 +437,7 @@ extension DownstreamSyncTests {
       async throws
     {
       // given
-      let harness = try await Self.lunch()
-      try harness.save { try $0.update(Conversation.self, id: Self.group) { $0.name = "Brunch" } }
-      let rename = try #require(await harness.next())
-      await harness.complete(
-        rename,
-        .success(
-          .renamed(ConversationRename(name: "Brunch")), version: ServerVersion(Self.answered)))
+      let harness = try await Self.brunchAnswered()
 
       // when
       _ = try await Self.apply(
@@ -456,13 +455,7 @@ extension DownstreamSyncTests {
     @Test("News that do not say their version apply, and leave the answer waiting")
     func unversionedNewsApply() async throws {
       // given
-      let harness = try await Self.lunch()
-      try harness.save { try $0.update(Conversation.self, id: Self.group) { $0.name = "Brunch" } }
-      let rename = try #require(await harness.next())
-      await harness.complete(
-        rename,
-        .success(
-          .renamed(ConversationRename(name: "Brunch")), version: ServerVersion(Self.answered)))
+      let harness = try await Self.brunchAnswered()
 
       // when
       _ = try await DownstreamSyncTests().apply([Self.renamed("Supper", by: Self.ann)], to: harness)

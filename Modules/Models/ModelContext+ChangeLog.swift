@@ -347,12 +347,12 @@ extension ModelContext {
   ///
   /// What the user changed is measured from what the backend acknowledged, except for what
   /// they saved after the request went (saves with a serial above `savedUpTo`, key by key and
-  /// member by member, and the keys in `savedAlso` as a whole): that save is a change of its
+  /// member by member, and what `savedAlso` says was saved since): that save is a change of its
   /// own, still measured from what the user saw when making it, so it stays pending even where
   /// it set the value the request carried.
   package func recordSynchronised<Object: ModelObject>(
     _ object: Object, keys: Set<Object.Key>, savedUpTo: Int = .max,
-    savedAlso: Set<Object.Key> = []
+    savedAlso: (Object.Key, SetElement?) -> Bool = { _, _ in false }
   ) {
     let changes = log[Object.self]
     guard changes.updatedKeys[object.id] != nil || changes.unconfirmed[object.id] != nil else {
@@ -367,7 +367,7 @@ extension ModelContext {
           if var base = changes.editBases[object.id] {
             for key in keys {
               base.copyValue(at: key, from: object) { element in
-                (element != nil || !savedAlso.contains(key))
+                !savedAlso(key, element)
                   && changes.isUnsaved(object.id, at: key, element: element, since: savedUpTo)
               }
             }

@@ -48,11 +48,30 @@ extension EntityTrack {
     // The call went in an earlier life: every save of this one came after it, and so did the
     // earlier saves its record names.
     flight.savedUpTo = 0
-    flight.savedInEarlierLife = record.savedSince
+    // Of a set, the elements the user's change moves that the call does not name are the ones
+    // the user saved since: what the call named counts from the resend.
+    let current = context.object(Object.self, id: id)
+    let named = Set(endpoint.namedMembers.map(SetElement.init))
+    for key in record.savedSince {
+      let moved = change.lastKnown.flatMap { base in
+        current?.changedElements(at: key, comparedTo: base)
+      }
+      flight.savedInEarlierLife[key] = Set(moved ?? []).subtracting(named)
+    }
     flight.idempotencyKey = key
     flight.earlierLifeVersion = changes.originalVersions[id]
     flight.mayBeAppliedAlready = true
     return launch(flight, token: token, object: object, workKeys: workKeys, in: context)
+  }
+}
+
+extension Endpoint {
+  /// The members a call of a group's members adds or removes; none for any other call.
+  fileprivate var namedMembers: [UUID] {
+    switch self {
+    case .addMembers(_, let list), .removeMembers(_, let list): list.users
+    default: []
+    }
   }
 }
 

@@ -287,7 +287,7 @@ extension EntityTrack {
   private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
     let changes = context.localChanges(of: Object.self)
     let notSaved = keys.filter {
-      !flight.savedInEarlierLife.contains($0)
+      !flight.isSavedInEarlierLife($0)
         && changes.isUnsaved(flight.id, at: $0, since: flight.savedUpTo)
     }
     let partial = keys.filter { key in
@@ -303,7 +303,8 @@ extension EntityTrack {
       var merged = current
       for key in moved {
         merged.yieldChange(at: key, from: before, to: after, incoming: held) { element in
-          changes.isUnsaved(flight.id, at: key, element: element, since: flight.savedUpTo)
+          !flight.isSavedInEarlierLife(key, element: element)
+            && changes.isUnsaved(flight.id, at: key, element: element, since: flight.savedUpTo)
         }
       }
       if merged != current {
@@ -379,7 +380,7 @@ extension EntityTrack {
       let held = acknowledgement.value
       context.recordSynchronised(
         held, keys: flight.keys, savedUpTo: flight.kind == .update ? flight.savedUpTo : .max,
-        savedAlso: flight.savedInEarlierLife)
+        savedAlso: flight.isSavedInEarlierLife)
       for possible in acknowledgement.alsoPossible {
         context.recordUnconfirmed(possible, keys: flight.keys)
       }

@@ -56,8 +56,15 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     /// (`LocalChanges.lastEdits`, `LocalChanges.lastElementEdits`) was edited again since.
     var savedUpTo = 0
     /// For a call an earlier life of the app sent, the keys its record says the user saved
-    /// after it went (`UnconfirmedValue.savedSince`): edited again since, as a later serial is.
-    var savedInEarlierLife: Set<Object.Key> = []
+    /// after it went (`UnconfirmedValue.savedSince`), edited again since as a later serial is;
+    /// of a set, the elements that differ from the call's value.
+    var savedInEarlierLife: [Object.Key: Set<SetElement>] = [:]
+
+    /// Whether the user saved `key` (or its `element`) in an earlier life, after the call went.
+    func isSavedInEarlierLife(_ key: Object.Key, element: SetElement? = nil) -> Bool {
+      guard let elements = savedInEarlierLife[key] else { return false }
+      return element.map(elements.contains) ?? true
+    }
     /// The idempotency key the request went with: the same call sent again after its answer
     /// was lost goes with the same key, so the server applies it at most once.
     var idempotencyKey = ""

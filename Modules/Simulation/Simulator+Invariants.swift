@@ -108,6 +108,19 @@ extension Simulator {
       .union(conversations.updatedKeys.filter { $0.value.contains(.name) }.keys)
   }
 
+  /// What is left blocked and failed in `queue`, one item per line, so a failing seed says what
+  /// waits for what.
+  private nonisolated static func stuckItems(of queue: SyncQueueSnapshot) -> String {
+    let blocked = queue.blocked.map {
+      "\n  blocked: \($0.item) waits for \($0.waitingFor)" + ($0.isCycle ? " (a cycle)" : "")
+    }
+    let waiting = queue.waitingOnFailure.map {
+      "\n  waiting on a failure: \($0.item) on \($0.failedObject) (\($0.reason))"
+    }
+    let failed = queue.failed.map { "\n  failed: \($0.object) (\($0.reason))" }
+    return (blocked + waiting + failed).joined()
+  }
+
   /// The rules that hold after the drain.
   func checkEnd() async -> InvariantViolation? {
     if let violation = await checkStep(figures.steps) {
@@ -120,7 +133,8 @@ extension Simulator {
       + queue.retrying.count
     if stuck > 0 || queue.failed.contains(where: { $0.reason.isEmpty }) {
       return InvariantViolation(
-        invariant: .queueNotDrained, step: nil, detail: "after draining, the queue is \(queue)")
+        invariant: .queueNotDrained, step: nil,
+        detail: "after draining, the queue is \(queue)\(Self.stuckItems(of: queue))")
     }
     let sync = await app.stack.sync.perform { ClientView($0) }
     let fake = self.fake

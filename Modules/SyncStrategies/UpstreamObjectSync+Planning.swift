@@ -25,11 +25,37 @@ extension UpstreamObjectSync {
         }
       }
     }
+    Self.moveWaitsOnFailures(in: &queue)
     let cycles = Self.cycleMembers(waits)
     queue.blocked = queue.blocked.map {
       .init(item: $0.item, waitingFor: $0.waitingFor, isCycle: cycles.contains($0.item.object))
     }
     return queue
+  }
+
+  /// Moves each blocked change that waits, directly or through others, for a change waiting on
+  /// a failure to the changes waiting on that failure: only the app, by retrying or discarding
+  /// the failed change, can free it.
+  static func moveWaitsOnFailures(in queue: inout SyncQueueSnapshot) {
+    var onFailure: [ObjectReference: SyncQueueSnapshot.WaitingOnFailure] = [:]
+    for waiting in queue.waitingOnFailure { onFailure[waiting.item.object] = waiting }
+    var blocked = queue.blocked
+    var moved = true
+    while moved {
+      moved = false
+      blocked.removeAll { entry in
+        guard let cause = entry.waitingFor.lazy.compactMap({ onFailure[$0] }).first else {
+          return false
+        }
+        let waiting = SyncQueueSnapshot.WaitingOnFailure(
+          item: entry.item, failedObject: cause.failedObject, reason: cause.reason)
+        onFailure[entry.item.object] = onFailure[entry.item.object] ?? waiting
+        queue.waitingOnFailure.append(waiting)
+        moved = true
+        return true
+      }
+    }
+    queue.blocked = blocked
   }
 
   /// What one survey of the change log found, in line, with the entities whose dependencies

@@ -92,10 +92,8 @@ extension SimulatorTests {
     }
 
     @Test(
-      "A backlog of messages, groups and a refused message across restarts and sign-outs drains once the app is back online (seed 1929 of 300 steps, shortened)",
-      .disabled(
-        "Open: after the drain, three changes stay blocked behind two failed ones and one waits on a failure; not yet known which refusal the queue should have given up"
-      ))
+      "Messages in a group that waits on a refused request to connect wait on that refusal, not blocked, after the drain (seed 1929 of 300 steps, shortened)"
+    )
     func backlogAcrossRestartsDrains() async {
       // given
       let schedule: [SimulationStep] = [

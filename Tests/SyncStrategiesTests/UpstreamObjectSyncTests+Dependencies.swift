@@ -65,10 +65,7 @@ extension UpstreamObjectSyncTests {
     func groupWaitsForNewConnection() async throws {
       // given
       let harness = TrackerHarness()
-      let ann = harness.make.user(name: "Ann")
-      try await harness.seedRemote([ann])
-      let request = harness.make.connection(from: harness.me, to: ann, status: .sent)
-      let group = harness.make.conversation(creator: harness.me, participants: [ann])
+      let (request, group) = try await Self.groupWithAnnAskedToConnect(in: harness)
       try harness.insert([request, group])
 
       // when
@@ -101,6 +98,31 @@ extension UpstreamObjectSyncTests {
       #expect(queue.blocked.isEmpty)
       #expect(queue.isIdle)
       #expect(await harness.next() == nil)
+    }
+
+    @Test(
+      "A change that waits for an object waiting on a failure waits on that failure too, not blocked"
+    )
+    func waitingOnFailureThroughAnother() async throws {
+      // given: a group with Ann, whom the user asked to connect, and a message in it; the
+      // backend refuses the request to connect for good
+      let harness = TrackerHarness()
+      let (request, group) = try await Self.groupWithAnnAskedToConnect(in: harness)
+      let message = harness.make.message(in: group, from: harness.me)
+      try harness.insert([request, group, message])
+      let post = try #require(await harness.next())
+
+      // when
+      await harness.complete(
+        post, .permanent(BackendFailure(responseClass: .permanent, status: 400)))
+      let queue = await harness.queue()
+
+      // then
+      #expect(post.endpoint.route == .requestConnection)
+      #expect(queue.waitingOnFailure.map(\.item.object) == [group.reference, message.reference])
+      #expect(queue.waitingOnFailure.map(\.failedObject) == [request.reference, request.reference])
+      #expect(queue.blocked.isEmpty)
+      #expect(queue.isIdle)
     }
 
     @Test("A message refused for good blocks nothing: the later ones go, in order")
@@ -147,6 +169,17 @@ extension UpstreamObjectSyncTests {
       #expect(whileInserting == nil)
       #expect(rename?.description == "PUT /conversations/\(group.id.lowercasedText)")
       #expect(rename?.json == ["name": "B"])
+    }
+
+    /// Ann, on the backend, the user's request to connect to her, and a group with her; the
+    /// request and the group are not inserted yet.
+    static func groupWithAnnAskedToConnect(
+      in harness: TrackerHarness
+    ) async throws -> (request: Connection, group: Conversation) {
+      let ann = harness.make.user(name: "Ann")
+      try await harness.seedRemote([ann])
+      let request = harness.make.connection(from: harness.me, to: ann, status: .sent)
+      return (request, harness.make.conversation(creator: harness.me, participants: [ann]))
     }
   }
 }

@@ -143,5 +143,31 @@ extension SimulatorTests {
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     }
+
+    @Test(
+      "A member the user took out after a restart stays out, though news read while the removal was out took them out and added them back (seed 4944 of 300 steps, shortened)",
+      .disabled(
+        "Open: news that first agree with the removal in flight make it stop counting as the user's change, and the next news put the member back here; holding members a call in flight names broke model-check seed 5736 (a lost addition sent again over another device's later removal)"
+      ))
+    func memberTakenOutAfterRestart() async {
+      // given
+      let schedule: [SimulationStep] = [
+        .changeConnection(contact: 0),
+        .createGroup(name: "g19", contacts: [1, 3]),
+        .toggleMember(group: 4, contact: 3),
+        .remoteRemoveMember(group: 4, contact: 1),
+        .remoteAddMember(group: 0, contact: 0),
+        .goOffline(hanging: false),
+        .leaveGroup(group: 1),
+        .restart,
+        .toggleMember(group: 5, contact: 2),
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 4944, schedule)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
   }
 }

@@ -507,6 +507,12 @@ public struct DownstreamSync: Sendable {
       + versions.filter { $0.keys.contains(.participantIDs) }.map {
         ($0.value.participantIDs, Self.membersNamed(by: $0.call))
       }
+    // A member a call still out (or whose answer was lost) adds or removes stays as the user
+    // left it: the call's answer places these news by version, and only news after it move the
+    // member here.
+    let inFlight = versions.reduce(into: Set<UUID>()) {
+      $0.formUnion(Self.membersNamed(by: $1.call) ?? [])
+    }
     context.updateLastSynchronised(Conversation.self, id: id) { original in
       Self.change(&original.participantIDs, joined: joined, users: users)
     }
@@ -521,7 +527,7 @@ public struct DownstreamSync: Sendable {
         locallyAdded.formUnion(base.counted.map(added.intersection) ?? added)
         locallyRemoved.formUnion(base.counted.map(removed.intersection) ?? removed)
       }
-      movedHere = users.subtracting(joined ? locallyRemoved : locallyAdded)
+      movedHere = users.subtracting(joined ? locallyRemoved : locallyAdded).subtracting(inFlight)
       Self.change(&conversation.participantIDs, joined: joined, users: movedHere)
     }
     // The members the news moved here are not the user's change: what the change is measured

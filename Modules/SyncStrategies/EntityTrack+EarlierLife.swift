@@ -67,7 +67,7 @@ extension EntityTrack {
 
 extension Endpoint {
   /// The members a call of a group's members adds or removes; none for any other call.
-  fileprivate var namedMembers: [UUID] {
+  var namedMembers: [UUID] {
     switch self {
     case .addMembers(_, let list), .removeMembers(_, let list): list.users
     default: []

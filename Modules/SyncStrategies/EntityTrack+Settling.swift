@@ -281,9 +281,10 @@ extension EntityTrack {
   /// another member removed later goes; one the user added since stays). So does a key the
   /// request carried only part of: a removal that went before an addition of the same save
   /// yields its members, and the addition still goes. Of a call an earlier life of the app
-  /// sent, the keys its record says the user saved since count as saved, and every save of this
-  /// life does; the members of a set such a save changed are not known, and count from the
-  /// resend.
+  /// sent, the keys its record says the user saved since count as saved (of a set, the members
+  /// the user's change moves that the call does not name), and every save of this life does.
+  /// A member call changes the members it names, even where what was known when it went (again,
+  /// after a lost answer) already held them.
   private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
     let changes = context.localChanges(of: Object.self)
     let notSaved = keys.filter {
@@ -299,7 +300,13 @@ extension EntityTrack {
       let held = changes.originals[flight.id]
     else { return }
     let moved = keys.subtracting(unchanged)
-    if !moved.isEmpty, let before = flight.lastKnown, let after = flight.sent {
+    if !moved.isEmpty, var before = flight.lastKnown, let after = flight.sent {
+      // The members a member call names are the ones it changes, even where what was known
+      // when it went already held them (it went again after its answer was lost).
+      let named = Set(flight.endpoint.namedMembers.map(SetElement.init))
+      for key in moved {
+        before.copyValue(at: key, from: held) { $0.map(named.contains) ?? false }
+      }
       var merged = current
       for key in moved {
         merged.yieldChange(at: key, from: before, to: after, incoming: held) { element in

@@ -136,7 +136,7 @@ package struct Field<Root> {
   /// element by element.
   let copyWhere: (_ target: inout Root, _ source: Root, _ taken: (SetElement?) -> Bool) -> Void
   /// Whether the key holds a set.
-  let holdsSet: Bool
+  package let holdsSet: Bool
 
   /// Creates the field for a stored property, read by `get` and written by `set`.
   ///

@@ -392,13 +392,19 @@ extension EntityTrack {
         context.recordUnconfirmed(possible, keys: flight.keys)
       }
       guard let current = context.object(Object.self, id: flight.id) else { return }
-      // A key the user saved again since the request went is measured from what they saw then
-      // (`recordSynchronised`): saved back to the value the answer says the backend holds, it
-      // still differs from that, and goes in a request of its own, after any change another
-      // device made meanwhile, unheard yet.
-      let base = context.localChanges(of: Object.self).editBases[flight.id]
+      // A key of one value the user saved again since the request went is a change of its own
+      // (`recordSynchronised`): saved back to the value the answer says the backend holds, even
+      // where news had already brought that value here, it goes in a request of its own, after
+      // any change another device made meanwhile, unheard yet. A set's members count one by
+      // one, against what the user saw when changing them.
+      let changes = context.localChanges(of: Object.self)
+      let base = changes.editBases[flight.id]
       let unchanged = flight.keys.filter { key in
-        current.hasSameValue(at: key, as: held)
+        let savedSince =
+          flight.kind == .update && !Object.field(key).holdsSet
+          && (flight.isSavedInEarlierLife(key)
+            || !changes.isUnsaved(flight.id, at: key, since: flight.savedUpTo))
+        return !savedSince && current.hasSameValue(at: key, as: held)
           && acknowledgement.alsoPossible.allSatisfy { current.hasSameValue(at: key, as: $0) }
           && base.map { current.hasSameValue(at: key, as: $0) } ?? true
       }

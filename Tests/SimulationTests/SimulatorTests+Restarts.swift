@@ -167,5 +167,29 @@ extension SimulatorTests {
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     }
+
+    @Test(
+      "A connection the user blocked again while a block from before a restart was out stays blocked, though news had shown it blocked already (seed 4381 of 300 steps, shortened)"
+    )
+    func connectionBlockedAgainAcrossRestart() async {
+      // given
+      let schedule: [SimulationStep] = [
+        .goOffline(hanging: true),
+        .changeConnection(contact: 0),
+        .fault(.malformedBody),
+        .restart,
+        .goOnline,
+        .goOffline(hanging: true),
+        .remoteRequest(contact: 0),
+        .changeConnection(contact: 0),
+        .changeConnection(contact: 0),
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 4381, schedule)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
   }
 }

@@ -505,13 +505,13 @@ public struct DownstreamSync: Sendable {
       + versions.compactMap(\.editedSince).filter { $0.keys.contains(.participantIDs) }
       .map(\.value.participantIDs)).map { ($0, nil) }
       + versions.filter { $0.keys.contains(.participantIDs) }.map {
-        ($0.value.participantIDs, Self.membersNamed(by: $0.call))
+        ($0.value.participantIDs, $0.call?.endpoint?.namedMembers)
       }
     // A member a call still out (or whose answer was lost) adds or removes stays as the user
     // left it: the call's answer places these news by version, and only news after it move the
     // member here.
     let inFlight = versions.reduce(into: Set<UUID>()) {
-      $0.formUnion(Self.membersNamed(by: $1.call) ?? [])
+      $0.formUnion($1.call?.endpoint?.namedMembers ?? [])
     }
     context.updateLastSynchronised(Conversation.self, id: id) { original in
       Self.change(&original.participantIDs, joined: joined, users: users)
@@ -535,15 +535,6 @@ public struct DownstreamSync: Sendable {
     guard !movedHere.isEmpty else { return }
     context.updateChangeBases(Conversation.self, id: id) { base in
       Self.change(&base.participantIDs, joined: joined, users: movedHere)
-    }
-  }
-
-  /// The members `call` adds or removes, if it is a call of a group's members; `nil` for a
-  /// value no such call recorded.
-  private static func membersNamed(by call: RecordedCall?) -> Set<UUID>? {
-    switch call?.endpoint {
-    case .addMembers(_, let list)?, .removeMembers(_, let list)?: Set(list.users)
-    default: nil
     }
   }
 

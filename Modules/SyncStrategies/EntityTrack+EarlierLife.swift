@@ -51,7 +51,7 @@ extension EntityTrack {
     // Of a set, the elements the user's change moves that the call does not name are the ones
     // the user saved since: what the call named counts from the resend.
     let current = context.object(Object.self, id: id)
-    let named = Set(endpoint.namedMembers.map(SetElement.init))
+    let named = Set((endpoint.namedMembers ?? []).map(SetElement.init))
     for key in record.savedSince {
       let moved = change.lastKnown.flatMap { base in
         current?.changedElements(at: key, comparedTo: base)
@@ -66,11 +66,11 @@ extension EntityTrack {
 }
 
 extension Endpoint {
-  /// The members a call of a group's members adds or removes; none for any other call.
-  var namedMembers: [UUID] {
+  /// The members a call of a group's members adds or removes; `nil` for any other call.
+  var namedMembers: Set<UUID>? {
     switch self {
-    case .addMembers(_, let list), .removeMembers(_, let list): list.users
-    default: []
+    case .addMembers(_, let list), .removeMembers(_, let list): Set(list.users)
+    default: nil
     }
   }
 }

@@ -303,7 +303,7 @@ extension EntityTrack {
     if !moved.isEmpty, var before = flight.lastKnown, let after = flight.sent {
       // The members a member call names are the ones it changes, even where what was known
       // when it went already held them (it went again after its answer was lost).
-      let named = Set(flight.endpoint.namedMembers.map(SetElement.init))
+      let named = Set((flight.endpoint.namedMembers ?? []).map(SetElement.init))
       for key in moved {
         before.copyValue(at: key, from: held) { $0.map(named.contains) ?? false }
       }

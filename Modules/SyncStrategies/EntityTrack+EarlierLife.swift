@@ -51,7 +51,7 @@ extension EntityTrack {
     // Of a set, the elements the user's change moves that the call does not name are the ones
     // the user saved since: what the call named counts from the resend.
     let current = context.object(Object.self, id: id)
-    let named = Set((endpoint.namedMembers ?? []).map(SetElement.init))
+    let named = endpoint.namedElements
     for key in record.savedSince {
       let moved = change.lastKnown.flatMap { base in
         current?.changedElements(at: key, comparedTo: base)
@@ -72,6 +72,11 @@ extension Endpoint {
     case .addMembers(_, let list), .removeMembers(_, let list): Set(list.users)
     default: nil
     }
+  }
+
+  /// ``namedMembers`` as elements of a set-valued key; empty for any other call.
+  var namedElements: Set<SetElement> {
+    Set((namedMembers ?? []).map(SetElement.init))
   }
 }
 

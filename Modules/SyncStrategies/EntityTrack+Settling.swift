@@ -288,8 +288,7 @@ extension EntityTrack {
   private func yield(_ keys: Set<Object.Key>, of flight: Flight, in context: ModelContext) {
     let changes = context.localChanges(of: Object.self)
     let notSaved = keys.filter {
-      !flight.isSavedInEarlierLife($0)
-        && changes.isUnsaved(flight.id, at: $0, since: flight.savedUpTo)
+      !flight.isSavedSince($0, in: changes)
     }
     let partial = keys.filter { key in
       guard let local = flight.local, let sent = flight.sent else { return false }
@@ -303,15 +302,14 @@ extension EntityTrack {
     if !moved.isEmpty, var before = flight.lastKnown, let after = flight.sent {
       // The members a member call names are the ones it changes, even where what was known
       // when it went already held them (it went again after its answer was lost).
-      let named = Set((flight.endpoint.namedMembers ?? []).map(SetElement.init))
+      let named = flight.endpoint.namedElements
       for key in moved {
         before.copyValue(at: key, from: held) { $0.map(named.contains) ?? false }
       }
       var merged = current
       for key in moved {
         merged.yieldChange(at: key, from: before, to: after, incoming: held) { element in
-          !flight.isSavedInEarlierLife(key, element: element)
-            && changes.isUnsaved(flight.id, at: key, element: element, since: flight.savedUpTo)
+          !flight.isSavedSince(key, element: element, in: changes)
         }
       }
       if merged != current {
@@ -402,8 +400,7 @@ extension EntityTrack {
       let unchanged = flight.keys.filter { key in
         let savedSince =
           flight.kind == .update && !Object.field(key).holdsSet
-          && (flight.isSavedInEarlierLife(key)
-            || !changes.isUnsaved(flight.id, at: key, since: flight.savedUpTo))
+          && flight.isSavedSince(key, in: changes)
         return !savedSince && current.hasSameValue(at: key, as: held)
           && acknowledgement.alsoPossible.allSatisfy { current.hasSameValue(at: key, as: $0) }
           && base.map { current.hasSameValue(at: key, as: $0) } ?? true

@@ -65,6 +65,15 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
       guard let elements = savedInEarlierLife[key] else { return false }
       return element.map(elements.contains) ?? true
     }
+
+    /// Whether the user saved `key` (or its `element`) after the call went, in this life (by
+    /// the save serials in `changes`) or in an earlier one.
+    func isSavedSince(
+      _ key: Object.Key, element: SetElement? = nil, in changes: LocalChanges<Object>
+    ) -> Bool {
+      isSavedInEarlierLife(key, element: element)
+        || !changes.isUnsaved(id, at: key, element: element, since: savedUpTo)
+    }
     /// The idempotency key the request went with: the same call sent again after its answer
     /// was lost goes with the same key, so the server applies it at most once.
     var idempotencyKey = ""

@@ -517,6 +517,7 @@ public struct DownstreamSync: Sendable {
       Self.change(&original.participantIDs, joined: joined, users: users)
     }
     var movedHere: Set<UUID> = []
+    var movedByUser: Set<UUID> = []
     _ = try? context.update(Conversation.self, id: id) { conversation in
       let here = conversation.participantIDs
       var locallyAdded: Set<UUID> = []
@@ -527,14 +528,17 @@ public struct DownstreamSync: Sendable {
         locallyAdded.formUnion(base.counted.map(added.intersection) ?? added)
         locallyRemoved.formUnion(base.counted.map(removed.intersection) ?? removed)
       }
+      movedByUser = locallyAdded.union(locallyRemoved)
       movedHere = users.subtracting(joined ? locallyRemoved : locallyAdded).subtracting(inFlight)
       Self.change(&conversation.participantIDs, joined: joined, users: movedHere)
     }
     // The members the news moved here are not the user's change: what the change is measured
-    // from moves with them.
-    guard !movedHere.isEmpty else { return }
+    // from moves with them. News that agree with a member the user moved do not settle it: the
+    // user's call reaches the server after them, and only its answer settles it.
+    let movedByNewsAlone = movedHere.subtracting(movedByUser)
+    guard !movedByNewsAlone.isEmpty else { return }
     context.updateChangeBases(Conversation.self, id: id) { base in
-      Self.change(&base.participantIDs, joined: joined, users: movedHere)
+      Self.change(&base.participantIDs, joined: joined, users: movedByNewsAlone)
     }
   }
 

@@ -191,5 +191,30 @@ extension SimulatorTests {
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     }
+
+    @Test(
+      "A member added while signed out stays added across a restart, though news then told of another member adding and removing them before the call went (seed 10525 of 40 steps, one call at a time, shortened)"
+    )
+    func memberAddedBeforeNewsThatAgreedFirst() async {
+      // given: the addition is answered 401 and waits; another member adds the same contact and
+      // takes them out; the app restarts offline, and the call is still unsent when news come
+      let schedule: [SimulationStep] = [
+        .fault(.signedOut),
+        .toggleMember(group: 0, contact: 3),
+        .remoteAddMember(group: 1, contact: 0),
+        .goOffline(hanging: true),
+        .remoteRemoveMember(group: 4, contact: 1),
+        .restart,
+        .toggleMember(group: 2, contact: 1),
+        .renameSelf("n35"),
+        .toggleMember(group: 1, contact: 1),
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 10525, schedule, steps: 40, inFlight: 1)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
   }
 }

@@ -20,12 +20,14 @@ struct SimulatorTests {
   }
 
   /// Runs `schedule`, a shortened failing schedule, as seed `seed` of `steps` steps drew it, with
-  /// `concurrency` requests at once and pages of `pageSize`.
+  /// `concurrency` requests at once, at most `inFlight` let out by the engine, and pages of
+  /// `pageSize`.
   static func replay(
     seed: UInt64, _ schedule: [SimulationStep], steps: Int = 300, concurrency: Int = 3,
-    pageSize: Int = 100
+    inFlight: Int? = nil, pageSize: Int = 100
   ) async -> SimulationReport {
     var options = SimulationOptions(steps: steps, maxConcurrentRequests: concurrency)
+    options.maximumRequestsInFlight = inFlight
     options.pageSize = pageSize
     return await Simulator.run(seed: seed, schedule: schedule, options: options)
   }

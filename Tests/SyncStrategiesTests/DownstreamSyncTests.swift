@@ -315,6 +315,61 @@ struct DownstreamSyncTests {
   }
 
   @Test(
+    "A member added here and not yet sent stays added and is sent, though news then told of another user adding and removing them"
+  )
+  func unsentMemberOutlivesNewsThatAgreedFirst() async throws {
+    // given: here, Bob is being added and the request has not gone yet
+    let harness = TrackerHarness()
+    let (ann, bob) = (UUID(111), UUID(112))
+    let group = Conversation(
+      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
+      participantIDs: [harness.me.id, ann], lastEventTime: Self.time)
+    try await harness.seedRemote([group])
+    try harness.save {
+      try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
+    }
+    await expectSettled(harness.stack.tracker)
+    let event = ConversationEvent(conversation: group.id, from: ann, time: Self.time, data: [bob])
+
+    // when: Ann added Bob, then took him out, on the server before the addition reaches it
+    _ = try await apply([.memberJoin(event), .memberLeave(event)], versions: [5, 6], to: harness)
+    let request = await harness.next()
+
+    // then: the addition reaches the server after both, so Bob is in
+    #expect(
+      harness.ui.object(Conversation.self, id: group.id)?.participantIDs.contains(bob) == true)
+    #expect(request?.request.path == "/conversations/\(group.id.uuidString.lowercased())/members")
+    #expect(request?.json?["users"] == [.string(bob.uuidString.lowercased())])
+  }
+
+  @Test(
+    "A group rename made here and not yet sent stays and is sent, though news then told of the same name and a later one"
+  )
+  func unsentRenameOutlivesNewsThatAgreedFirst() async throws {
+    // given: here, the group is renamed to "H" and the request has not gone yet
+    let harness = TrackerHarness()
+    let ann = UUID(111)
+    let group = Conversation(
+      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
+      participantIDs: [harness.me.id, ann], lastEventTime: Self.time)
+    try await harness.seedRemote([group])
+    try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "H" } }
+    await expectSettled(harness.stack.tracker)
+    let same = ConversationEvent(conversation: group.id, from: ann, time: Self.time, data: "H")
+    let later = ConversationEvent(conversation: group.id, from: ann, time: Self.time, data: "I")
+
+    // when: Ann renamed it to "H", then to "I", on the server before the rename reaches it
+    _ = try await apply(
+      [.conversationRename(same), .conversationRename(later)], versions: [5, 6], to: harness)
+    let request = await harness.next()
+
+    // then: the rename reaches the server after both, so the group is "H"
+    #expect(harness.ui.object(Conversation.self, id: group.id)?.name == "H")
+    #expect(request?.request.path == "/conversations/\(group.id.uuidString.lowercased())")
+    #expect(request?.json?["name"] == .string("H"))
+  }
+
+  @Test(
     "News that the self user left a group this device is leaving settle the leaving, so a later refusal cannot bring the group back"
   )
   func leaveSettledByNews() async throws {

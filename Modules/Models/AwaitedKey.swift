@@ -19,11 +19,13 @@ package enum AwaitedKey: Sendable, Hashable, Codable {
   case deletedMessage(UUID)
   /// A group this device left: news of its making are older than the leaving.
   case leftGroup(UUID)
+  /// A group this device created: lists read before the answer leave it out.
+  case createdGroup(UUID)
 
   /// The group whose name or members the key is, if any.
   var group: UUID? {
     switch self {
-    case .groupName(let group), .member(_, let group): group
+    case .groupName(let group), .member(_, let group), .createdGroup(let group): group
     default: nil
     }
   }

@@ -31,6 +31,11 @@ extension SyncMetadata {
     return true
   }
 
+  /// The latest version an answer awaiting its news said, if any said one.
+  package var latestAwaitedVersion: Int? {
+    awaitedNews.values.lazy.filter { $0 != .max }.max()
+  }
+
   /// Whether an answer that set `key` awaits its news.
   package func isAwaitingNews(of key: AwaitedKey) -> Bool {
     awaitedNews[key] != nil

@@ -29,22 +29,16 @@ extension SyncEngine {
   /// they have since been added back to, which drops the group's unsent changes: it is set
   /// aside, and the pull asks again from the newer cursor.
   ///
-  /// Likewise a page the backend worked out before it answered a change of ours, when that
-  /// answer was applied first: its news of the object are older than the answer, and would put
-  /// the object's older values back until the next pull. The page is set aside and asked for
-  /// again, and the backend's new page tells of both. Answers that keep landing could make a
-  /// pull ask forever, so after ``pagesSetAsideForAnswers`` such pages with none applied between
-  /// it ends, and the engine pulls again from the same cursor once no request is in flight whose
-  /// answer could overtake a page: at once if none is, else after the answers that leave none.
-  /// A catch-up (after the backend forgot the cursor) whose lists answers overtook each of the
-  /// times it read them ends its pull the same way.
+  /// A page the backend worked out before it answered a change of ours may be applied after
+  /// that answer: each of its notifications says its version, and news of a key older than the
+  /// answer that set it leave the key as the answer set it (`SyncMetadata.awaitedNews`), as do
+  /// the lists of a catch-up read before the answer.
   ///
   /// A pull cut short while the engine stays online (the connection lost, a timeout, a
   /// temporary status) is pulled again on the engine's clock, with the backoff of the
   /// `pullRetryPolicy` it was made with.
   public func pullNotifications() async {
     var readToTheEnd = false
-    var endedForAnswers = false
     // A page that could not be read, or whose save the store refused, ends the pull early: its
     // news, or those after it, are not yet where the store has them.
     var failedPage = false
@@ -54,21 +48,18 @@ extension SyncEngine {
     let temporaryFailuresBefore = temporaryFetchFailures
     fetchRetryAfter = nil
     // Whichever way the pull ends early, coming online again makes it up; cut short while
-    // online, it is also pulled again on the clock. Answers that overtook its pages have their
-    // own way to pull again.
+    // online, it is also pulled again on the clock.
     defer {
       if !readToTheEnd {
         if owedPull == .none { owedPull = .owed }
-        if !endedForAnswers, temporaryFetchFailures > temporaryFailuresBefore {
+        if temporaryFetchFailures > temporaryFailuresBefore {
           schedulePullRetry()
         }
       }
     }
     guard await knowsSelfUser() else { return }
     let order = userFetches
-    let answers = self.answers
     var hasMore = true
-    var setAsideSinceApplied = 0
     var caughtUp = false
     // Where this pull read from before: a page that leads back there would be read again.
     var earlier: Set<UUID> = []
@@ -76,8 +67,6 @@ extension SyncEngine {
       hasMore = false
       let since = await stack.sync.perform { $0.syncMetadata.lastNotificationID }
       let readBefore = earlier
-      let page = answers.send()
-      defer { answers.finish(page) }
       guard let response = await fetch(downstream.notifications(since: since)) else { return }
       let downstream = self.downstream
       let result = await stack.sync.perform { context -> Result<PageOutcome, SyncProblem> in
@@ -89,10 +78,6 @@ extension SyncEngine {
         do {
           let news = try downstream.readNotifications(
             response, since: since, earlier: readBefore)
-          // An answer applied while this page was on its way is newer than its news.
-          if answers.isOvertaken(page, about: downstream.objects(toldOfIn: news)) {
-            return .success(.olderThanAnswer)
-          }
           let applied = downstream.apply(news, since: since, in: context)
           dropped = applied.droppedChanges
           // The cursor is saved with what it covers: a restart resumes right after it, owing
@@ -130,13 +115,7 @@ extension SyncEngine {
       case .success(.notSaved(let failure)):
         report(failure)
         failedPage = true
-      case .success(.olderThanAnswer):
-        logger.debug("a news page was older than an answer applied while it was out")
-        setAsideSinceApplied += 1
-        hasMore = setAsideSinceApplied < Self.pagesSetAsideForAnswers
-        endedForAnswers = !hasMore
       case .success(.applied(let applied, let owesCatchUp)):
-        setAsideSinceApplied = 0
         if let since { earlier.insert(since) }
         hasMore = applied.hasMore
         onEvent?(.notifications(count: applied.count, lastID: applied.lastID))
@@ -157,45 +136,17 @@ extension SyncEngine {
         failedPage = true
       }
       guard let (stale, reason) = catchUpFrom else { continue }
-      switch await catchUp(from: stale, because: reason) {
-      case .caughtUp:
-        caughtUp = true
-        hasMore = true
-      case .overtaken:
-        hasMore = false
-        endedForAnswers = true
-      case .cutShort:
-        return
-      }
+      guard await catchUp(from: stale, because: reason) else { return }
+      caughtUp = true
+      hasMore = true
     }
-    readToTheEnd = !endedForAnswers && !failedPage
+    readToTheEnd = !failedPage
     // Set before the fetches below, during which another pull may read to the end and clear it.
-    if endedForAnswers {
-      owedPull = .owedForAnswers
-    } else if readToTheEnd {
+    if readToTheEnd {
       owedPull = .none
       pullsCutShort = 0
-    } else if owedPull == .owedForAnswers {
-      owedPull = .owed
     }
     await fetchOwedUsers()
-    pullOwedForAnswersIfNoneIsOut()
-  }
-
-  /// Pulls again after a pull that answers cut short, if no request is in flight now.
-  ///
-  /// A request in flight could be answered while the new pull's page is out, as answers
-  /// overtook the last pull's pages; the batch of answers that leaves none calls this again. A
-  /// stopped or offline engine leaves it to its next start, or to coming online.
-  func pullOwedForAnswersIfNoneIsOut() {
-    guard owedPull == .owedForAnswers, isRunning, isOnline, upstream.inFlightCount == 0 else {
-      return
-    }
-    // The new pull owes it again if answers cut it short too; until then, answers start no other.
-    owedPull = .owed
-    tracker.run("pull owed since answers overtook its pages") { [weak self] in
-      await self?.pullNotifications()
-    }
   }
 
   /// Pulls again after `pullRetryPolicy`'s backoff, or later if a fetch's answer asked for a
@@ -243,11 +194,6 @@ extension SyncEngine {
   public static let defaultPullRetryPolicy = RetryPolicy(
     maxAttempts: 6, baseDelay: .seconds(2), maxDelay: .seconds(60), jitter: 0.2)
 
-  /// How many pages one pull sets aside, with none applied between, because an answer applied
-  /// while each was out is newer than its news, before it ends and leaves the rest to the next
-  /// pull.
-  public static let pagesSetAsideForAnswers = 3
-
   /// The id of the last notification applied, as the sync context keeps it (and saves it, so a
   /// restarted engine resumes after it).
   public var lastNotificationID: UUID? {
@@ -261,28 +207,28 @@ extension SyncEngine {
     return await stack.sync.perform { $0.selfUser != nil }
   }
 
-  /// How many times a catch-up asks for the self user's profile while answers or news keep
+  /// How many times a catch-up asks for the self user's profile while news of them keep
   /// overtaking it, before it is cut short.
   static let selfFetchesPerCatchUp = 3
 
-  /// Fetches the self user's profile and applies it, unless the answer to a change of theirs,
-  /// or news of them (a rename on another device), was applied while it was on its way: then
-  /// it tells of older values, and the news bring what changed since.
+  /// Fetches the self user's profile and applies it, unless news of them or a later fetch came
+  /// first.
+  ///
+  /// News of the self user (a rename on another device) or a later fetch applied while this one
+  /// was on its way make its profile older than what the context holds, and the news bring what
+  /// changed since. Keys an answer of this device set after the profile was read keep the
+  /// answer's values (`DownstreamSync.applySelfUser(_:in:)`).
   ///
   /// Returns what became of the fetch; a failure is reported.
   @discardableResult
   func fetchSelfUser() async -> FetchResult {
     let downstream = self.downstream
-    let answers = self.answers
     let order = userFetches
-    let fetch = answers.send()
     let userFetch = order.send()
-    defer { answers.finish(fetch) }
     return await fetchAndApply(downstream.selfUser) {
       (response, context) throws(DownstreamError) in
       if let me = context.selfUser {
-        guard !answers.isOvertaken(fetch, about: [me.reference]), order.claim(me.id, for: userFetch)
-        else { return false }
+        guard order.claim(me.id, for: userFetch) else { return false }
       }
       try downstream.applySelfUser(response, in: context)
       return true
@@ -290,64 +236,34 @@ extension SyncEngine {
   }
 
   /// Catches up with what the backend holds now, from `stale`, the cursor (which the backend
-  /// forgot, or whose news cannot tell of a group created here), and says how it ended.
+  /// forgot, or whose news cannot tell of a group created here); `false` if it was cut short.
   ///
   /// It applies the self user, every connection and every conversation, then from the news the
   /// backend still holds what the lists cannot tell (messages, which the API keeps nowhere else,
   /// and groups created here that the lists leave out); the users they name are owed a fetch.
   /// The cursor moves to the newest notification, asked for first, so that no news made while
-  /// the lists were read is missed. Lists and news that an answer to a change of an object they
-  /// tell of overtook on their way back are read again, as the self user's profile is: they
-  /// were worked out before the backend applied that change, and would put older values back
-  /// (a member the user removed would join again as if another member had added them).
-  ///
-  /// Answers that overtake the profile or the lists every time they are read end the catch-up
-  /// as `overtaken`: its pull ends as one whose pages answers overtook does, and is pulled
-  /// again once no request is in flight.
-  private func catchUp(from stale: UUID?, because reason: String) async -> CatchUpOutcome {
+  /// the lists were read is missed, and the lists are read at that notification's version:
+  /// what an answer of this device set after it keeps the answer's values.
+  private func catchUp(from stale: UUID?, because reason: String) async -> Bool {
     logger.warning("\(reason): catching up")
     // The self user's renames on other devices may be in the forgotten news too, so their
-    // profile must be read; one an answer or news overtook is asked for again, since what the
-    // overtaking one told need not cover every key.
+    // profile must be read; one that news overtook is asked for again, since what the news
+    // told need not cover every key.
     var selfFetch = FetchResult.skipped
     for _ in 0..<Self.selfFetchesPerCatchUp where selfFetch == .skipped {
       selfFetch = await fetchSelfUser()
     }
-    switch selfFetch {
-    case .applied: break
-    case .skipped:
-      logger.debug(
-        "the self user's profile was overtaken each time a catch-up read it: pulling again once no request is out"
-      )
-      return .overtaken
-    case .noResponse, .failed: return .cutShort
-    }
-    for _ in 0..<Self.listReadsPerCatchUp {
-      switch await readListsAndApply(from: stale) {
-      case .applied, .caughtUpElsewhere: return .caughtUp
-      case .unread, .notSaved: return .cutShort
-      case .overtaken: continue
+    guard selfFetch == .applied else {
+      if selfFetch == .skipped {
+        logger.debug("news overtook the self user's profile each time a catch-up read it")
       }
+      return false
     }
-    logger.debug(
-      "answers overtook a catch-up's lists each time it read them: pulling again once no request is out"
-    )
-    return .overtaken
+    switch await readListsAndApply(from: stale) {
+    case .applied, .caughtUpElsewhere: return true
+    case .unread, .notSaved: return false
+    }
   }
-
-  /// How a catch-up ended.
-  private enum CatchUpOutcome {
-    /// It applied what the backend holds, or another pull did while it read.
-    case caughtUp
-    /// Answers (or news of the self user) overtook what it read every time it read it.
-    case overtaken
-    /// A fetch did not come, could not be read, or its save failed (reported).
-    case cutShort
-  }
-
-  /// How many times a catch-up reads the lists while answers keep overtaking them, before it
-  /// is cut short and left to the next pull.
-  static let listReadsPerCatchUp = 3
 
   /// What became of one reading of a catch-up's lists.
   private enum ListsOutcome: Sendable {
@@ -355,9 +271,6 @@ extension SyncEngine {
     case applied(CatchUpApplication, KeptNewsApplication)
     /// Another pull caught up while these lists were read; nothing was applied.
     case caughtUpElsewhere
-    /// An answer to a change of an object the lists or the news tell of was applied while
-    /// they were on their way, so they may tell of older values; nothing was applied.
-    case overtaken
     /// A list or the news did not come or could not be read (reported).
     case unread
     /// Their save failed (reported).
@@ -365,12 +278,12 @@ extension SyncEngine {
   }
 
   /// Reads the newest notification's id, the lists and the news the backend still holds, and
-  /// applies them, unless an answer overtook them.
+  /// applies them.
   private func readListsAndApply(from stale: UUID?) async -> ListsOutcome {
     let downstream = self.downstream
-    let answers = self.answers
-    let lists = answers.send()
-    defer { answers.finish(lists) }
+    // The backend applied every answer applied here before the lists went out before it reads
+    // them, so the lists are read at that answer's version or later.
+    let answeredBefore = await stack.sync.perform { $0.syncMetadata.latestAwaitedVersion }
     guard let newest = await fetch(downstream.lastNotification) else { return .unread }
     let last: UUID?
     do {
@@ -394,13 +307,11 @@ extension SyncEngine {
     else { return .unread }
     let outcome = await stack.sync.perform { context -> ListsOutcome in
       guard context.syncMetadata.lastNotificationID == stale else { return .caughtUpElsewhere }
-      // Asked in the turn that applies answers, so that none comes between this and the save.
-      guard
-        !answers.isOvertaken(
-          lists,
-          about: downstream.objects(listedIn: connections.items, conversations.items)
-            .union(downstream.objects(toldOf: kept)))
-      else { return .overtaken }
+      // Versions only grow: a backend whose newest is older than such an answer started again
+      // without the history the client awaits news of.
+      if let answeredBefore, let read = newest.serverVersion?.rawValue, read < answeredBefore {
+        context.syncMetadata.forgetAwaitedNews(through: .max)
+      }
       let complete = connections.complete && conversations.complete
       let applied = downstream.applyHeldState(
         connections: connections.items, conversations: conversations.items,
@@ -429,7 +340,7 @@ extension SyncEngine {
       reportDropped(applied.droppedChanges + news.droppedChanges)
     case .notSaved(let failure):
       report(failure)
-    case .caughtUpElsewhere, .overtaken, .unread:
+    case .caughtUpElsewhere, .unread:
       break
     }
     return outcome
@@ -650,8 +561,6 @@ private enum PageOutcome: Sendable {
   case applied(NotificationApplication, owesCatchUp: Bool)
   /// Another pull applied news while it was out: it starts before the cursor.
   case overtakenByPull
-  /// An answer applied while it was out is newer than its news of the same object.
-  case olderThanAnswer
   /// It was applied but its save failed.
   case notSaved(FailedNewsSave)
 }

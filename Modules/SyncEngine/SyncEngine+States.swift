@@ -48,9 +48,6 @@ extension SyncEngine {
     /// A pull ended early (the network went, the backend did not know who asked, a page could
     /// not be read or saved): coming online again makes it up.
     case owed
-    /// A pull ended because answers kept overtaking its pages: the engine pulls again once no
-    /// request is in flight, or when it comes online.
-    case owedForAnswers
   }
 
   /// Whether the engine is running.

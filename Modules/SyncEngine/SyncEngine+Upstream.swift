@@ -114,19 +114,15 @@ extension SyncEngine {
       completed = []
       let upstream = self.upstream
       let now = time.now()
-      let answers = self.answers
       let downstream = self.downstream
       // The requests the answers let go (a dependant of an answered creation, the next change
       // of an answered key) are taken in the same save, which writes them ahead: one save per
-      // batch of answers, not one for the answers and one for the requests. A batch that may
-      // leave none in flight while a pull is owed for answers takes none, so that the pull
-      // starts first (`pullOwedForAnswersIfNoneIsOut`).
-      let room = owedPull == .owedForAnswers ? 0 : reserveRoom()
+      // batch of answers, not one for the answers and one for the requests.
+      let room = reserveRoom()
       let (completions, owesCatchUp, ready) = await saveInSyncContext { context -> AppliedBatch in
         let completions = batch.map {
           upstream.complete($0.token, with: $0.outcome, in: context, now: now)
         }
-        answers.answered(completions.compactMap(\.answeredObject))
         return (
           completions: completions,
           owesCatchUp: !downstream.confirmCreatedGroups(in: context).isEmpty,
@@ -146,9 +142,7 @@ extension SyncEngine {
           await self?.pullNotifications()
         }
       }
-      pullOwedForAnswersIfNoneIsOut()
-      // A batch that took no room (a planning job held it while it saved, or a pull is owed)
-      // asks for one more round of planning, which sees these answers; a batch with room
+      // A batch that took no room (a planning job held it while it saved) asks for one more round of planning, which sees these answers; a batch with room
       // planned after them.
       if room == 0 { pump() }
     }
@@ -209,16 +203,6 @@ extension SyncEngine {
   private func retryWokeUp() {
     retryTimer = nil
     pump()
-  }
-}
-
-extension UpstreamCompletion {
-  /// The object whose values the backend's answer set here; none for a change still pending.
-  fileprivate var answeredObject: ObjectReference? {
-    switch self {
-    case .settled(let object), .failed(let object, _), .reverted(let object, _): object
-    case .retrying, .unknownToken: nil
-    }
   }
 }
 

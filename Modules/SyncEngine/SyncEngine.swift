@@ -64,8 +64,6 @@ public actor SyncEngine {
   var completed: [(token: RequestToken, outcome: UpstreamOutcome)]?
   /// Which fetch of each user the sync context took its profile from.
   let userFetches = UserFetchOrder()
-  /// Which objects answers set while fetches were out.
-  let answers = AnswerOrder()
 
   /// Creates an engine; it does nothing until ``start()``.
   ///

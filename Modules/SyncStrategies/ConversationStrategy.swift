@@ -166,9 +166,9 @@ public struct ConversationStrategy: UpstreamStrategy {
   /// Takes the group as the backend answered it: keys this device did not change since get the
   /// backend's values, such as a rename another member made before a lost answer came again.
   ///
-  /// A new name, the members a request listed and a group the backend let the self user leave
-  /// await their news at the answer's version (`SyncMetadata.awaitedNews`), so that older news
-  /// of them, read after the answer, leave them as the answer set them.
+  /// A new group, a new name, the members a request listed and a group the backend let the self
+  /// user leave await their news at the answer's version (`SyncMetadata.awaitedNews`), so that
+  /// older news or lists of them, read after the answer, leave them as the answer set them.
   public func didSucceed(
     _ sent: SentChange<Conversation>, response: EndpointResponse, in context: ModelContext
   ) {
@@ -176,6 +176,9 @@ public struct ConversationStrategy: UpstreamStrategy {
     switch (sent.endpoint, response) {
     case (_, .conversation(let payload)):
       context.applyRemote(PayloadMapping.conversation(payload))
+      if sent.kind == .insert {
+        context.syncMetadata.awaitNews(of: .createdGroup(sent.id), answeredAt: version)
+      }
     case (.renameConversation, _) where sent.kind == .update:
       context.syncMetadata.awaitNews(of: .groupName(sent.id), answeredAt: version)
     case (.addMembers(_, let list), _):

@@ -89,23 +89,6 @@ extension DownstreamSync {
     .payload(.payload(route, .notAnObject(found: .null)))
   }
 
-  /// The objects a catch-up's lists tell of: each connection with its conversation, and each
-  /// conversation, so that an engine can tell whether the answer to a change of one of them
-  /// arrived after the backend worked the lists out.
-  public func objects(
-    listedIn connections: [ConnectionPayload], _ conversations: [ConversationPayload]
-  ) -> Set<ObjectReference> {
-    var objects: Set<ObjectReference> = []
-    for payload in connections {
-      objects.insert(ObjectReference(Connection.entityName, payload.to))
-      objects.insert(ObjectReference(Conversation.entityName, payload.conversation))
-    }
-    for payload in conversations {
-      objects.insert(ObjectReference(Conversation.entityName, payload.id))
-    }
-    return objects
-  }
-
   /// Applies every connection and conversation the backend holds for the self user, as a
   /// client does that cannot read the news since its cursor any more.
   ///
@@ -121,7 +104,9 @@ extension DownstreamSync {
   /// Each value is heard at `version`, the version the backend said before the lists were
   /// read (`TransportResponse.serverVersion`), so that an update in flight can place it
   /// in the server's order: every page was read at that version or later, and the news after
-  /// it are read next.
+  /// it are read next. What an answer of this device set above that version keeps the answer's
+  /// value, as with news (`SyncMetadata.awaitedNews`): a group it left does not come back, a
+  /// group it created is not dropped, and the names, members and statuses it set stay.
   public func applyHeldState(
     connections: [ConnectionPayload], conversations: [ConversationPayload], complete: Bool,
     readAt version: ServerVersion? = nil, in context: ModelContext
@@ -131,12 +116,16 @@ extension DownstreamSync {
     var named: Set<UUID> = []
     for payload in connections {
       named.insert(payload.to)
-      let connection = PayloadMapping.connection(payload)
+      var connection = PayloadMapping.connection(payload)
+      Self.keepStatusAwaitingNews(of: &connection, in: context)
       context.updateLastSynchronised(Connection.self, id: connection.id) { $0 = connection }
       context.applyRemote(connection)
     }
-    for payload in conversations {
-      let conversation = PayloadMapping.conversation(payload)
+    let metadata = context.syncMetadata
+    for payload in conversations
+    where !metadata.isAnswered(.leftGroup(payload.id), after: context.news) {
+      var conversation = PayloadMapping.conversation(payload)
+      Self.keepKeysAwaitingNews(of: &conversation, in: context)
       named.formUnion(conversation.participantIDs)
       applyHeld(conversation, in: context)
     }
@@ -146,7 +135,9 @@ extension DownstreamSync {
       let listed = Set(conversations.map(\.id))
       let inserted = context.localChanges(of: Conversation.self).inserted
       for conversation in context.objects(Conversation.self)
-      where !listed.contains(conversation.id) && !inserted.contains(conversation.id) {
+      where !listed.contains(conversation.id) && !inserted.contains(conversation.id)
+        && !metadata.isAnswered(.createdGroup(conversation.id), after: context.news)
+      {
         gone.insert(conversation.id)
         dropped += Self.drop(conversation: conversation.id, in: context)
       }

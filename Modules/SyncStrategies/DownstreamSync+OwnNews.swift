@@ -43,6 +43,30 @@ extension DownstreamSync {
     if nameAwaits { conversation.name = synchronised.name }
   }
 
+  /// Leaves the self user's keys that answered changes of this device set after a read of
+  /// their profile as the last synchronised profile has them.
+  static func keepKeysAwaitingNews(of user: inout User, in context: ModelContext) {
+    let metadata = context.syncMetadata
+    guard !metadata.awaitedNews.isEmpty,
+      let synchronised = context.localChanges(of: User.self).originals[user.id]
+        ?? context.object(User.self, id: user.id)
+    else { return }
+    if metadata.isAnswered(.selfName, after: context.news) { user.name = synchronised.name }
+    if metadata.isAnswered(.accent, after: context.news) { user.accentID = synchronised.accentID }
+    if metadata.isAnswered(.handle, after: context.news) { user.handle = synchronised.handle }
+  }
+
+  /// Leaves the status of `connection` as the last synchronised connection has it, where an
+  /// answered change of this device set it after the news or lists being read.
+  static func keepStatusAwaitingNews(of connection: inout Connection, in context: ModelContext) {
+    guard !context.syncMetadata.awaitedNews.isEmpty,
+      context.syncMetadata.isAnswered(.connectionStatus(connection.id), after: context.news),
+      let synchronised = context.localChanges(of: Connection.self).originals[connection.id]
+        ?? context.object(Connection.self, id: connection.id)
+    else { return }
+    connection.status = synchronised.status
+  }
+
   /// Takes out of a `user.update` of the self user the keys that answered changes of this
   /// device set after it.
   static func passOverAnsweredValues(

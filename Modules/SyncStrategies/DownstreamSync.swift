@@ -113,9 +113,11 @@ public struct DownstreamSync: Sendable {
     throws(DownstreamError)
   {
     guard case .user(let payload) = try decode(response, for: selfUser) else { return }
-    let user = PayloadMapping.user(payload, isSelf: true)
+    var user = PayloadMapping.user(payload, isSelf: true)
     context.news = HeardNews(response.serverVersion?.rawValue)
     defer { context.news = nil }
+    // Keys an answer set after the profile was read keep the answer's values.
+    Self.keepKeysAwaitingNews(of: &user, in: context)
     context.updateLastSynchronised(User.self, id: user.id) { $0 = user }
     context.applyRemote(user)
   }
@@ -155,42 +157,6 @@ public struct DownstreamSync: Sendable {
       throw .pageDidNotAdvance(.getNotifications, after: since)
     }
     return page
-  }
-
-  /// The objects whose values a page's events set, so that an engine can tell whether the
-  /// answer to a change of one of them arrived after the backend worked the page out.
-  public func objects(toldOfIn page: Page<NotificationPayload>) -> Set<ObjectReference> {
-    objects(toldOf: page.elements)
-  }
-
-  /// The objects whose values `notifications`' events set, as for a page of them.
-  public func objects(toldOf notifications: some Sequence<NotificationPayload>)
-    -> Set<ObjectReference>
-  {
-    var objects: Set<ObjectReference> = []
-    for event in notifications.lazy.flatMap(\.events) {
-      switch event {
-      case .userUpdate(let update):
-        objects.insert(ObjectReference(User.entityName, update.id))
-      case .connection(let payload):
-        // An accepted request also turns its conversation into a one-to-one.
-        objects.insert(ObjectReference(Connection.entityName, payload.to))
-        objects.insert(ObjectReference(Conversation.entityName, payload.conversation))
-      case .conversationCreate(let event):
-        objects.insert(ObjectReference(Conversation.entityName, event.data.id))
-      case .conversationRename(let event):
-        objects.insert(ObjectReference(Conversation.entityName, event.conversation))
-      case .memberJoin(let event), .memberLeave(let event):
-        objects.insert(ObjectReference(Conversation.entityName, event.conversation))
-      case .messageAdd(let event):
-        objects.insert(ObjectReference(Message.entityName, event.data.nonce))
-      case .messageDelete(let event):
-        objects.insert(ObjectReference(Message.entityName, event.data))
-      case .unknown:
-        break
-      }
-    }
-    return objects
   }
 
   /// Applies a page of notifications already read, event by event.

@@ -407,7 +407,7 @@ struct SimulatorTests {
     // when
     let report = await Simulator.run(seed: 467, schedule: schedule)
 
-    // then: the page was set aside, and the one asked for again told of both renames
+    // then: the page's news of the first rename, older than the second's answer, left the name
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     #expect(report.figures.faults[.heldAnswer] == 1)
   }
@@ -1049,7 +1049,7 @@ struct SimulatorTests {
     "Seeds found with the backend answering 401 keep the promise",
     arguments: zip(
       [
-        // A catch-up went on without the self user's profile, which an answer had overtaken.
+        // A catch-up went on without the self user's profile, read before an answer.
         UInt64(6808),
         // A leave applied before the self user was added back, answered after a catch-up
         // whose lists had them in the group, settled the leave: the group was gone here only.

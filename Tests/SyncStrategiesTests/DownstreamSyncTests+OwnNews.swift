@@ -9,6 +9,7 @@ import SyncStrategies
 import SyncTestSupport
 import TestSupport
 import Testing
+import Transport
 import UserParsing
 
 extension DownstreamSyncTests {
@@ -395,12 +396,9 @@ extension DownstreamSyncTests {
       #expect(awaited == [.leftGroup(Self.group): Self.answered])
     }
 
-    @Test(
-      "A rename of the self user answered before its news leaves older news of the name and accent without effect until its own news",
-      arguments: zip([false, true], [2, 0]))
-    func olderNewsOfTheSelfUser(ownNewsRead: Bool, stillAwaited: Int) async throws {
-      // given: the self user renamed to Second with accent 4, answered; news of an earlier
-      // rename to First with accent 2 come after the answer
+    /// A harness whose self user was renamed to Second with accent 4, answered at the version
+    /// returned.
+    static func selfUserRenamedToSecond() async throws -> (TrackerHarness, Int) {
       let harness = TrackerHarness()
       try harness.save {
         try $0.update(User.self, id: harness.me.id) {
@@ -410,7 +408,16 @@ extension DownstreamSyncTests {
       }
       let update = try #require(await harness.next())
       await harness.complete(update, await harness.respond(to: update))
-      let version = harness.fake.version.rawValue
+      return (harness, harness.fake.version.rawValue)
+    }
+
+    @Test(
+      "A rename of the self user answered before its news leaves older news of the name and accent without effect until its own news",
+      arguments: zip([false, true], [2, 0]))
+    func olderNewsOfTheSelfUser(ownNewsRead: Bool, stillAwaited: Int) async throws {
+      // given: the self user renamed to Second with accent 4, answered; news of an earlier
+      // rename to First with accent 2 come after the answer
+      let (harness, version) = try await Self.selfUserRenamedToSecond()
       let me = harness.me.id
       let news: [EventPayload] =
         [.userUpdate(UserUpdatePayload(id: me, name: "First", accentID: 2))]
@@ -424,6 +431,31 @@ extension DownstreamSyncTests {
       #expect(harness.ui.selfUser?.accentID == 4)
       let (_, awaited) = await Self.state(of: harness)
       #expect(awaited.count == stillAwaited)
+      #expect(await harness.next() == nil)
+    }
+
+    @Test(
+      "A profile of the self user read before a rename's answer keeps the answered name and accent, and one read after it brings its own",
+      arguments: [(-1, "Second", 4), (1, "Third", 7)])
+    func profileReadAgainstTheAnswer(readAt offset: Int, name: String, accent: Int) async throws {
+      // given: the self user renamed to Second with accent 4, answered
+      let (harness, version) = try await Self.selfUserRenamedToSecond()
+      let profile = UserPayload(
+        id: harness.me.id, name: offset < 0 ? "First" : "Third", accentID: offset < 0 ? 2 : 7)
+      let response = TransportResponse(
+        status: 200, json: profile.jsonValue,
+        headers: [ServerVersion.header: "\(version + offset)"])
+
+      // when
+      try await harness.stack.sync.perform { context in
+        try DownstreamSync().applySelfUser(response, in: context)
+        try context.save()
+      }
+      await expectSettled(harness.stack.tracker)
+
+      // then
+      #expect(harness.ui.selfUser?.name == name)
+      #expect(harness.ui.selfUser?.accentID == accent)
       #expect(await harness.next() == nil)
     }
 

@@ -150,60 +150,6 @@ struct DownstreamSyncTests {
     #expect(applied.skippedEvents == 2)
   }
 
-  /// One event of each kind, about users 201…, conversation 210 and message 220.
-  nonisolated static let eventsTellingOfObjects: [EventPayload] = {
-    let (me, ann, group, message) = (UUID(201), UUID(202), UUID(210), UUID(220))
-    let created = ConversationPayload(
-      id: group, type: .group, name: "G", creator: me, selfMember: me, otherMembers: [],
-      lastEventTime: time)
-    func event<Data: Sendable & Equatable>(_ data: Data) -> ConversationEvent<Data> {
-      ConversationEvent(conversation: group, from: ann, time: time, data: data)
-    }
-    return [
-      .userUpdate(UserUpdatePayload(id: ann, name: "Annie")),
-      .connection(
-        ConnectionPayload(
-          from: me, to: ann, status: .accepted, conversation: group, lastUpdate: time)),
-      .conversationCreate(event(created)),
-      .conversationRename(event("New")),
-      .memberJoin(event([ann])),
-      .memberLeave(event([ann])),
-      .messageAdd(
-        event(
-          MessagePayload(nonce: message, conversation: group, from: ann, text: "Hi", time: time))
-      ),
-      .messageDelete(event(message)),
-      .unknown(type: "team.create", raw: ["type": "team.create"]),
-    ]
-  }()
-
-  @Test(
-    "A page tells of the objects whose values its events set",
-    arguments: zip(
-      eventsTellingOfObjects,
-      [
-        [ObjectReference(.user, UUID(202))],
-        [ObjectReference(.connection, UUID(202)), ObjectReference(.conversation, UUID(210))],
-        [ObjectReference(.conversation, UUID(210))],
-        [ObjectReference(.conversation, UUID(210))],
-        [ObjectReference(.conversation, UUID(210))],
-        [ObjectReference(.conversation, UUID(210))],
-        [ObjectReference(.message, UUID(220))],
-        [ObjectReference(.message, UUID(220))],
-        [],
-      ] as [Set<ObjectReference>]))
-  func objectsToldOf(event: EventPayload, expected: Set<ObjectReference>) throws {
-    // given
-    let downstream = DownstreamSync()
-    let page = try downstream.readNotifications(Self.page([event]), since: nil)
-
-    // when
-    let objects = downstream.objects(toldOfIn: page)
-
-    // then
-    #expect(objects == expected)
-  }
-
   @Test(
     "A page names the known users whose profile its user.update events changed, not unknown ones")
   func updatedUsers() async throws {

@@ -58,7 +58,7 @@ extension SyncEngine {
       }
     }
     guard await knowsSelfUser() else { return }
-    let order = userFetches
+    let userVersions = self.userVersions
     var hasMore = true
     var caughtUp = false
     // Where this pull read from before: a page that leads back there would be read again.
@@ -94,8 +94,9 @@ extension SyncEngine {
           let owesCatchUp =
             !applied.hasMore && !downstream.confirmCreatedGroups(in: context).isEmpty
           try context.save()
-          // A fetch out before an acceptance may tell of the profile from before it.
-          order.newsApplied(to: applied.updatedUsers.union(applied.acceptedContacts))
+          // A fetch read before these news, or before an acceptance, tells of an older profile.
+          userVersions.hear(
+            applied.updatedUsers.union(applied.acceptedContacts), at: response.serverVersion)
           return .success(.applied(applied, owesCatchUp: owesCatchUp))
         } catch let error as DownstreamError {
           // Thrown while the page was read, before anything of it was applied.
@@ -223,12 +224,11 @@ extension SyncEngine {
   @discardableResult
   func fetchSelfUser() async -> FetchResult {
     let downstream = self.downstream
-    let order = userFetches
-    let userFetch = order.send()
+    let userVersions = self.userVersions
     return await fetchAndApply(downstream.selfUser) {
       (response, context) throws(DownstreamError) in
       if let me = context.selfUser {
-        guard order.claim(me.id, for: userFetch) else { return false }
+        guard userVersions.claim(me.id, readAt: response.serverVersion) else { return false }
       }
       try downstream.applySelfUser(response, in: context)
       return true
@@ -435,23 +435,25 @@ extension SyncEngine {
   /// response came.
   private func fetchUsers(_ batch: Endpoint, asking ids: Set<UUID>) async -> Bool {
     let downstream = self.downstream
-    let order = userFetches
+    let userVersions = self.userVersions
     // Pulls may overlap, so two fetches of one user may be out at once, their answers
-    // overtaking each other: the later fetch's profile is kept (see UserFetchOrder).
-    let fetch = order.send()
+    // overtaking each other: the profile read at the later version is kept (see UserVersions).
     let result = await fetchAndApply(batch) {
       (response, context) throws(DownstreamError) in
+      let version = response.serverVersion
       var answered: Set<UUID> = []
       var settled: Set<UUID> = []
       try downstream.applyUsers(response, in: context) { id in
         answered.insert(id)
-        guard order.claim(id, for: fetch) else { return false }
+        guard userVersions.claim(id, readAt: version) else { return false }
         settled.insert(id)
         return true
       }
       // The backend has no profile to give of a user it left out, so this answer settles
-      // them too, unless news came since the fetch went.
-      for id in ids.subtracting(answered) where order.claim(id, for: fetch) { settled.insert(id) }
+      // them too, unless news read at a later version came since.
+      for id in ids.subtracting(answered) where userVersions.claim(id, readAt: version) {
+        settled.insert(id)
+      }
       context.syncMetadata.usersToFetch.subtract(settled)
       return true
     }

@@ -62,8 +62,8 @@ public actor SyncEngine {
   var requestsInFlight = 0
   /// Answers that arrived and wait for the job that applies them; `nil` while no such job runs.
   var completed: [(token: RequestToken, outcome: UpstreamOutcome)]?
-  /// Which fetch of each user the sync context took its profile from.
-  let userFetches = UserFetchOrder()
+  /// The server's version of each user's profile the sync context holds.
+  let userVersions = UserVersions()
 
   /// Creates an engine; it does nothing until ``start()``.
   ///

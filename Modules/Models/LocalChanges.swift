@@ -161,7 +161,7 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
       if isNew, let backend = backendValue(of: id) {
         noteEdit(of: id, keys: update.keys, measuredAgainst: backend)
       } else if !unconfirmed.isEmpty {
-        noteSave(of: id, keys: update.keys)
+        noteSave(of: id, keys: update.keys, from: table[id], to: update.object)
       }
       if let original {
         Self.fill(&editBases[id], moving: update.keys, from: original)
@@ -189,13 +189,21 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
 
 extension LocalChanges {
   /// Notes, on each call of `id` written ahead, that the user saved those of `keys` it carried
-  /// after it went.
-  private mutating func noteSave(of id: UUID, keys: Set<Object.Key>) {
+  /// after it went, and of a set, which elements the save moved from `before` to `after`.
+  private mutating func noteSave(
+    of id: UUID, keys: Set<Object.Key>, from before: Object?, to after: Object
+  ) {
     guard var records = unconfirmed[id],
       records.contains(where: { $0.call != nil && !$0.keys.isDisjoint(with: keys) })
     else { return }
     for index in records.indices where records[index].call != nil {
-      records[index].savedSince.formUnion(records[index].keys.intersection(keys))
+      let saved = records[index].keys.intersection(keys)
+      records[index].savedSince.formUnion(saved)
+      guard let before else { continue }
+      for key in saved {
+        let moved = before.changedElements(at: key, comparedTo: after)
+        if !moved.isEmpty { records[index].savedElementsSince[key, default: []].formUnion(moved) }
+      }
     }
     unconfirmed[id] = records
   }
@@ -281,13 +289,17 @@ package struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
   /// For a record with a ``call``, the keys it carried that the user saved after the call went,
   /// so that a later life of the app knows those saves are newer than the call.
   package internal(set) var savedSince: Set<Object.Key>
+  /// Of the set-valued keys in ``savedSince``, the elements the user added or removed after the
+  /// call went: each element counts as a key of its own, saved again even back to what the
+  /// call carried.
+  package internal(set) var savedElementsSince: [Object.Key: Set<SetElement>]
 
   /// Creates an unconfirmed value, with the mark of the write-ahead record it is, if any, the
   /// user's changes made after it went, the call that went, and the keys saved since.
   package init(
     keys: Set<Object.Key>, value: Object, mark: WriteAheadMark? = nil,
     editedSince: EditBase<Object>? = nil, call: RecordedCall? = nil,
-    savedSince: Set<Object.Key> = []
+    savedSince: Set<Object.Key> = [], savedElementsSince: [Object.Key: Set<SetElement>] = [:]
   ) {
     self.keys = keys
     self.value = value
@@ -295,6 +307,7 @@ package struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
     self.editedSince = editedSince
     self.call = call
     self.savedSince = savedSince
+    self.savedElementsSince = savedElementsSince
   }
 }
 

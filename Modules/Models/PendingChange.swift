@@ -134,7 +134,13 @@ package struct PendingChange<Object: ModelObject>: Sendable, Equatable, Codable 
 
 extension UnconfirmedValue: Codable {
   private enum CodingKeys: String, CodingKey {
-    case keys, value, mark, editedSince, call, savedSince
+    case keys, value, mark, editedSince, call, savedSince, savedElementsSince
+  }
+
+  /// The elements of one set-valued key saved since a call, as a store keeps them.
+  private struct SavedElements: Codable {
+    var key: String
+    var elements: [String]
   }
 
   /// Reads an unconfirmed value; an unknown key name is an error naming it.
@@ -152,12 +158,34 @@ extension UnconfirmedValue: Codable {
       editedSince: try container.decodeIfPresent(EditBase<Object>.self, forKey: .editedSince),
       call: try container.decodeIfPresent(RecordedCall.self, forKey: .call),
       savedSince: container.contains(.savedSince)
-        ? try Object.Key.decodeSet(from: container, forKey: .savedSince) : [])
+        ? try Object.Key.decodeSet(from: container, forKey: .savedSince) : [],
+      savedElementsSince: try Self.decodeSavedElements(from: container))
+  }
+
+  /// Reads the elements saved since the call, key by key.
+  ///
+  /// A record written before they were kept has none. An unknown key name is an error naming
+  /// it.
+  private static func decodeSavedElements(
+    from container: KeyedDecodingContainer<CodingKeys>
+  ) throws -> [Object.Key: Set<SetElement>] {
+    let saved =
+      try container.decodeIfPresent([SavedElements].self, forKey: .savedElementsSince) ?? []
+    var elements: [Object.Key: Set<SetElement>] = [:]
+    for entry in saved {
+      guard let key = Object.Key(rawValue: entry.key) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .savedElementsSince, in: container,
+          debugDescription: "unknown key \(entry.key) of \(Object.self)")
+      }
+      elements[key, default: []].formUnion(entry.elements.map(SetElement.init(text:)))
+    }
+    return elements
   }
 
   /// Writes the keys by name, comma-separated, the value, the mark's serial if it has one, the
   /// user's later changes if there are any, the call that went if there is one, and the keys
-  /// saved since it, if any.
+  /// and set elements saved since it, if any.
   package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(Object.Key.names(of: keys), forKey: .keys)
@@ -167,6 +195,12 @@ extension UnconfirmedValue: Codable {
     try container.encodeIfPresent(call, forKey: .call)
     if !savedSince.isEmpty {
       try container.encode(Object.Key.names(of: savedSince), forKey: .savedSince)
+    }
+    if !savedElementsSince.isEmpty {
+      let saved = savedElementsSince.sorted { $0.key < $1.key }.map { key, elements in
+        SavedElements(key: key.rawValue, elements: elements.compactMap(\.text).sorted())
+      }
+      try container.encode(saved, forKey: .savedElementsSince)
     }
   }
 }

@@ -48,8 +48,9 @@ extension EntityTrack {
     // The call went in an earlier life: every save of this one came after it, and so did the
     // earlier saves its record names.
     flight.savedUpTo = 0
-    // Of a set, the elements the user's change moves that the call does not name are the ones
-    // the user saved since: what the call named counts from the resend.
+    // Of a set, the elements the record says the user saved since, and those the user's change
+    // moves that the call does not name (a record written before elements were kept says only
+    // the key): what else the call named counts from the resend.
     let current = context.object(Object.self, id: id)
     let named = endpoint.namedElements
     for key in record.savedSince {
@@ -57,6 +58,7 @@ extension EntityTrack {
         current?.changedElements(at: key, comparedTo: base)
       }
       flight.savedInEarlierLife[key] = Set(moved ?? []).subtracting(named)
+        .union(record.savedElementsSince[key] ?? [])
     }
     flight.idempotencyKey = key
     flight.earlierLifeVersion = changes.originalVersions[id]

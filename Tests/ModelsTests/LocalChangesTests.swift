@@ -96,6 +96,41 @@ struct LocalChangesTests {
     #expect(changes.unconfirmed[user.id]?.map(\.savedSince) == [[.name]])
   }
 
+  @Test(
+    "A member saved after a recorded call that named them went, even back to what it carried, is kept on the call's record, which a restart reads back"
+  )
+  func memberSavedAfterARecordedCallSurvivesRestart() throws {
+    // given: the user took Bob out of a group, and the call that carries it was written ahead;
+    // then they added Bob back and took him out again
+    let (ann, bob) = (make.user(name: "Ann"), make.user(name: "Bob"))
+    let group = make.conversation(creator: ann, participants: [bob])
+    let store = InMemoryStore(Tables([ann, bob, group]))
+    let before = try InlineModelStack(store: store)
+    try before.ui.update(Conversation.self, id: group.id) { $0.participantIDs.remove(bob.id) }
+    try before.ui.save()
+    let sent = try #require(before.sync.object(Conversation.self, id: group.id))
+    let call = RecordedCall(
+      idempotencyKey: "k", method: "DELETE", segments: ["conversations"], body: nil)
+    before.sync.recordInFlight(sent, keys: [.participantIDs], call: call)
+    try before.sync.save()
+    for added in [true, false] {
+      try before.ui.update(Conversation.self, id: group.id) {
+        if added { $0.participantIDs.insert(bob.id) } else { $0.participantIDs.remove(bob.id) }
+      }
+      try before.ui.save()
+    }
+    try before.sync.save()
+
+    // when
+    let after = try InlineModelStack(store: store)
+
+    // then
+    let changes = after.sync.localChanges(of: Conversation.self)
+    let record = try #require(changes.unconfirmed[group.id]?.first)
+    #expect(record.savedSince == [.participantIDs])
+    #expect(record.savedElementsSince == [.participantIDs: [SetElement(bob.id)]])
+  }
+
   @Test("An edit base goes with its keys, and a store keeps it with them")
   func editBaseCleared() async throws {
     // given

@@ -40,7 +40,8 @@ struct RecordCoderTests {
         keys: [.name, .participantIDs], value: group, mark: WriteAheadMark(serial: 10),
         call: RecordedCall(
           idempotencyKey: "k-10", method: "PUT", segments: ["conversations", "lunch"], body: nil),
-        savedSince: [.name]),
+        savedSince: [.name, .participantIDs],
+        savedElementsSince: [.participantIDs: [SetElement(ann.id)]]),
     ]
     var based = PendingChange<Conversation>()
     based.keys = [.participantIDs]
@@ -58,6 +59,7 @@ struct RecordCoderTests {
           .selfName: 6, .accent: 7, .handle: 8, .groupName(UUID(7)): 9,
           .member(UUID(6), conversation: UUID(7)): 4, .member(UUID(8), conversation: UUID(7)): 4,
           .connectionStatus(UUID(2)): 10, .deletedMessage(UUID(9)): .max, .leftGroup(UUID(3)): 11,
+          .createdGroup(UUID(4)): 12,
         ]),
     ]
   }()

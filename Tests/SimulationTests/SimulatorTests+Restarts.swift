@@ -216,5 +216,35 @@ extension SimulatorTests {
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     }
+
+    @Test(
+      "A member the user added back and took out again while their removal's answer was lost stays out after a restart, though another member added them after (seed 2395 of 300 steps, shortened)"
+    )
+    func memberSavedAgainBeforeRestartStaysOut() async {
+      // given: the removal is applied and its answer held; the user adds the contact back and
+      // takes them out again; another member adds the contact, and the app restarts
+      let schedule: [SimulationStep] = [
+        .leaveGroup(group: 4),
+        .createGroup(name: "g137", contacts: [2, 2]),
+        .toggleMember(group: 4, contact: 3),
+        .fault(.heldAnswer),
+        .toggleMember(group: 2, contact: 3),
+        .expireNotifications(keepingLast: 2),
+        .toggleMember(group: 0, contact: 3),
+        .goOffline(hanging: true),
+        .fault(.serverError),
+        .toggleMember(group: 2, contact: 3),
+        .remoteAddMember(group: 3, contact: 0),
+        .restart,
+        .remoteAddMember(group: 4, contact: 2),
+        .goOnline,
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 2395, schedule)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
   }
 }

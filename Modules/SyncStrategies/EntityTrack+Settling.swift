@@ -383,9 +383,15 @@ extension EntityTrack {
       if flight.kind == .insert { context.clearLocalInsertion(Object.self, id: flight.id) }
       guard let acknowledgement else { return }
       let held = acknowledgement.value
+      // Of a set, a member the user moved that the call does not name is still the user's
+      // change, whatever the backend now holds of it: only its own call's answer settles it.
+      let waiting = flight.kind == .update ? membersWaiting(besides: flight, in: context) : [:]
       context.recordSynchronised(
         held, keys: flight.keys, savedUpTo: flight.kind == .update ? flight.savedUpTo : .max,
-        savedAlso: flight.isSavedInEarlierLife)
+        savedAlso: { key, element in
+          flight.isSavedInEarlierLife(key, element: element)
+            || element.map { waiting[key]?.contains($0) == true } == true
+        })
       for possible in acknowledgement.alsoPossible {
         context.recordUnconfirmed(possible, keys: flight.keys)
       }
@@ -407,6 +413,23 @@ extension EntityTrack {
       }
       context.clearLocalChanges(Object.self, id: flight.id, keys: unchanged)
     }
+  }
+
+  /// Of `flight`'s set-valued keys, the elements the user's change moves from the edit base
+  /// that the call does not name: they wait for a call of their own.
+  private func membersWaiting(besides flight: Flight, in context: ModelContext)
+    -> [Object.Key: Set<SetElement>]
+  {
+    guard let base = context.localChanges(of: Object.self).editBases[flight.id],
+      let current = context.object(Object.self, id: flight.id)
+    else { return [:] }
+    let named = flight.endpoint.namedElements
+    var waiting: [Object.Key: Set<SetElement>] = [:]
+    for key in flight.keys where Object.field(key).holdsSet {
+      let moved = Set(current.changedElements(at: key, comparedTo: base)).subtracting(named)
+      if !moved.isEmpty { waiting[key] = moved }
+    }
+    return waiting
   }
 
   /// What happened here since `flight` went that makes a refusal of it moot, said as the end

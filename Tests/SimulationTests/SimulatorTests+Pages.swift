@@ -151,5 +151,25 @@ extension SimulatorTests {
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
       #expect(report.figures.savesRefused == 2)
     }
+
+    @Test(
+      "A member the user added while signed out stays added when the pages after sign-in tell that another member added and removed them, across another member call's answer (seed 63437 of 40 steps in pages of two, shortened)"
+    )
+    func memberAddedWhileSignedOutOutlivesNews() async {
+      // given: the user adds a contact and takes another member out while signed out; another
+      // member had added the contact and taken them out; the removal goes first, and the pages
+      // tell of the addition before its answer and of the removal after it
+      let schedule: [SimulationStep] = [
+        .renameGroup(group: 2, name: "r3"), .fault(.signedOut),
+        .remoteAddMember(group: 4, contact: 3), .pull, .remoteRemoveMember(group: 2, contact: 1),
+        .toggleMember(group: 0, contact: 2), .toggleMember(group: 0, contact: 1),
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 63437, schedule, steps: 40, pageSize: 2)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
   }
 }

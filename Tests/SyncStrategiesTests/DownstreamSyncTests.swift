@@ -289,6 +289,44 @@ struct DownstreamSyncTests {
   }
 
   @Test(
+    "A member added here stays added and is sent after another member change's answer, though news read while that change was out agreed with the addition and later news undid it"
+  )
+  func memberOutlivesAnswerAfterNewsThatAgreed() async throws {
+    // given: here, Bob is added and Ann taken out; the removal of Ann goes first, and while
+    // it is out, news tell that another member added Bob
+    let harness = TrackerHarness()
+    let (ann, bob, cleo) = (UUID(111), UUID(112), UUID(113))
+    let group = Conversation(
+      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
+      participantIDs: [harness.me.id, ann], lastEventTime: Self.time)
+    try await harness.seedRemote([group])
+    try harness.save {
+      try $0.update(Conversation.self, id: group.id) {
+        $0.participantIDs.insert(bob)
+        $0.participantIDs.remove(ann)
+      }
+    }
+    await expectSettled(harness.stack.tracker)
+    let removal = try #require(await harness.next())
+    let added = ConversationEvent(conversation: group.id, from: cleo, time: Self.time, data: [bob])
+    _ = try await apply([.memberJoin(added)], versions: [5], to: harness)
+    await harness.complete(
+      removal,
+      .success(.membersChanged(MembersChanged(userIDs: [ann])), version: ServerVersion(6)))
+
+    // when: news of Bob's removal by that member, made before the user's addition reached
+    // the server, are read after the answer
+    _ = try await apply([.memberLeave(added)], versions: [7], to: harness)
+    let request = await harness.next()
+
+    // then: the addition goes, and reaches the server after the removal
+    #expect(
+      harness.ui.object(Conversation.self, id: group.id)?.participantIDs.contains(bob) == true)
+    #expect(request?.request.path == "/conversations/\(group.id.uuidString.lowercased())/members")
+    #expect(request?.json?["users"] == [.string(bob.uuidString.lowercased())])
+  }
+
+  @Test(
     "A group rename made here and not yet sent stays and is sent, though news then told of the same name and a later one"
   )
   func unsentRenameOutlivesNewsThatAgreedFirst() async throws {

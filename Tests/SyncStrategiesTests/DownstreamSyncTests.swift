@@ -216,6 +216,17 @@ struct DownstreamSyncTests {
     #expect(harness.ui.object(User.self, id: bob)?.name == "Bob")
   }
 
+  /// Seeds group G, with the self user and `member`, as the backend last said it.
+  static func seedGroup(with member: UUID, in harness: TrackerHarness) async throws
+    -> Conversation
+  {
+    let group = Conversation(
+      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
+      participantIDs: [harness.me.id, member], lastEventTime: time)
+    try await harness.seedRemote([group])
+    return group
+  }
+
   @Test("A server value does not overwrite a local change that has not been pushed")
   func localChangeWins() async throws {
     // given
@@ -238,10 +249,7 @@ struct DownstreamSyncTests {
     // given: the group has Ann; here, Bob is being added and the request has not gone yet
     let harness = TrackerHarness()
     let (ann, bob, cleo) = (UUID(111), UUID(112), UUID(113))
-    let group = Conversation(
-      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
-      participantIDs: [harness.me.id, ann], lastEventTime: Self.time)
-    try await harness.seedRemote([group])
+    let group = try await Self.seedGroup(with: ann, in: harness)
     try harness.save {
       try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
     }
@@ -267,10 +275,7 @@ struct DownstreamSyncTests {
     // given: here, Bob is being added and the request has not gone yet
     let harness = TrackerHarness()
     let (ann, bob) = (UUID(111), UUID(112))
-    let group = Conversation(
-      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
-      participantIDs: [harness.me.id, ann], lastEventTime: Self.time)
-    try await harness.seedRemote([group])
+    let group = try await Self.seedGroup(with: ann, in: harness)
     try harness.save {
       try $0.update(Conversation.self, id: group.id) { $0.participantIDs.insert(bob) }
     }
@@ -296,10 +301,7 @@ struct DownstreamSyncTests {
     // it is out, news tell that another member added Bob
     let harness = TrackerHarness()
     let (ann, bob, cleo) = (UUID(111), UUID(112), UUID(113))
-    let group = Conversation(
-      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
-      participantIDs: [harness.me.id, ann], lastEventTime: Self.time)
-    try await harness.seedRemote([group])
+    let group = try await Self.seedGroup(with: ann, in: harness)
     try harness.save {
       try $0.update(Conversation.self, id: group.id) {
         $0.participantIDs.insert(bob)
@@ -333,10 +335,7 @@ struct DownstreamSyncTests {
     // given: here, the group is renamed to "H" and the request has not gone yet
     let harness = TrackerHarness()
     let ann = UUID(111)
-    let group = Conversation(
-      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
-      participantIDs: [harness.me.id, ann], lastEventTime: Self.time)
-    try await harness.seedRemote([group])
+    let group = try await Self.seedGroup(with: ann, in: harness)
     try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "H" } }
     await expectSettled(harness.stack.tracker)
     let same = ConversationEvent(conversation: group.id, from: ann, time: Self.time, data: "H")
@@ -463,10 +462,7 @@ struct DownstreamSyncTests {
     // adds someone
     let harness = TrackerHarness()
     let (ann, bob) = (UUID(111), UUID(112))
-    let group = Conversation(
-      id: UUID(110), kind: .group, name: "G", creatorID: harness.me.id,
-      participantIDs: [harness.me.id, ann], lastEventTime: Self.time)
-    try await harness.seedRemote([group])
+    let group = try await Self.seedGroup(with: ann, in: harness)
     try harness.save { try $0.delete(Conversation.self, id: group.id) }
     let leave = try #require(await harness.next())
     let rename = ConversationEvent(conversation: group.id, from: ann, time: Self.time, data: "H")

@@ -191,6 +191,15 @@ extension DownstreamSync {
     }
     let gone = unlisted.filter { context.object(Conversation.self, id: $0) == nil }
     var unconfirmed = unlisted.subtracting(gone).subtracting(created)
+    // A group whose creation was answered above the lists' version, which they leave out and
+    // kept: a creation sent again may have been applied long before, and the self user removed
+    // since, so lists read after the answer settle it.
+    for case .createdGroup(let id) in context.syncMetadata.awaitedNews.keys
+    where !listed.contains(id) && !created.contains(id)
+      && context.object(Conversation.self, id: id) != nil
+    {
+      unconfirmed.insert(id)
+    }
     if !complete {
       unconfirmed.formUnion(
         context.syncMetadata.createdGroupsToConfirm.subtracting(listed).filter {

@@ -123,5 +123,62 @@ extension SimulatorTests {
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
       #expect(report.figures.rejoinedGroups == 1)
     }
+
+    @Test(
+      "A group created here, sent again after restarts and answered above the version of a catch-up's lists that leave it out, goes once later lists leave it out too (seed 11411 of 300 steps, shortened)"
+    )
+    func groupCreatedAgainIsConfirmedByLaterLists() async {
+      // given: the creation, applied before the self user was removed from the group, goes
+      // again under a new key and is answered while a catch-up reads lists without it
+      let schedule: [SimulationStep] = [
+        .createGroup(name: "g9", contacts: [0, 0]),
+        .createGroup(name: "g19", contacts: [1, 0]),
+        .goOffline(hanging: true),
+        .fault(.heldAnswer),
+        .fault(.park),
+        .fault(.delay),
+        .fault(.heldAnswer),
+        .fault(.delay),
+        .fault(.delay),
+        .fault(.heldAnswer),
+        .fault(.park),
+        .fault(.park),
+        .restart,
+        .writeMessage(conversation: 6, text: "m131"),
+        .renameSelf("n132"),
+        .writeMessage(conversation: 4, text: "m136"),
+        .fault(.delay),
+        .changeConnection(contact: 0),
+        .fault(.lostResponse),
+        .createGroup(name: "g145", contacts: [2, 0]),
+        .goOnline,
+        .restart,
+        .changeAccent(5),
+        .toggleMember(group: 2, contact: 0),
+        .fault(.tooManyRequests),
+        .createGroup(name: "g156", contacts: [1, 0]),
+        .createGroup(name: "g178", contacts: [0, 0]),
+        .fault(.lostResponse),
+        .changeConnection(contact: 1),
+        .changeConnection(contact: 0),
+        .restart,
+        .fault(.signedOut),
+        .remoteAddMember(group: 5, contact: 0),
+        .leaveGroup(group: 1),
+        .fault(.tooManyRequests),
+        .fault(.heldAnswer),
+        .toggleMember(group: 4, contact: 3),
+        .requestConnection(contact: 3),
+        .remoteRemoveSelf(group: 4),
+        .expireNotifications(keepingLast: 3),
+        .releaseParked(1),
+        .restart,
+      ]
+      // when
+      let report = await SimulatorTests.replay(seed: 11411, schedule)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
   }
 }

@@ -196,13 +196,20 @@ extension LocalChanges {
     guard var records = unconfirmed[id],
       records.contains(where: { $0.call != nil && !$0.keys.isDisjoint(with: keys) })
     else { return }
+    // The elements the save moved, key by key, worked out once for every record.
+    var moved: [Object.Key: [SetElement]] = [:]
+    if let before {
+      for key in keys.intersection(Object.schema.setKeys) {
+        let elements = before.changedElements(at: key, comparedTo: after)
+        if !elements.isEmpty { moved[key] = elements }
+      }
+    }
     for index in records.indices where records[index].call != nil {
       let saved = records[index].keys.intersection(keys)
       records[index].savedSince.formUnion(saved)
-      guard let before else { continue }
       for key in saved {
-        let moved = before.changedElements(at: key, comparedTo: after)
-        if !moved.isEmpty { records[index].savedElementsSince[key, default: []].formUnion(moved) }
+        guard let elements = moved[key] else { continue }
+        records[index].savedElementsSince[key, default: []].formUnion(elements)
       }
     }
     unconfirmed[id] = records

@@ -66,6 +66,12 @@ extension ModelContext {
     remoteEdits.insert(ObjectReference(Object.entityName, id))
   }
 
+  /// The object `id` as the server was last known to hold it: its last synchronised value
+  /// while a change of it is pending here, else the object as it is here.
+  package func lastSynchronised<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
+    log[type].originals[id] ?? object(type, id: id)
+  }
+
   /// Applies a change the server made to the last synchronised value of the object `id`, for
   /// keys with a local change not yet pushed: the local values stay as they are, and the next
   /// request is worked out against what the server now holds.

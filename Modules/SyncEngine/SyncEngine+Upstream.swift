@@ -142,7 +142,8 @@ extension SyncEngine {
           await self?.pullNotifications()
         }
       }
-      // A batch that took no room (a planning job held it while it saved) asks for one more round of planning, which sees these answers; a batch with room
+      // A batch that took no room (a planning job held it while it saved) asks for one more
+      // round of planning, which sees these answers; a batch with room
       // planned after them.
       if room == 0 { pump() }
     }

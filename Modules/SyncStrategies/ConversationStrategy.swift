@@ -137,13 +137,10 @@ public struct ConversationStrategy: UpstreamStrategy {
     _ sent: SentChange<Conversation>, adding added: Set<UUID> = [],
     removing removed: Set<UUID> = [], in context: ModelContext
   ) -> Acknowledgement<Conversation>? {
-    let changes = context.localChanges(of: Conversation.self)
     // The group as last synchronised: its original while changes of it are pending here, else
     // the group here, which news may have replaced since the request went (dropped and brought
     // back); what it was when the request went only once it is gone here.
-    guard
-      let now = changes.originals[sent.id] ?? context.object(Conversation.self, id: sent.id)
-        ?? sent.lastKnown
+    guard let now = context.lastSynchronised(Conversation.self, id: sent.id) ?? sent.lastKnown
     else { return nil }
     let before = sent.lastKnown?.participantIDs ?? now.participantIDs
     let touched = Self.moved(

@@ -106,7 +106,8 @@ extension DownstreamSync {
   /// in the server's order: every page was read at that version or later, and the news after
   /// it are read next. What an answer of this device set above that version keeps the answer's
   /// value, as with news (`SyncMetadata.awaitedNews`): a group it left does not come back, a
-  /// group it created is not dropped, and the names, members and statuses it set stay.
+  /// group it created is not dropped (``applyKeptNews(_:listed:complete:in:)`` puts it to
+  /// confirm), and the names, members and statuses it set stay.
   public func applyHeldState(
     connections: [ConnectionPayload], conversations: [ConversationPayload], complete: Bool,
     readAt version: ServerVersion? = nil, in context: ModelContext

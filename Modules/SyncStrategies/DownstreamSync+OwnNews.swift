@@ -35,8 +35,7 @@ extension DownstreamSync {
       })
     let nameAwaits = metadata.isAnswered(.groupName(conversation.id), after: context.news)
     guard !awaiting.isEmpty || nameAwaits,
-      let synchronised = context.localChanges(of: Conversation.self).originals[conversation.id]
-        ?? context.object(Conversation.self, id: conversation.id)
+      let synchronised = context.lastSynchronised(Conversation.self, id: conversation.id)
     else { return }
     conversation.participantIDs = conversation.participantIDs.subtracting(awaiting)
       .union(synchronised.participantIDs.intersection(awaiting))
@@ -48,8 +47,7 @@ extension DownstreamSync {
   static func keepKeysAwaitingNews(of user: inout User, in context: ModelContext) {
     let metadata = context.syncMetadata
     guard !metadata.awaitedNews.isEmpty,
-      let synchronised = context.localChanges(of: User.self).originals[user.id]
-        ?? context.object(User.self, id: user.id)
+      let synchronised = context.lastSynchronised(User.self, id: user.id)
     else { return }
     if metadata.isAnswered(.selfName, after: context.news) { user.name = synchronised.name }
     if metadata.isAnswered(.accent, after: context.news) { user.accentID = synchronised.accentID }
@@ -61,8 +59,7 @@ extension DownstreamSync {
   static func keepStatusAwaitingNews(of connection: inout Connection, in context: ModelContext) {
     guard !context.syncMetadata.awaitedNews.isEmpty,
       context.syncMetadata.isAnswered(.connectionStatus(connection.id), after: context.news),
-      let synchronised = context.localChanges(of: Connection.self).originals[connection.id]
-        ?? context.object(Connection.self, id: connection.id)
+      let synchronised = context.lastSynchronised(Connection.self, id: connection.id)
     else { return }
     connection.status = synchronised.status
   }

@@ -420,12 +420,14 @@ extension EntityTrack {
   private func membersWaiting(besides flight: Flight, in context: ModelContext)
     -> [Object.Key: Set<SetElement>]
   {
-    guard let base = context.localChanges(of: Object.self).editBases[flight.id],
+    let setKeys = flight.keys.intersection(Object.schema.setKeys)
+    guard !setKeys.isEmpty,
+      let base = context.localChanges(of: Object.self).editBases[flight.id],
       let current = context.object(Object.self, id: flight.id)
     else { return [:] }
     let named = flight.endpoint.namedElements
     var waiting: [Object.Key: Set<SetElement>] = [:]
-    for key in flight.keys where Object.field(key).holdsSet {
+    for key in setKeys {
       let moved = Set(current.changedElements(at: key, comparedTo: base)).subtracting(named)
       if !moved.isEmpty { waiting[key] = moved }
     }

@@ -227,6 +227,19 @@ struct DownstreamSyncTests {
     return group
   }
 
+  /// Expects `request` to be the member call that adds `user` to group `group`.
+  static func expect(
+    _ request: UpstreamRequest?, toAdd user: UUID, to group: UUID,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      request?.request.path == "/conversations/\(group.uuidString.lowercased())/members",
+      sourceLocation: sourceLocation)
+    #expect(
+      request?.json?["users"] == [.string(user.uuidString.lowercased())],
+      sourceLocation: sourceLocation)
+  }
+
   @Test("A server value does not overwrite a local change that has not been pushed")
   func localChangeWins() async throws {
     // given
@@ -264,8 +277,7 @@ struct DownstreamSyncTests {
     // then
     let expected: Set<UUID> = remoteJoin ? [harness.me.id, ann, bob, cleo] : [harness.me.id, bob]
     #expect(harness.ui.object(Conversation.self, id: group.id)?.participantIDs == expected)
-    #expect(request?.request.path == "/conversations/\(group.id.uuidString.lowercased())/members")
-    #expect(request?.json?["users"] == [.string(bob.uuidString.lowercased())])
+    Self.expect(request, toAdd: bob, to: group.id)
   }
 
   @Test(
@@ -289,8 +301,7 @@ struct DownstreamSyncTests {
     // then: the addition reaches the server after both, so Bob is in
     #expect(
       harness.ui.object(Conversation.self, id: group.id)?.participantIDs.contains(bob) == true)
-    #expect(request?.request.path == "/conversations/\(group.id.uuidString.lowercased())/members")
-    #expect(request?.json?["users"] == [.string(bob.uuidString.lowercased())])
+    Self.expect(request, toAdd: bob, to: group.id)
   }
 
   @Test(
@@ -324,8 +335,7 @@ struct DownstreamSyncTests {
     // then: the addition goes, and reaches the server after the removal
     #expect(
       harness.ui.object(Conversation.self, id: group.id)?.participantIDs.contains(bob) == true)
-    #expect(request?.request.path == "/conversations/\(group.id.uuidString.lowercased())/members")
-    #expect(request?.json?["users"] == [.string(bob.uuidString.lowercased())])
+    Self.expect(request, toAdd: bob, to: group.id)
   }
 
   @Test(

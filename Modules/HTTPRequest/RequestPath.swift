@@ -83,7 +83,8 @@ extension RequestPath: ExpressibleByStringInterpolation {
         started = true
         startsWithSlash = literal.hasPrefix("/")
       }
-      source += literal
+      // The source is kept only to name a path that is not absolute in the error.
+      if !startsWithSlash { source += literal }
       // A `/` is one byte in UTF-8 and never part of another character, so the literal splits
       // on its bytes: each `/` ends the current segment and starts an empty one.
       let bytes = literal.utf8
@@ -103,7 +104,7 @@ extension RequestPath: ExpressibleByStringInterpolation {
     /// Appends a string value inside the current segment, escaping any `/` it holds.
     public mutating func appendInterpolation(_ value: String) {
       started = true
-      source += value
+      if !startsWithSlash { source += value }
       segments[segments.count - 1] += value
     }
 

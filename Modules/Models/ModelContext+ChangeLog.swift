@@ -68,6 +68,10 @@ extension ModelContext {
 
   /// The object `id` as the server was last known to hold it: its last synchronised value
   /// while a change of it is pending here, else the object as it is here.
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   package func lastSynchronised<Object: ModelObject>(_ type: Object.Type, id: UUID) -> Object? {
     log[type].originals[id] ?? object(type, id: id)
   }
@@ -322,11 +326,19 @@ extension ModelContext {
   /// The sync context records them from every UI save and keeps them across saves until they are
   /// cleared; in the UI context they are always empty. Reading it costs as much as the number of
   /// changed objects, not the number of objects.
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   package func localChanges<Object: ModelObject>(of type: Object.Type) -> LocalChanges<Object> {
     log[type]
   }
 
   /// Marks `keys` of the object `id` as synchronised.
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   package func clearLocalChanges<Object: ModelObject>(
     _ type: Object.Type, id: UUID, keys: Set<Object.Key>
   ) {
@@ -356,6 +368,10 @@ extension ModelContext {
   /// member by member, and what `savedAlso` says was saved since): that save is a change of its
   /// own, still measured from what the user saw when making it, so it stays pending even where
   /// it set the value the request carried.
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   package func recordSynchronised<Object: ModelObject>(
     _ object: Object, keys: Set<Object.Key>, savedUpTo: Int = .max,
     savedAlso: (Object.Key, SetElement?) -> Bool = { _, _ in false }
@@ -409,6 +425,10 @@ extension ModelContext {
   /// keeps the request's `call`, if it has one, for a later life of the app to send again as
   /// it went.
   @discardableResult
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   package func recordInFlight<Object: ModelObject>(
     _ object: Object, keys: Set<Object.Key>, call: RecordedCall? = nil
   ) -> WriteAheadMark {
@@ -434,6 +454,10 @@ extension ModelContext {
   ///
   /// The record is found by its mark, so news that changed its values since still find it; a
   /// record already settled by another answer is gone, and then nothing changes.
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   package func withdrawInFlight<Object: ModelObject>(
     _ type: Object.Type, id: UUID, mark: WriteAheadMark
   ) {
@@ -466,6 +490,10 @@ extension ModelContext {
   ///
   /// An attempt of it was answered, so no later life sends it again. The values stay what the
   /// backend may hold until an answer settles their keys.
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   package func endCall<Object: ModelObject>(
     _ type: Object.Type, id: UUID, idempotencyKey: String
   ) {
@@ -485,6 +513,10 @@ extension ModelContext {
   }
 
   /// Marks the insertion of the object `id` as synchronised: the backend has it now.
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   package func clearLocalInsertion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].inserted.contains(id) else { return }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
@@ -518,6 +550,10 @@ extension ModelContext {
 
   /// Marks the deletion of the object `id` as synchronised: the backend deleted it too, and
   /// holds none of the values it may have held.
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   package func clearLocalDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
     guard log[type].deleted.contains(id) else { return }
     endedDeletionCounts[ObjectReference(Object.entityName, id), default: 0] += 1

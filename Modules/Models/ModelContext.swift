@@ -303,6 +303,10 @@ public final class ModelContext {
   ///
   /// - Throws: ``ContextError/alreadyExists(_:)`` if an object with its id exists, and
   ///   ``ContextError/unknownEntity(_:)`` if the stack does not know its entity.
+  @_specialize(exported:true,where Object == User)
+  @_specialize(exported:true,where Object == Message)
+  @_specialize(exported:true,where Object == Conversation)
+  @_specialize(exported:true,where Object == Connection)
   public func insert<Object: ModelObject>(_ object: Object) throws(ContextError) {
     guard entities.contains(Object.self) else { throw .unknownEntity(Object.entityName) }
     guard self.object(Object.self, id: object.id) == nil else {

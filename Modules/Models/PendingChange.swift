@@ -285,14 +285,34 @@ extension LocalChanges {
   /// The body of ``setPendingChange(_:of:)``, apart so that the specialisations sit on a call
   /// with no generic locals: a generic body looks up their metadata as it starts.
   private mutating func assign(_ record: PendingChange<Object>, of id: UUID) {
-    if record.isInserted { inserted.insert(id) } else { inserted.remove(id) }
-    if record.isDeleted { deleted.insert(id) } else { deleted.remove(id) }
-    updatedKeys[id] = record.keys.isEmpty ? nil : record.keys
+    if record.isInserted {
+      inserted.insert(id)
+    } else if !inserted.isEmpty {
+      inserted.remove(id)
+    }
+    if record.isDeleted {
+      deleted.insert(id)
+    } else if !deleted.isEmpty {
+      deleted.remove(id)
+    }
+    // Each write hashes the id: a part that holds nothing and gets nothing is left alone, as
+    // most are for most records (a new message has no original, refusal or edit base).
+    Self.put(record.keys.isEmpty ? nil : record.keys, of: id, in: &updatedKeys)
     let box = record.box
-    originals[id] = box?.values.original
-    failures[id] = box?.values.failure
-    unconfirmed[id] = box.flatMap { $0.values.unconfirmed.isEmpty ? nil : $0.values.unconfirmed }
-    editBases[id] = record.keys.isEmpty ? nil : box?.values.editBase
-    originalVersions[id] = box?.values.original == nil ? nil : record.originalVersion
+    let original = box?.values.original
+    Self.put(original, of: id, in: &originals)
+    Self.put(box?.values.failure, of: id, in: &failures)
+    Self.put(
+      box.flatMap { $0.values.unconfirmed.isEmpty ? nil : $0.values.unconfirmed }, of: id,
+      in: &unconfirmed)
+    Self.put(record.keys.isEmpty ? nil : box?.values.editBase, of: id, in: &editBases)
+    Self.put(original == nil ? nil : record.originalVersion, of: id, in: &originalVersions)
+  }
+
+  /// Sets the entry of `id` in `part` to `value`, without touching an empty part that stays
+  /// empty.
+  private static func put<Value>(_ value: Value?, of id: UUID, in part: inout [UUID: Value]) {
+    guard value != nil || !part.isEmpty else { return }
+    part[id] = value
   }
 }

@@ -242,10 +242,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
           keys: kind == .update ? KeySet(keys, of: Object.self) : noKeys,
           track: position, order: object.map(strategy.order(of:)) ?? 0))
     }
-    if work.count > 1 {
-      work.sort { $0.order != $1.order ? $0.order < $1.order : $0.object.id < $1.object.id }
-    }
-    survey.work += work
+    survey.work += work.count > 1 ? WorkOrder.sorted(work) : work
   }
 
   /// Every object with a local change or a request in flight, each once.

@@ -27,9 +27,7 @@ extension Endpoint {
   public func request(idempotencyKey key: String) throws(HTTPRequestError) -> HTTPRequest {
     let plain = try request()
     guard changesState else { return plain }
-    return try HTTPRequest(
-      plain.method, plain.path, query: plain.query,
-      headers: plain.headers + [HTTPHeader(Self.idempotencyKeyHeader, key)], body: plain.body)
+    return try plain.adding(HTTPHeader(Self.idempotencyKeyHeader, key))
   }
 }
 

@@ -42,6 +42,26 @@ public struct HTTPRequest: Sendable, Hashable, CustomStringConvertible {
         throw .invalidContentType(contentType)
       }
     }
+    self.init(checked: method, path, query: query, headers: headers, body: body)
+  }
+
+  /// This request with `header` sent after its other headers; only the new header is checked,
+  /// as the rest of the request was checked when it was built.
+  ///
+  /// ```swift
+  /// let keyed = try request.adding(HTTPHeader("Idempotency-Key", key))
+  /// ```
+  public func adding(_ header: HTTPHeader) throws(HTTPRequestError) -> HTTPRequest {
+    try header.validate()
+    return HTTPRequest(
+      checked: method, path, query: query, headers: headers + [header], body: body)
+  }
+
+  /// A request from parts already checked.
+  private init(
+    checked method: HTTPMethod, _ path: RequestPath, query: [QueryItem], headers: [HTTPHeader],
+    body: HTTPBody?
+  ) {
     self.method = method
     self.path = path
     self.query = query

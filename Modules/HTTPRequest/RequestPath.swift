@@ -59,7 +59,7 @@ extension RequestPath: ExpressibleByStringInterpolation {
   public init(stringInterpolation: StringInterpolation) {
     var segments = stringInterpolation.segments
     if stringInterpolation.startsWithSlash { segments.removeFirst() }
-    if segments == [""] { segments = [] }
+    if segments.count == 1 && segments[0].isEmpty { segments = [] }
     self.segments = segments
     self.literalProblem =
       stringInterpolation.startsWithSlash
@@ -79,9 +79,10 @@ extension RequestPath: ExpressibleByStringInterpolation {
     /// Appends literal text, starting a new segment at each `/`.
     public mutating func appendLiteral(_ literal: String) {
       guard !literal.isEmpty else { return }
+      let slash = UInt8(ascii: "/")
       if !started {
         started = true
-        startsWithSlash = literal.hasPrefix("/")
+        startsWithSlash = literal.utf8.first == slash
       }
       // The source is kept only to name a path that is not absolute in the error.
       if !startsWithSlash { source += literal }
@@ -91,7 +92,7 @@ extension RequestPath: ExpressibleByStringInterpolation {
       var start = bytes.startIndex
       var index = start
       while index != bytes.endIndex {
-        if bytes[index] == UInt8(ascii: "/") {
+        if bytes[index] == slash {
           segments[segments.count - 1] += literal[start..<index]
           segments.append("")
           start = bytes.index(after: index)

@@ -174,6 +174,74 @@ extension HTTPRequestTests {
     #expect(throws: expected) { try building() }
   }
 
+  @Test(
+    "It accepts a header name made of token characters",
+    arguments: Array("!#$%&'*+-.^_`|~azAZ09"))
+  func tokenCharactersAreAccepted(character: Character) {
+    // given
+    let header = HTTPHeader("X-\(character)", "v")
+
+    // when
+    let checking = { () throws(HTTPRequestError) in try header.validate() }
+
+    // then
+    #expect(throws: Never.self) { try checking() }
+  }
+
+  @Test(
+    "It refuses a header name holding a character that is not a token character",
+    arguments: Array("()<>@,;:\\\"/[]?={} \té"))
+  func otherCharactersAreRefused(character: Character) {
+    // given
+    let header = HTTPHeader("X-\(character)", "v")
+
+    // when
+    let checking = { () throws(HTTPRequestError) in try header.validate() }
+
+    // then
+    #expect(throws: HTTPRequestError.invalidHeaderName("X-\(character)")) { try checking() }
+  }
+
+  @Test(
+    "Adding a header checks it as building does",
+    arguments: zip(
+      [HTTPHeader("", "x"), HTTPHeader("X Bad", "x"), HTTPHeader("X-Id", "a\r\nEvil: 1")],
+      [
+        HTTPRequestError.invalidHeaderName(""), .invalidHeaderName("X Bad"),
+        .invalidHeaderValue(name: "X-Id"),
+      ]
+    )
+  )
+  func addedBadHeadersAreRefused(header: HTTPHeader, expected: HTTPRequestError) throws {
+    // given
+    let request = try HTTPRequest(.get, "/self")
+
+    // when
+    let adding = { () throws(HTTPRequestError) in _ = try request.adding(header) }
+
+    // then
+    #expect(throws: expected) { try adding() }
+  }
+
+  @Test("Adding a header keeps the request and sends the header after the others")
+  func addedHeaderGoesLast() throws {
+    // given
+    let request = try HTTPRequest(
+      .post,
+      "/conversations/\(UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)))/members",
+      query: [QueryItem("a", "b")], headers: [HTTPHeader("X-First", "1")], json: ["k": "v"])
+
+    // when
+    let keyed = try request.adding(HTTPHeader("Idempotency-Key", "k-1"))
+
+    // then
+    let expected = try HTTPRequest(
+      request.method, request.path, query: request.query,
+      headers: [HTTPHeader("X-First", "1"), HTTPHeader("Idempotency-Key", "k-1")],
+      body: request.body)
+    #expect(keyed == expected)
+  }
+
   @Test("It refuses a raw body whose content type could inject a header")
   func rawBodyContentTypeIsChecked() {
     // given

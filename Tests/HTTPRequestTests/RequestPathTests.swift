@@ -86,6 +86,18 @@ struct RequestPathTests {
     #expect(path.segments == segments)
   }
 
+  @Test("It joins literal text and an interpolated value that share a segment")
+  func literalAndValueShareASegment() {
+    // given
+    let value = "x/y"
+
+    // when
+    let path: RequestPath = "/pre\(value)post/v\(value)/\(value)"
+
+    // then
+    #expect(path.segments == ["pre" + value + "post", "v" + value, value])
+  }
+
   @Test("It treats '/' as the root path with no segments")
   func rootPathHasNoSegments() throws {
     // given

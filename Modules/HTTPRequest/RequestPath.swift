@@ -74,7 +74,10 @@ extension RequestPath: ExpressibleByStringInterpolation {
     private var started = false
 
     /// Prepares an empty template.
-    public init(literalCapacity: Int, interpolationCount: Int) {}
+    public init(literalCapacity: Int, interpolationCount: Int) {
+      // Most paths hold a few segments: room for them up front saves regrowing the array.
+      segments.reserveCapacity(4)
+    }
 
     /// Appends literal text, starting a new segment at each `/`.
     public mutating func appendLiteral(_ literal: String) {
@@ -93,13 +96,24 @@ extension RequestPath: ExpressibleByStringInterpolation {
       var index = start
       while index != bytes.endIndex {
         if bytes[index] == slash {
-          segments[segments.count - 1] += literal[start..<index]
+          Self.append(literal[start..<index], to: &segments[segments.count - 1])
           segments.append("")
           start = bytes.index(after: index)
         }
         index = bytes.index(after: index)
       }
-      segments[segments.count - 1] += literal[start..<bytes.endIndex]
+      Self.append(literal[start..<bytes.endIndex], to: &segments[segments.count - 1])
+    }
+
+    /// Appends `piece` to `segment` as a string: an empty segment takes it whole, and a string
+    /// appends without the generic path a substring takes.
+    private static func append(_ piece: Substring, to segment: inout String) {
+      guard !piece.isEmpty else { return }
+      if segment.isEmpty {
+        segment = String(piece)
+      } else {
+        segment += String(piece)
+      }
     }
 
     /// Appends a string value inside the current segment, escaping any `/` it holds.

@@ -48,13 +48,6 @@ extension SyncMetadata {
     return news?.version.map { $0 < awaited } ?? true
   }
 
-  /// Whether the backend answered a change of group `conversation` (its name or members) after
-  /// news heard at `news`: it applied the change while the self user was in the group, so news
-  /// as old as these that took the self user out were followed by news that brought them back.
-  package func isAnswered(inGroup conversation: UUID, after news: HeardNews?) -> Bool {
-    awaitedNews.keys.contains { $0.group == conversation && isAnswered($0, after: news) }
-  }
-
   /// Ends the wait of `key`, whose own news were read.
   package mutating func endWait(of key: AwaitedKey) {
     awaitedNews[key] = nil

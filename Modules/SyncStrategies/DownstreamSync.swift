@@ -383,7 +383,7 @@ public struct DownstreamSync: Sendable {
   ) -> Bool {
     let joined: Bool
     if case .memberJoin = event { joined = true } else { joined = false }
-    var users = Set(change.data).subtracting(Self.membersPassedOver(change, in: context))
+    let users = Set(change.data).subtracting(Self.membersPassedOver(change, in: context))
     if !joined, let me = context.selfUser?.id, change.from == me, change.data.contains(me),
       context.syncMetadata.isAwaitingNews(of: .leftGroup(change.conversation))
     {
@@ -409,13 +409,8 @@ public struct DownstreamSync: Sendable {
     if joined {
       need(users)
     } else if let me = context.selfUser?.id, change.data.contains(me) {
-      // An answer to a change of the group at a later version shows the self user was back in
-      // it by then: the group stays, and the news that brought them back follow these.
-      guard context.syncMetadata.isAnswered(inGroup: conversation.id, after: context.news) else {
-        dropped += Self.drop(conversation: conversation.id, in: context)
-        return true
-      }
-      users.remove(me)
+      dropped += Self.drop(conversation: conversation.id, in: context)
+      return true
     }
     let changes = context.localChanges(of: Conversation.self)
     if changes.inserted.contains(conversation.id) {

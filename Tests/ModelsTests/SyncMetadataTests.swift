@@ -124,23 +124,6 @@ struct SyncMetadataTests {
       ])
   }
 
-  @Test(
-    "A group counts as answered after news older than an answer of its name or members, and not after news at it or later",
-    arguments: [
-      (HeardNews.version(4), true), (.version(5), false), (.version(8), false),
-      (.unversioned, true),
-    ])
-  func answeredInGroup(heard news: HeardNews, answered: Bool) {
-    // given: Lunch's name answered at 5, another group's member at 7
-    let metadata = Self.awaiting()
-
-    // when
-    let result = metadata.isAnswered(inGroup: Self.lunch, after: news)
-
-    // then
-    #expect(result == answered)
-  }
-
   @Test("Ending a key's wait forgets it alone")
   func endWait() {
     // given

@@ -306,6 +306,30 @@ extension DownstreamSyncTests {
     }
 
     @Test(
+      "News that take the self user out of a group and bring them back keep an answered name if they are older than its answer",
+      .disabled(
+        "Open bug (seed 13258): news that take the self user out of a group drop it with an answered rename; the fix that kept the group broke seeds 201422, 201464 and 201486 (pages of two), since an answer to a request sent again is not proof of membership at its version"
+      ),
+      arguments: [([2, 3], "Brunch"), ([6, 7], "Lunch")])
+    func removalAndReturnAgainstAnsweredName(versions: [Int], shown: String) async throws {
+      // given: Lunch renamed to Brunch, answered at 5
+      let harness = try await Self.brunchAnswered()
+
+      // when: Ann took the self user out and added them back
+      _ = try await Self.apply(
+        [
+          Self.event([harness.me.id], from: Self.ann, joined: false),
+          Self.making(from: Self.ann, me: harness.me.id),
+        ], at: versions, to: harness)
+
+      // then
+      let name = await harness.stack.sync.perform {
+        $0.object(Conversation.self, id: Self.group)?.name
+      }
+      #expect(name == shown)
+    }
+
+    @Test(
       "News of a message's posting, read after this device's deletion of it was answered, leave it deleted until the news of its deletion",
       arguments: zip([false, true], [true, false]))
     func postingNewsOfAnsweredDeletion(deletionRead: Bool, stillAwaited: Bool) async throws {

@@ -86,7 +86,7 @@ struct SQLiteWriter {
 
   /// The positions of `ids` in the order SQLite keeps rows keyed by them.
   private static func inStoreOrder(_ ids: [UUID]) -> [Int] {
-    let orders = ids.map { $0.storeOrder }
+    let orders = ids.map(\.byteOrder)
     return orders.indices.sorted { orders[$0] < orders[$1] }
   }
 
@@ -139,14 +139,4 @@ struct SQLiteWriter {
 extension UUID {
   /// The id as the store keys rows by it: its sixteen bytes.
   var recordBytes: [UInt8] { bytes }
-
-  /// The id's place in the order SQLite keeps its rows in: its bytes compared one by one.
-  var storeOrder: (UInt64, UInt64) {
-    withUnsafeBytes(of: uuid) { bytes in
-      (
-        UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
-        UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-      )
-    }
-  }
 }

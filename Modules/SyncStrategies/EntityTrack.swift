@@ -242,7 +242,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
           keys: kind == .update ? KeySet(keys, of: Object.self) : noKeys,
           track: position, order: object.map(strategy.order(of:)) ?? 0))
     }
-    survey.work += work.count > 1 ? WorkOrder.sorted(work) : work
+    survey.work += WorkOrder.sorted(work)
   }
 
   /// Every object with a local change or a request in flight, each once.

@@ -1,40 +1,19 @@
 import Foundation
 import Models
 
-/// Where a piece of work goes in line: by the strategy's order, then by id, as two whole numbers
-/// that compare as the id's bytes do.
+/// The order work goes in line in: by the strategy's order, then by id.
 ///
-/// Sorting these, rather than the work itself, copies no references and hashes nothing: a
-/// survey sorts every pending object of an entity.
-struct WorkOrder: Comparable {
-  let order: Double
-  let high: UInt64
-  let low: UInt64
-  /// The work's place in the list being sorted.
-  let index: Int
-
-  /// The place in line of `work`, found at `index`.
-  init(_ work: Work, at index: Int) {
-    order = work.order
-    let bytes = work.object.id.uuid
-    high =
-      UInt64(bytes.0) << 56 | UInt64(bytes.1) << 48 | UInt64(bytes.2) << 40
-      | UInt64(bytes.3) << 32 | UInt64(bytes.4) << 24 | UInt64(bytes.5) << 16
-      | UInt64(bytes.6) << 8 | UInt64(bytes.7)
-    low =
-      UInt64(bytes.8) << 56 | UInt64(bytes.9) << 48 | UInt64(bytes.10) << 40
-      | UInt64(bytes.11) << 32 | UInt64(bytes.12) << 24 | UInt64(bytes.13) << 16
-      | UInt64(bytes.14) << 8 | UInt64(bytes.15)
-    self.index = index
-  }
-
-  static func < (lhs: WorkOrder, rhs: WorkOrder) -> Bool {
-    (lhs.order, lhs.high, lhs.low) < (rhs.order, rhs.high, rhs.low)
-  }
-
+/// A survey sorts every pending object of an entity, so it sorts small keys (the order and the
+/// id's `UUID.byteOrder`, which compares as `UUID`'s `<` does) and moves each piece
+/// of work once, rather than copying work values, with their references, through the sort.
+enum WorkOrder {
   /// `work` in line: by order, then by id.
   static func sorted(_ work: [Work]) -> [Work] {
-    let places = work.indices.map { WorkOrder(work[$0], at: $0) }.sorted()
-    return places.map { work[$0.index] }
+    guard work.count > 1 else { return work }
+    let places = work.indices.map { (order: work[$0].order, id: work[$0].object.id.byteOrder) }
+    return work.indices.sorted {
+      (places[$0].order, places[$0].id.0, places[$0].id.1)
+        < (places[$1].order, places[$1].id.0, places[$1].id.1)
+    }.map { work[$0] }
   }
 }

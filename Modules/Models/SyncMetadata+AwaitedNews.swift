@@ -1,21 +1,23 @@
 import Foundation
 
 extension SyncMetadata {
-  /// Records that the backend answered a change of this device that set `key`, at the server's
-  /// `version`; a key answered again keeps the later version.
+  /// Records that the backend answered a change of this device that set `key` to `value`, at
+  /// the server's `version`; a key answered again keeps the later answer.
   ///
   /// An answer that did not say its version leaves only a deleted message or a left group
   /// waiting, until its own news: news of their posting or making are older whatever their
   /// version. Any other key it set takes the news as they come.
-  package mutating func awaitNews(of key: AwaitedKey, answeredAt version: Int?) {
+  package mutating func awaitNews(
+    of key: AwaitedKey, answeredAt version: Int?, setting value: AnsweredValue? = nil
+  ) {
+    let answer: AwaitedAnswer
     switch (key, version) {
-    case (_, let version?):
-      awaitedNews[key] = max(awaitedNews[key] ?? version, version)
-    case (.deletedMessage, nil), (.leftGroup, nil):
-      awaitedNews[key] = Int.max
-    default:
-      break
+    case (_, let version?): answer = AwaitedAnswer(version: version, value: value)
+    case (.deletedMessage, nil), (.leftGroup, nil): answer = AwaitedAnswer(version: .max)
+    default: return
     }
+    if let earlier = awaitedNews[key], earlier.version > answer.version { return }
+    awaitedNews[key] = answer
   }
 
   /// Whether news of `key` heard at `news` are older than the answer that set it, and so leave
@@ -23,7 +25,9 @@ extension SyncMetadata {
   ///
   /// News that do not say their version are applied, and end no wait.
   package mutating func passesOver(_ key: AwaitedKey, heard news: HeardNews?) -> Bool {
-    guard let awaited = awaitedNews[key], let version = news?.version else { return false }
+    guard let awaited = awaitedNews[key]?.version, let version = news?.version else {
+      return false
+    }
     guard version < awaited else {
       awaitedNews[key] = nil
       return false
@@ -33,7 +37,7 @@ extension SyncMetadata {
 
   /// The latest version an answer awaiting its news said, if any said one.
   package var latestAwaitedVersion: Int? {
-    awaitedNews.values.lazy.filter { $0 != .max }.max()
+    awaitedNews.values.lazy.map(\.version).filter { $0 != .max }.max()
   }
 
   /// Whether an answer that set `key` awaits its news.
@@ -44,8 +48,13 @@ extension SyncMetadata {
   /// Whether an answer that set `key` is newer than news heard at `news`, without ending any
   /// wait; news that do not say their version are older than every answer.
   package func isAnswered(_ key: AwaitedKey, after news: HeardNews?) -> Bool {
-    guard let awaited = awaitedNews[key] else { return false }
+    guard let awaited = awaitedNews[key]?.version else { return false }
     return news?.version.map { $0 < awaited } ?? true
+  }
+
+  /// The value an answer newer than news heard at `news` set `key` to, if it was kept.
+  package func answeredValue(of key: AwaitedKey, after news: HeardNews?) -> AnsweredValue? {
+    isAnswered(key, after: news) ? awaitedNews[key]?.value : nil
   }
 
   /// Ends the wait of `key`, whose own news were read.
@@ -57,13 +66,19 @@ extension SyncMetadata {
   /// that version, or a catch-up that read the backend's state at it, went past their news.
   package mutating func forgetAwaitedNews(through version: Int?) {
     guard let version, !awaitedNews.isEmpty else { return }
-    awaitedNews = awaitedNews.filter { $0.value > version }
+    awaitedNews = awaitedNews.filter { $0.value.version > version }
   }
 
-  /// Forgets the names and members of group `conversation` awaiting news, which will not come
-  /// here: the self user is no longer in it.
-  package mutating func forgetChanges(ofGroup conversation: UUID) {
+  /// Forgets the names and members of group `conversation` answered before news heard at
+  /// `news` took the self user out of it.
+  ///
+  /// Later news of the group are newer than those answers. Answers after the news stay, since news that bring the self user back may still come
+  /// before theirs; news without a version forget every one.
+  package mutating func forgetChanges(ofGroup conversation: UUID, before news: HeardNews?) {
     guard !awaitedNews.isEmpty else { return }
-    awaitedNews = awaitedNews.filter { $0.key.group != conversation }
+    let version = news?.version
+    awaitedNews = awaitedNews.filter { key, answer in
+      key.group != conversation || version.map { answer.version > $0 } == true
+    }
   }
 }

@@ -25,8 +25,9 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
   /// one, the posting of a message deleted here, the making of a group left here) may come
   /// after the answer: news below the version leave the key as the answer set it, and news at
   /// it or later end the wait. A key is also forgotten once news read to the end, or a
-  /// catch-up, went past its version (see ``forgetAwaitedNews(through:)``).
-  package var awaitedNews: [AwaitedKey: Int]
+  /// catch-up, went past its version (see ``forgetAwaitedNews(through:)``). A wait outlives
+  /// the object: news that drop a group leave its keys waiting.
+  package var awaitedNews: [AwaitedKey: AwaitedAnswer]
 
   /// Metadata of a client that has synchronised nothing yet.
   package init() {
@@ -36,7 +37,7 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
   /// Creates metadata; nothing known but what is given.
   package init(
     lastNotificationID: UUID?, usersToFetch: Set<UUID> = [],
-    createdGroupsToConfirm: Set<UUID> = [], awaitedNews: [AwaitedKey: Int] = [:]
+    createdGroupsToConfirm: Set<UUID> = [], awaitedNews: [AwaitedKey: AwaitedAnswer] = [:]
   ) {
     self.lastNotificationID = lastNotificationID
     self.usersToFetch = usersToFetch
@@ -67,8 +68,11 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
     createdGroupsToConfirm = Set(
       try container.decodeIfPresent([UUID].self, forKey: .createdGroupsToConfirm) ?? [])
     let answers =
-      try container.decodeIfPresent([AwaitedAnswer].self, forKey: .awaitedNews) ?? []
-    awaitedNews = Dictionary(answers.map { ($0.key, $0.version) }) { max($0, $1) }
+      try container.decodeIfPresent([StoredAwaitedAnswer].self, forKey: .awaitedNews) ?? []
+    awaitedNews = [:]
+    for answer in answers {
+      awaitNews(of: answer.key, answeredAt: answer.version, setting: answer.value)
+    }
     for message in try container.decodeIfPresent(
       [UUID].self, forKey: .deletedMessagesAwaitingNews) ?? []
     {
@@ -92,8 +96,10 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
       try container.encode(createdGroupsToConfirm.sorted(), forKey: .createdGroupsToConfirm)
     }
     if !awaitedNews.isEmpty {
-      let answers = awaitedNews.map { AwaitedAnswer(key: $0.key, version: $0.value) }
-        .sorted { ($0.version, "\($0.key)") < ($1.version, "\($1.key)") }
+      let answers = awaitedNews.map {
+        StoredAwaitedAnswer(key: $0.key, version: $0.value.version, value: $0.value.value)
+      }
+      .sorted { ($0.version, "\($0.key)") < ($1.version, "\($1.key)") }
       try container.encode(answers, forKey: .awaitedNews)
     }
   }

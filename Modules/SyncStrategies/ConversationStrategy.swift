@@ -176,12 +176,13 @@ public struct ConversationStrategy: UpstreamStrategy {
       if sent.kind == .insert {
         context.syncMetadata.awaitNews(of: .createdGroup(sent.id), answeredAt: version)
       }
-    case (.renameConversation, _) where sent.kind == .update:
-      context.syncMetadata.awaitNews(of: .groupName(sent.id), answeredAt: version)
+    case (.renameConversation(_, let rename), _) where sent.kind == .update:
+      context.syncMetadata.awaitNews(
+        of: .groupName(sent.id), answeredAt: version, setting: .name(rename.name))
     case (.addMembers(_, let list), _):
-      awaitNews(of: list, in: sent, answeredAt: version, in: context)
+      awaitNews(of: list, in: sent, added: true, answeredAt: version, in: context)
     case (.removeMembers(_, let list), _) where sent.kind == .update:
-      awaitNews(of: list, in: sent, answeredAt: version, in: context)
+      awaitNews(of: list, in: sent, added: false, answeredAt: version, in: context)
     case (.removeMembers, .membersChanged(let changed)) where sent.kind == .delete:
       // The backend took the self user out now, so news of that come. A group here again was
       // brought back by news read since (another member added the self user back): they came
@@ -196,13 +197,15 @@ public struct ConversationStrategy: UpstreamStrategy {
     }
   }
 
-  /// Records that the members `list` names await their news at the answer's `version`.
+  /// Records that the members `list` names, `added` or taken out, await their news at the
+  /// answer's `version`.
   private func awaitNews(
-    of list: MemberList, in sent: SentChange<Conversation>, answeredAt version: Int?,
-    in context: ModelContext
+    of list: MemberList, in sent: SentChange<Conversation>, added: Bool,
+    answeredAt version: Int?, in context: ModelContext
   ) {
     for user in list.users {
-      context.syncMetadata.awaitNews(of: .member(user, conversation: sent.id), answeredAt: version)
+      context.syncMetadata.awaitNews(
+        of: .member(user, conversation: sent.id), answeredAt: version, setting: .member(added))
     }
   }
 

@@ -20,26 +20,24 @@ extension DownstreamSync {
   }
 
   /// Leaves the name and the members that answered changes of this device set after news of the
-  /// group's making where the last synchronised group has them.
+  /// group's making as those answers set them, even where news dropped the group since.
   static func keepKeysAwaitingNews(
     of conversation: inout Conversation, in context: ModelContext
   ) {
     let metadata = context.syncMetadata
     guard !metadata.awaitedNews.isEmpty else { return }
-    let awaiting = Set(
-      metadata.awaitedNews.keys.compactMap { key -> UUID? in
-        guard case .member(let user, conversation.id) = key,
-          metadata.isAnswered(key, after: context.news)
-        else { return nil }
-        return user
-      })
-    let nameAwaits = metadata.isAnswered(.groupName(conversation.id), after: context.news)
-    guard !awaiting.isEmpty || nameAwaits,
-      let synchronised = context.lastSynchronised(Conversation.self, id: conversation.id)
-    else { return }
-    conversation.participantIDs = conversation.participantIDs.subtracting(awaiting)
-      .union(synchronised.participantIDs.intersection(awaiting))
-    if nameAwaits { conversation.name = synchronised.name }
+    for key in metadata.awaitedNews.keys {
+      switch (key, metadata.answeredValue(of: key, after: context.news)) {
+      case (.groupName(conversation.id), .name(let name)?):
+        conversation.name = name
+      case (.member(let user, conversation.id), .member(true)?):
+        conversation.participantIDs.insert(user)
+      case (.member(let user, conversation.id), .member(false)?):
+        conversation.participantIDs.remove(user)
+      default:
+        break
+      }
+    }
   }
 
   /// Leaves the self user's keys that answered changes of this device set after a read of

@@ -372,7 +372,7 @@ public struct DownstreamSync: Sendable {
       context.clearLocalDeletion(Message.self, id: message)
     }
     context.discardLocally(Conversation.self, id: id)
-    context.syncMetadata.forgetChanges(ofGroup: id)
+    context.syncMetadata.forgetChanges(ofGroup: id, before: context.news)
     return items.map { DroppedChange(item: $0, conversation: id) }
   }
 

@@ -74,7 +74,7 @@ struct SyncMetadataTests {
     metadata.awaitNews(of: .groupName(Self.lunch), answeredAt: 6)
 
     // then
-    #expect(metadata.awaitedNews[.groupName(Self.lunch)] == 8)
+    #expect(metadata.awaitedNews[.groupName(Self.lunch)]?.version == 8)
   }
 
   @Test(
@@ -91,7 +91,7 @@ struct SyncMetadataTests {
     metadata.awaitNews(of: key, answeredAt: nil)
 
     // then
-    #expect(metadata.awaitedNews[key] == awaited)
+    #expect(metadata.awaitedNews[key]?.version == awaited)
   }
 
   @Test(
@@ -108,20 +108,59 @@ struct SyncMetadataTests {
     #expect(metadata.awaitedNews.count == left)
   }
 
-  @Test("Forgetting a group's changes forgets its name and members, and leaves the rest")
-  func forgetGroup() {
+  @Test(
+    "News that take the self user out of a group forget its keys answered before them, and leave the rest",
+    arguments: [
+      (HeardNews?.some(.version(6)), [AwaitedKey.member(ann, conversation: lunch)]),
+      (.version(4), [.groupName(lunch), .member(ann, conversation: lunch)]),
+      (.unversioned, []), (nil, []),
+    ])
+  func forgetGroup(news: HeardNews?, kept: [AwaitedKey]) {
     // given
     var metadata = Self.awaiting()
-    metadata.awaitNews(of: .member(Self.ann, conversation: Self.lunch), answeredAt: 6)
+    metadata.awaitNews(of: .member(Self.ann, conversation: Self.lunch), answeredAt: 7)
 
     // when
-    metadata.forgetChanges(ofGroup: Self.lunch)
+    metadata.forgetChanges(ofGroup: Self.lunch, before: news)
 
     // then
-    #expect(
-      metadata.awaitedNews == [
-        .member(Self.bob, conversation: Self.team): 7, .deletedMessage(UUID(21)): 9,
-      ])
+    let others: Set<AwaitedKey> = [
+      .member(Self.bob, conversation: Self.team), .deletedMessage(UUID(21)),
+    ]
+    #expect(Set(metadata.awaitedNews.keys) == others.union(kept))
+  }
+
+  @Test(
+    "A key answered again keeps the value of its later answer, whichever answer is recorded last",
+    arguments: [(6, 8, "Second"), (8, 6, "First")])
+  func laterAnswerKeepsItsValue(first: Int, second: Int, kept: String) {
+    // given
+    var metadata = SyncMetadata()
+
+    // when
+    metadata.awaitNews(of: .groupName(Self.lunch), answeredAt: first, setting: .name("First"))
+    metadata.awaitNews(of: .groupName(Self.lunch), answeredAt: second, setting: .name("Second"))
+
+    // then
+    #expect(metadata.awaitedNews[.groupName(Self.lunch)]?.value == .name(kept))
+  }
+
+  @Test(
+    "An answered value is given for news older than its answer, and for no other news",
+    arguments: [
+      (HeardNews?.some(.version(4)), AnsweredValue?.some(.member(true))), (.version(7), nil),
+    ])
+  func answeredValue(news: HeardNews?, value: AnsweredValue?) {
+    // given
+    var metadata = SyncMetadata()
+    let key = AwaitedKey.member(Self.ann, conversation: Self.lunch)
+    metadata.awaitNews(of: key, answeredAt: 7, setting: .member(true))
+
+    // when
+    let answered = metadata.answeredValue(of: key, after: news)
+
+    // then
+    #expect(answered == value)
   }
 
   @Test("Ending a key's wait forgets it alone")

@@ -262,6 +262,15 @@ public struct DownstreamSync: Sendable {
       var conversation = PayloadMapping.conversation(event.data)
       Self.keepKeysAwaitingNews(of: &conversation, in: context)
       need(conversation.participantIDs)
+      // Being left here: the news say what the backend holds, should the leave lose to them.
+      if Self.keepNews(
+        ofLeaving: conversation.id, in: context,
+        { [conversation] in
+          $0 = conversation
+        })
+      {
+        return true
+      }
       // News of the creation: the ones that follow tell what became of the group.
       if context.syncMetadata.createdGroupsToConfirm.contains(conversation.id) {
         context.syncMetadata.createdGroupsToConfirm.remove(conversation.id)

@@ -113,7 +113,15 @@ extension EntityTrack {
         changed.alsoPossible += held.alsoPossible
         acknowledgement = changed
       }
-      settle(flight, holding: acknowledgement, in: context)
+      if flight.kind == .delete, isOlder(answered, thanNewsOf: flight.id, in: context),
+        context.endedDeletions(of: reference) == flight.endedDeletions
+      {
+        // The server applied the deletion before the news last heard of the object (another
+        // member added the self user back to a group they left): the news stand.
+        revert(.delete, flight.id, keys: [], in: context)
+      } else {
+        settle(flight, holding: acknowledgement, in: context)
+      }
       if !overtaken.isEmpty { yield(overtaken, of: flight, in: context) }
       strategy.didSucceed(sent, response: response, in: context)
       if flight.kind == .insert, let news { adopt(news, after: flight, in: context) }
@@ -156,6 +164,17 @@ extension EntityTrack {
   private func isDroppedByNews(_ id: UUID, in context: ModelContext) -> Bool {
     context.object(Object.self, id: id) == nil
       && !context.localChanges(of: Object.self).hasChange(of: id)
+  }
+
+  /// Whether an answer at `version` is older than the news that last told what the server holds
+  /// for the object `id`.
+  private func isOlder(_ version: ServerVersion?, thanNewsOf id: UUID, in context: ModelContext)
+    -> Bool
+  {
+    guard let answered = version?.rawValue,
+      let heard = context.localChanges(of: Object.self).originalVersions[id]
+    else { return false }
+    return heard > answered
   }
 
   /// Whether `flight` created an object that news dropped here and then brought back as the

@@ -607,6 +607,30 @@ struct SimulatorTests {
   }
 
   @Test(
+    "A leave sent again after a restart, answered after news that another member added the self user back, leaves the group here (seed 14975, shortened)"
+  )
+  func leaveSentAgainAnsweredAfterNewsOfReturn() async {
+    // given: the answer to a leave is lost and the app restarts; the leave goes again, and its
+    // answer, that the self user is out already, is held until after a pull reads the news of
+    // another member adding them back
+    let schedule: [SimulationStep] = [
+      .remoteRequest(contact: 1), .restart, .writeMessage(conversation: 0, text: "m163"),
+      .writeMessage(conversation: 6, text: "m164"), .expireNotifications(keepingLast: 2),
+      .fault(.lostResponse), .leaveGroup(group: 1), .fault(.heldAnswer), .fault(.park),
+      .fault(.networkLoss), .renameSelf("n234"), .fault(.serverError), .fault(.heldAnswer),
+      .acceptIncoming(contact: 1), .goOffline(hanging: false), .restart, .goOnline,
+      .fault(.networkLoss), .pull, .remoteAddSelf(group: 3), .fault(.signedOut),
+      .renameSelf("n293"), .goOnline,
+    ]
+
+    // when
+    let report = await Simulator.run(seed: 14975, schedule: schedule)
+
+    // then: the server applied the leave before the return, so the group stays here
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+  }
+
+  @Test(
     "A message the app dropped with its group while the backend held it may land after the next one (seed 1913, shortened)"
   )
   func droppedMessageLandsLate() async {

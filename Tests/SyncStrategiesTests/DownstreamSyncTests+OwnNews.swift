@@ -330,6 +330,47 @@ extension DownstreamSyncTests {
     }
 
     @Test(
+      "News that take the self user out of a group and bring them back keep an answered member addition if they are older than its answer",
+      arguments: [([2, 3], true), ([6, 7], false)])
+    func removalAndReturnAgainstAnsweredAddition(versions: [Int], bobIn: Bool) async throws {
+      // given: Bob added to Lunch, answered at 5
+      let harness = try await Self.lunch()
+      try await Self.addBob(in: harness)
+
+      // when: Ann took the self user out and added them back
+      _ = try await Self.apply(
+        [
+          Self.event([harness.me.id], from: Self.ann, joined: false),
+          Self.making(from: Self.ann, me: harness.me.id),
+        ], at: versions, to: harness)
+
+      // then
+      let (members, _) = await Self.state(of: harness)
+      #expect(members?.contains(Self.bob) == bobIn)
+    }
+
+    @Test(
+      "A leave answered at a version older than news of the self user's return, read while it was out, brings the group back",
+      arguments: [(7, true), (9, false)])
+    func leaveOlderThanNewsOfReturn(answeredAt version: Int, groupBack: Bool) async throws {
+      // given: the user leaves Lunch, and news that Ann added them back, at 8, are read while
+      // the leave is out
+      let harness = try await Self.lunch()
+      try harness.save { try $0.delete(Conversation.self, id: Self.group) }
+      let leave = try #require(await harness.next())
+      _ = try await Self.apply(
+        [Self.making(from: Self.ann, me: harness.me.id)], at: [8], to: harness)
+
+      // when: the backend answers that the self user was out already
+      await harness.complete(leave, .success(.noContent, version: ServerVersion(version)))
+
+      // then
+      let (members, _) = await Self.state(of: harness)
+      #expect((members == [harness.me.id, Self.ann]) == groupBack)
+      #expect((members == nil) == !groupBack)
+    }
+
+    @Test(
       "News of a message's posting, read after this device's deletion of it was answered, leave it deleted until the news of its deletion",
       arguments: zip([false, true], [true, false]))
     func postingNewsOfAnsweredDeletion(deletionRead: Bool, stillAwaited: Bool) async throws {

@@ -20,10 +20,28 @@ let available: [(name: String, run: () async throws -> [BenchmarkResult])] = [
   ("model-test", { try await modelTestBenchmark() }),
 ]
 
+/// What `--help` prints.
+let usage = """
+  usage: courier-bench [--json] [--record DIR] [NAME…]
+         courier-bench --list | --workload NAME | --help
+
+  Runs Courier's benchmarks, each against a baseline measured in the same run, and prints
+  median, min and max with the ratio; with no NAME, all of them. Build it in release mode, or
+  run it through Tools/bench.
+    --json          one JSON object per result
+    --record DIR    append each result to DIR/bench.jsonl and render DIR/bench.md
+    --list          name the benchmarks
+    --workload NAME run one fixed workload once, untimed, for the instruction-count gate
+  """
+
 /// The command: every `exit` in it ends the process.
 @MainActor
 func runCommand() async {
   let arguments = Array(CommandLine.arguments.dropFirst())
+  if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+  }
   if arguments.contains("--list") {
     for benchmark in available { print(benchmark.name) }
     exit(0)
@@ -60,6 +78,12 @@ func runCommand() async {
   }
   if recordIndex != nil, recordFolder == nil {
     FileHandle.standardError.write(Data("courier-bench: --record needs a folder\n".utf8))
+    exit(2)
+  }
+  let options: Set<String> = ["--json", "--record"]
+  for argument in arguments where argument.hasPrefix("-") && !options.contains(argument) {
+    FileHandle.standardError.write(
+      Data("courier-bench: unknown option '\(argument)'; try --help\n".utf8))
     exit(2)
   }
   let wanted = arguments.enumerated().filter { offset, argument in

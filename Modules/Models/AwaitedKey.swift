@@ -31,23 +31,6 @@ package enum AwaitedKey: Sendable, Hashable, Codable {
   }
 }
 
-/// The latest answer that set an awaited key: the server's version it said, and the value it set
-/// where news can remake the object without it.
-package struct AwaitedAnswer: Sendable, Hashable {
-  /// The server's version the answer said; the key's news come at that version.
-  package var version: Int
-  /// The value the answer set, kept for a group's name and members: news that take the self
-  /// user out drop the group with its last synchronised values, and news older than the answer
-  /// that bring them back take the key from here.
-  package var value: AnsweredValue?
-
-  /// An answer at `version` that set `value`.
-  package init(version: Int, value: AnsweredValue? = nil) {
-    self.version = version
-    self.value = value
-  }
-}
-
 /// The value an answer set a group's key to.
 package enum AnsweredValue: Sendable, Hashable, Codable {
   /// The group's name.
@@ -56,7 +39,7 @@ package enum AnsweredValue: Sendable, Hashable, Codable {
   case member(Bool)
 }
 
-/// A key awaiting its news with its latest answer, as the store keeps it.
+/// A key awaiting its news with its latest answer's version and value, as the store keeps it.
 struct StoredAwaitedAnswer: Codable {
   /// The key the answer set.
   var key: AwaitedKey

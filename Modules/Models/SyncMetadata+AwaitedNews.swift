@@ -10,14 +10,15 @@ extension SyncMetadata {
   package mutating func awaitNews(
     of key: AwaitedKey, answeredAt version: Int?, setting value: AnsweredValue? = nil
   ) {
-    let answer: AwaitedAnswer
+    let answered: Int
     switch (key, version) {
-    case (_, let version?): answer = AwaitedAnswer(version: version, value: value)
-    case (.deletedMessage, nil), (.leftGroup, nil): answer = AwaitedAnswer(version: .max)
+    case (_, let version?): answered = version
+    case (.deletedMessage, nil), (.leftGroup, nil): answered = .max
     default: return
     }
-    if let earlier = awaitedNews[key], earlier.version > answer.version { return }
-    awaitedNews[key] = answer
+    if let earlier = awaitedNews[key], earlier > answered { return }
+    awaitedNews[key] = answered
+    answeredValues[key] = value
   }
 
   /// Whether news of `key` heard at `news` are older than the answer that set it, and so leave
@@ -25,11 +26,9 @@ extension SyncMetadata {
   ///
   /// News that do not say their version are applied, and end no wait.
   package mutating func passesOver(_ key: AwaitedKey, heard news: HeardNews?) -> Bool {
-    guard let awaited = awaitedNews[key]?.version, let version = news?.version else {
-      return false
-    }
+    guard let awaited = awaitedNews[key], let version = news?.version else { return false }
     guard version < awaited else {
-      awaitedNews[key] = nil
+      endWait(of: key)
       return false
     }
     return true
@@ -37,7 +36,7 @@ extension SyncMetadata {
 
   /// The latest version an answer awaiting its news said, if any said one.
   package var latestAwaitedVersion: Int? {
-    awaitedNews.values.lazy.map(\.version).filter { $0 != .max }.max()
+    awaitedNews.values.lazy.filter { $0 != .max }.max()
   }
 
   /// Whether an answer that set `key` awaits its news.
@@ -48,25 +47,27 @@ extension SyncMetadata {
   /// Whether an answer that set `key` is newer than news heard at `news`, without ending any
   /// wait; news that do not say their version are older than every answer.
   package func isAnswered(_ key: AwaitedKey, after news: HeardNews?) -> Bool {
-    guard let awaited = awaitedNews[key]?.version else { return false }
+    guard let awaited = awaitedNews[key] else { return false }
     return news?.version.map { $0 < awaited } ?? true
   }
 
   /// The value an answer newer than news heard at `news` set `key` to, if it was kept.
   package func answeredValue(of key: AwaitedKey, after news: HeardNews?) -> AnsweredValue? {
-    isAnswered(key, after: news) ? awaitedNews[key]?.value : nil
+    isAnswered(key, after: news) ? answeredValues[key] : nil
   }
 
   /// Ends the wait of `key`, whose own news were read.
   package mutating func endWait(of key: AwaitedKey) {
     awaitedNews[key] = nil
+    answeredValues[key] = nil
   }
 
   /// Forgets the keys whose answers came at `version` or before, once news read to the end at
   /// that version, or a catch-up that read the backend's state at it, went past their news.
   package mutating func forgetAwaitedNews(through version: Int?) {
     guard let version, !awaitedNews.isEmpty else { return }
-    awaitedNews = awaitedNews.filter { $0.value.version > version }
+    awaitedNews = awaitedNews.filter { $0.value > version }
+    keepValuesOfAwaitedKeys()
   }
 
   /// Forgets the names and members of group `conversation` answered before news heard at
@@ -77,8 +78,15 @@ extension SyncMetadata {
   package mutating func forgetChanges(ofGroup conversation: UUID, before news: HeardNews?) {
     guard !awaitedNews.isEmpty else { return }
     let version = news?.version
-    awaitedNews = awaitedNews.filter { key, answer in
-      key.group != conversation || version.map { answer.version > $0 } == true
+    awaitedNews = awaitedNews.filter { key, answered in
+      key.group != conversation || version.map { answered > $0 } == true
     }
+    keepValuesOfAwaitedKeys()
+  }
+
+  /// Forgets the answered values of keys that no longer await news.
+  private mutating func keepValuesOfAwaitedKeys() {
+    guard !answeredValues.isEmpty else { return }
+    answeredValues = answeredValues.filter { awaitedNews[$0.key] != nil }
   }
 }

@@ -26,8 +26,15 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
   /// after the answer: news below the version leave the key as the answer set it, and news at
   /// it or later end the wait. A key is also forgotten once news read to the end, or a
   /// catch-up, went past its version (see ``forgetAwaitedNews(through:)``). A wait outlives
-  /// the object: news that drop a group leave its keys waiting.
-  package var awaitedNews: [AwaitedKey: AwaitedAnswer]
+  /// the object: news that drop a group leave the keys answered after them waiting.
+  package internal(set) var awaitedNews: [AwaitedKey: Int]
+  /// The values the latest answers set a group's name and members to, while those keys await
+  /// their news: news that take the self user out drop the group with its last synchronised
+  /// values, and news older than the answer that bring them back take the keys from here.
+  ///
+  /// Its keys are always among those of ``awaitedNews``; it is kept apart because it is small
+  /// while the waits of new groups and messages may number in the tens of thousands.
+  package internal(set) var answeredValues: [AwaitedKey: AnsweredValue]
 
   /// Metadata of a client that has synchronised nothing yet.
   package init() {
@@ -37,12 +44,14 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
   /// Creates metadata; nothing known but what is given.
   package init(
     lastNotificationID: UUID?, usersToFetch: Set<UUID> = [],
-    createdGroupsToConfirm: Set<UUID> = [], awaitedNews: [AwaitedKey: AwaitedAnswer] = [:]
+    createdGroupsToConfirm: Set<UUID> = [], awaitedNews: [AwaitedKey: Int] = [:],
+    answeredValues: [AwaitedKey: AnsweredValue] = [:]
   ) {
     self.lastNotificationID = lastNotificationID
     self.usersToFetch = usersToFetch
     self.createdGroupsToConfirm = createdGroupsToConfirm
     self.awaitedNews = awaitedNews
+    self.answeredValues = answeredValues.filter { awaitedNews[$0.key] != nil }
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -70,6 +79,7 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
     let answers =
       try container.decodeIfPresent([StoredAwaitedAnswer].self, forKey: .awaitedNews) ?? []
     awaitedNews = [:]
+    answeredValues = [:]
     for answer in answers {
       awaitNews(of: answer.key, answeredAt: answer.version, setting: answer.value)
     }
@@ -97,7 +107,7 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
     }
     if !awaitedNews.isEmpty {
       let answers = awaitedNews.map {
-        StoredAwaitedAnswer(key: $0.key, version: $0.value.version, value: $0.value.value)
+        StoredAwaitedAnswer(key: $0.key, version: $0.value, value: answeredValues[$0.key])
       }
       .sorted { ($0.version, "\($0.key)") < ($1.version, "\($1.key)") }
       try container.encode(answers, forKey: .awaitedNews)

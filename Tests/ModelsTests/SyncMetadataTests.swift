@@ -74,7 +74,7 @@ struct SyncMetadataTests {
     metadata.awaitNews(of: .groupName(Self.lunch), answeredAt: 6)
 
     // then
-    #expect(metadata.awaitedNews[.groupName(Self.lunch)]?.version == 8)
+    #expect(metadata.awaitedNews[.groupName(Self.lunch)] == 8)
   }
 
   @Test(
@@ -91,7 +91,7 @@ struct SyncMetadataTests {
     metadata.awaitNews(of: key, answeredAt: nil)
 
     // then
-    #expect(metadata.awaitedNews[key]?.version == awaited)
+    #expect(metadata.awaitedNews[key] == awaited)
   }
 
   @Test(
@@ -130,6 +130,32 @@ struct SyncMetadataTests {
     #expect(Set(metadata.awaitedNews.keys) == others.union(kept))
   }
 
+  /// A way a wait ends.
+  enum WaitEnding: CaseIterable, Sendable {
+    case ownNews, endWait, readThrough, drop
+  }
+
+  @Test(
+    "A key's answered value goes with its wait, however the wait ends",
+    arguments: WaitEnding.allCases)
+  func valueGoesWithItsWait(ending: WaitEnding) {
+    // given
+    var metadata = Self.awaiting()
+    metadata.awaitNews(of: .groupName(Self.lunch), answeredAt: 5, setting: .name("Brunch"))
+
+    // when
+    switch ending {
+    case .ownNews: _ = metadata.passesOver(.groupName(Self.lunch), heard: .version(5))
+    case .endWait: metadata.endWait(of: .groupName(Self.lunch))
+    case .readThrough: metadata.forgetAwaitedNews(through: 5)
+    case .drop: metadata.forgetChanges(ofGroup: Self.lunch, before: .version(6))
+    }
+
+    // then
+    #expect(metadata.answeredValues.isEmpty)
+    #expect(!metadata.isAwaitingNews(of: .groupName(Self.lunch)))
+  }
+
   @Test(
     "A key answered again keeps the value of its later answer, whichever answer is recorded last",
     arguments: [(6, 8, "Second"), (8, 6, "First")])
@@ -142,7 +168,7 @@ struct SyncMetadataTests {
     metadata.awaitNews(of: .groupName(Self.lunch), answeredAt: second, setting: .name("Second"))
 
     // then
-    #expect(metadata.awaitedNews[.groupName(Self.lunch)]?.value == .name(kept))
+    #expect(metadata.answeredValues[.groupName(Self.lunch)] == .name(kept))
   }
 
   @Test(

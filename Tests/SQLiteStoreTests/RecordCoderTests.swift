@@ -56,14 +56,15 @@ struct RecordCoderTests {
       SyncMetadata(
         lastNotificationID: nil,
         awaitedNews: [
-          .selfName: .init(version: 6), .accent: .init(version: 7), .handle: .init(version: 8),
-          .groupName(UUID(7)): .init(version: 9, value: .name("Lunch")),
-          .groupName(UUID(5)): .init(version: 9, value: .name(nil)),
-          .member(UUID(6), conversation: UUID(7)): .init(version: 4, value: .member(true)),
-          .member(UUID(8), conversation: UUID(7)): .init(version: 4, value: .member(false)),
-          .connectionStatus(UUID(2)): .init(version: 10),
-          .deletedMessage(UUID(9)): .init(version: .max), .leftGroup(UUID(3)): .init(version: 11),
-          .createdGroup(UUID(4)): .init(version: 12),
+          .selfName: 6, .accent: 7, .handle: 8, .groupName(UUID(7)): 9, .groupName(UUID(5)): 9,
+          .member(UUID(6), conversation: UUID(7)): 4, .member(UUID(8), conversation: UUID(7)): 4,
+          .connectionStatus(UUID(2)): 10, .deletedMessage(UUID(9)): .max, .leftGroup(UUID(3)): 11,
+          .createdGroup(UUID(4)): 12,
+        ],
+        answeredValues: [
+          .groupName(UUID(7)): .name("Lunch"), .groupName(UUID(5)): .name(nil),
+          .member(UUID(6), conversation: UUID(7)): .member(true),
+          .member(UUID(8), conversation: UUID(7)): .member(false),
         ]),
     ]
   }()
@@ -110,10 +111,7 @@ struct RecordCoderTests {
 
     // then
     #expect(metadata.lastNotificationID == UUID(1))
-    #expect(
-      metadata.awaitedNews == [
-        .deletedMessage(UUID(2)): .init(version: .max), .leftGroup(UUID(3)): .init(version: .max),
-      ])
+    #expect(metadata.awaitedNews == [.deletedMessage(UUID(2)): .max, .leftGroup(UUID(3)): .max])
   }
 
   @Test("A record cut short anywhere is a decoding error naming it damaged, never a crash")

@@ -110,13 +110,10 @@ extension DownstreamSyncTests {
       try await DownstreamSyncTests().apply(news, versions: versions, to: harness)
     }
 
-    /// What the sync context holds: Lunch's members, and the keys awaiting news by version.
+    /// What the sync context holds: Lunch's members, and the keys awaiting news.
     static func state(of harness: TrackerHarness) async -> (Set<UUID>?, [AwaitedKey: Int]) {
       await harness.stack.sync.perform {
-        (
-          $0.object(Conversation.self, id: group)?.participantIDs,
-          $0.syncMetadata.awaitedNews.mapValues(\.version)
-        )
+        ($0.object(Conversation.self, id: group)?.participantIDs, $0.syncMetadata.awaitedNews)
       }
     }
 

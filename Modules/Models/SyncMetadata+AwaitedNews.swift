@@ -73,8 +73,9 @@ extension SyncMetadata {
   /// Forgets the names and members of group `conversation` answered before news heard at
   /// `news` took the self user out of it.
   ///
-  /// Later news of the group are newer than those answers. Answers after the news stay, since news that bring the self user back may still come
-  /// before theirs; news without a version forget every one.
+  /// Later news of the group are newer than those answers. Answers after the news stay, since
+  /// news that bring the self user back may still come before theirs; news without a version
+  /// forget every one.
   package mutating func forgetChanges(ofGroup conversation: UUID, before news: HeardNews?) {
     guard !awaitedNews.isEmpty else { return }
     let version = news?.version

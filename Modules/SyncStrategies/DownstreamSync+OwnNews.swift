@@ -25,8 +25,8 @@ extension DownstreamSync {
     of conversation: inout Conversation, in context: ModelContext
   ) {
     let metadata = context.syncMetadata
-    guard !metadata.awaitedNews.isEmpty else { return }
-    for key in metadata.awaitedNews.keys {
+    guard !metadata.answeredValues.isEmpty else { return }
+    for key in metadata.answeredValues.keys {
       switch (key, metadata.answeredValue(of: key, after: context.news)) {
       case (.groupName(conversation.id), .name(let name)?):
         conversation.name = name

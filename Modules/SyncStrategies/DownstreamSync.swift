@@ -263,14 +263,8 @@ public struct DownstreamSync: Sendable {
       Self.keepKeysAwaitingNews(of: &conversation, in: context)
       need(conversation.participantIDs)
       // Being left here: the news say what the backend holds, should the leave lose to them.
-      if Self.keepNews(
-        ofLeaving: conversation.id, in: context,
-        { [conversation] in
-          $0 = conversation
-        })
-      {
-        return true
-      }
+      let heard = conversation
+      if Self.keepNews(ofLeaving: heard.id, in: context, { $0 = heard }) { return true }
       // News of the creation: the ones that follow tell what became of the group.
       if context.syncMetadata.createdGroupsToConfirm.contains(conversation.id) {
         context.syncMetadata.createdGroupsToConfirm.remove(conversation.id)

@@ -525,27 +525,13 @@ extension ModelContext {
   }
 
   /// How many times a pending deletion of `reference` has left this context's change log
-  /// (acknowledged, settled by the server's news, or undone) or was restarted
-  /// (``restartPendingDeletion(_:id:)``) since the context was made.
+  /// (acknowledged, settled by the server's news, or undone) since the context was made.
   ///
   /// A request carrying a deletion notes it when it goes: if it changed by the time the answer
   /// comes, a deletion pending then was made later (news settled the first while the request
   /// was out, and the user deleted the object again), and that answer does not settle it.
   package func endedDeletions(of reference: ObjectReference) -> Int {
     endedDeletionCounts[reference] ?? 0
-  }
-
-  /// Makes the pending deletion of the object `id` count as a new one: a deletion request
-  /// already out does not settle it when answered, and it goes again.
-  ///
-  /// For a read that showed the backend holding the object while such a request was out, when
-  /// the read cannot say whether the backend applied the request before it: a catch-up's list
-  /// that has the self user in a group they are leaving, where the backend may have applied the
-  /// leave and then had the user added back. Sending the deletion again makes both sides end
-  /// without the object either way.
-  package func restartPendingDeletion<Object: ModelObject>(_ type: Object.Type, id: UUID) {
-    guard log[type].deleted.contains(id) else { return }
-    endedDeletionCounts[ObjectReference(Object.entityName, id), default: 0] += 1
   }
 
   /// Marks the deletion of the object `id` as synchronised: the backend deleted it too, and

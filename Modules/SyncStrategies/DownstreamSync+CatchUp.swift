@@ -98,8 +98,9 @@ extension DownstreamSync {
   /// members. When `complete`, a conversation here that the lists leave out, other than one
   /// created here and not answered yet, is one the self user is no longer in, and goes with its
   /// messages; lists with unreadable elements are not complete, and drop nothing. A group the
-  /// lists show the self user in while they are leaving it keeps the leave pending, and a leave
-  /// already out goes again once answered (`ModelContext.restartPendingDeletion(_:id:)`).
+  /// lists show the self user in while they are leaving it keeps the leave pending; a leave
+  /// already out is placed by its answer's version against the lists' (a leave older than the
+  /// lists gives way to them), and is never sent again.
   ///
   /// Each value is heard at `version`, the version the backend said before the lists were
   /// read (`TransportResponse.serverVersion`), so that an update in flight can place it
@@ -228,11 +229,6 @@ extension DownstreamSync {
   /// Applies one conversation as the backend holds it now.
   private func applyHeld(_ conversation: Conversation, in context: ModelContext) {
     let changes = context.localChanges(of: Conversation.self)
-    if changes.deleted.contains(conversation.id) {
-      // The self user is in a group they are leaving. A leave out now may have been applied
-      // before another member added them back, and the lists cannot say: it goes again.
-      context.restartPendingDeletion(Conversation.self, id: conversation.id)
-    }
     if !changes.inserted.contains(conversation.id),
       changes.keys(of: conversation.id).contains(.participantIDs),
       let synchronised = changes.originals[conversation.id]?.participantIDs

@@ -1,3 +1,4 @@
+import CourierAPI
 import FakeBackend
 import Foundation
 import Models
@@ -7,19 +8,34 @@ import TestSupport
 import Testing
 
 extension SyncEngineTests.Resynchronising {
+  /// When the backend applies a leave that is out while a catch-up reads the lists, and what
+  /// another member does meanwhile.
+  enum LeaveAcrossCatchUp: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// The backend applies the leave, Ann adds the self user back, and the lists are read:
+    /// the leave is older than the lists, and the return stands.
+    case appliedBeforeReturn
+    /// The request waits until the lists are read, and the backend applies it after them: the
+    /// leave is newer than the lists, and the group goes.
+    case appliedAfterLists
+
+    var testDescription: String { rawValue }
+  }
+
   @Test(
-    "A leave the backend applied before the self user was added back, answered after a catch-up that listed them in the group, goes again"
-  )
-  func leaveAnsweredAfterCatchUpListedRejoin() async throws {
-    // given: the backend applies the self user's leave of Lunch and holds its answer; Ann adds
-    // them back, and the backend forgets those news; the app catches up while the leave is out,
-    // and the lists show the self user in Lunch
+    "A leave out while a catch-up lists the self user in the group is sent once, and its answer's version against the lists' decides whether the group stays",
+    arguments: LeaveAcrossCatchUp.allCases)
+  func leaveAcrossCatchUp(_ leave: LeaveAcrossCatchUp) async throws {
+    // given: the self user leaves Lunch and the request is held, before or after the backend
+    // applies it; Ann adds them back if it was applied; the backend forgets its news, and the
+    // app catches up while the leave is out, the lists showing the self user in Lunch
     let (world, ann, lunch, _) = try await Self.start()
-    world.fake.addFault(
-      .once(RequestMatcher("DELETE", "/conversations/\(lunch)/members"), .holdAnswer))
+    let fault: Fault = leave == .appliedBeforeReturn ? .holdAnswer : .park
+    world.fake.addFault(.once(RequestMatcher("DELETE", "/conversations/\(lunch)/members"), fault))
     try world.save { try $0.delete(Conversation.self, id: lunch) }
     await world.fake.waitForParkedRequests(1)
-    world.fake.addMembersRemotely([world.me], to: lunch, by: ann)
+    if leave == .appliedBeforeReturn {
+      world.fake.addMembersRemotely([world.me], to: lunch, by: ann)
+    }
     world.fake.expireNotifications(keepingLast: 0)
     await world.engine.pullNotifications()
     await world.settle(allowing: .stuckWork)
@@ -28,9 +44,11 @@ extension SyncEngineTests.Resynchronising {
     world.fake.releaseAllParkedRequests()
     await world.settle()
 
-    // then: the app and the backend agree that the self user left
-    #expect(world.ui.object(Conversation.self, id: lunch) == nil)
-    #expect(!world.fake.members(of: lunch).contains(world.me))
+    // then: the leave went once, and the app and the backend agree on who is in Lunch
+    let stays = leave == .appliedBeforeReturn
+    #expect(world.fake.journal.filter { $0.route == .removeMembers }.count == 1)
+    #expect((world.ui.object(Conversation.self, id: lunch) != nil) == stays)
+    #expect(world.fake.members(of: lunch).contains(world.me) == stays)
     #expect(world.fake.members(of: lunch).contains(ann))
   }
 }

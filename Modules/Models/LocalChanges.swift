@@ -29,7 +29,8 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// applied though their answers were lost; cleared once an answer settles those keys.
   ///
   /// Beside a deletion, the value of an object whose creation was given up, which the backend
-  /// only may hold (``ModelContext/discardInsertion(_:id:backendMayHold:)``).
+  /// only may hold (``ModelContext/discardInsertion(_:id:backendMayHold:)``), and the deletion's
+  /// own write-ahead record once it went, which carries no key and keeps its call.
   package internal(set) var unconfirmed: [UUID: [UnconfirmedValue<Object>]] = [:]
   /// For each object with changed keys, each such key's last synchronised value when the user
   /// last changed it, or as an answer to this device last acknowledged it: what the user's
@@ -289,9 +290,12 @@ package struct UnconfirmedValue<Object: ModelObject>: Sendable, Equatable {
   /// Once news say which version the backend kept, only that version's later changes are the
   /// user's own beside the backend's (``ModelContext/hearCreation(_:keptVersion:)``).
   package internal(set) var editedSince: EditBase<Object>?
-  /// For a write-ahead record of an update, the call that went, with its idempotency key: a
-  /// later life of the app sends this call again, as it went, before any later change of its
-  /// keys, so the backend applies it at most once, whatever the user saved since.
+  /// For a write-ahead record of an update or a deletion, the call that went, with its
+  /// idempotency key.
+  ///
+  /// A later life of the app sends this call again, as it went, before any later change of its
+  /// keys, so the backend applies it at most once, whatever the user saved since. A deletion's
+  /// record carries no key; the call is what it keeps.
   package internal(set) var call: RecordedCall?
   /// For a record with a ``call``, the keys it carried that the user saved after the call went,
   /// so that a later life of the app knows those saves are newer than the call.

@@ -489,7 +489,8 @@ extension ModelContext {
   /// Takes the call that went under `idempotencyKey` off the write-ahead records of `id`.
   ///
   /// An attempt of it was answered, so no later life sends it again. The values stay what the
-  /// backend may hold until an answer settles their keys.
+  /// backend may hold until an answer settles their keys; a record of no key (a deletion's),
+  /// which kept only the call, goes.
   @_specialize(exported:true,where Object == User)
   @_specialize(exported:true,where Object == Message)
   @_specialize(exported:true,where Object == Conversation)
@@ -503,11 +504,13 @@ extension ModelContext {
     else { return }
     modifyLog(touching: ObjectReference(Object.entityName, id)) { log in
       log.modify(type) { changes in
-        changes.unconfirmed[id] = changes.unconfirmed[id]?.map { record in
+        let kept = (changes.unconfirmed[id] ?? []).compactMap { record in
+          guard record.call?.idempotencyKey == idempotencyKey else { return record }
           var record = record
-          if record.call?.idempotencyKey == idempotencyKey { record.call = nil }
-          return record
+          record.call = nil
+          return record.keys.isEmpty ? nil : record
         }
+        changes.unconfirmed[id] = kept.isEmpty ? nil : kept
       }
     }
   }

@@ -18,9 +18,27 @@ extension EntityTrack {
   ) -> (record: UnconfirmedValue<Object>, key: String, endpoint: Endpoint)? {
     for record in changes.unconfirmed[id] ?? [] {
       guard let call = record.call, !call.idempotencyKey.hasPrefix(keyPrefix),
-        record.keys.isSubset(of: keys), let endpoint = call.endpoint
+        !record.keys.isEmpty, record.keys.isSubset(of: keys), let endpoint = call.endpoint
       else { continue }
       return (record, call.idempotencyKey, endpoint)
+    }
+    return nil
+  }
+
+  /// The idempotency key of `endpoint`, the deletion of `id`, where an earlier life of the app
+  /// sent that call and never heard it answered; `nil` if none did.
+  ///
+  /// The call may already be applied, so it goes again under its key, and the server applies it
+  /// at most once: sent under a new key, a leave would take the self user out again after
+  /// another member added them back.
+  func earlierLifeKey(
+    ofDeletion id: UUID, _ endpoint: Endpoint, _ changes: LocalChanges<Object>
+  ) -> String? {
+    for record in changes.unconfirmed[id] ?? [] where record.keys.isEmpty {
+      guard let call = record.call, !call.idempotencyKey.hasPrefix(keyPrefix),
+        call.endpoint == endpoint
+      else { continue }
+      return call.idempotencyKey
     }
     return nil
   }

@@ -35,7 +35,7 @@ extension EntityTrack {
     release(token, of: flight)
     noteKey(of: flight, outcome)
     // An answer ends the call: no later life sends it again.
-    if flight.kind == .update, outcome.isFinal {
+    if flight.kind != .insert, outcome.isFinal {
       context.endCall(Object.self, id: flight.id, idempotencyKey: flight.idempotencyKey)
     }
     // An update whose answer was lost goes again as it went; it keeps hearing news meanwhile.
@@ -520,7 +520,7 @@ extension EntityTrack {
         context.clearLocalDeletion(Object.self, id: id)
         return
       }
-      if changes.unconfirmed[id]?.isEmpty == false {
+      if changes.unconfirmed[id]?.contains(where: { !$0.keys.isEmpty }) == true {
         // The deletion of a given-up creation: the backend only may hold the object.
         context.restoreInsertion(lastKnown)
       } else {

@@ -164,11 +164,14 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   /// server's news from when it first went, so its answer, when it comes, places it in the
   /// server's order.
   var lostAttempts: [UUID: [Flight]] = [:]
-  /// For each new object that is never changed once made (a message), its creation's call and
-  /// idempotency key when the answer was lost: every later attempt of that call goes under the
-  /// key, whatever failed in between, since no later change of the object can make the first
-  /// answer out of date.
-  var unansweredCreations: [UUID: (endpoint: Endpoint, key: String)] = [:]
+  /// For each object, the call that holds the whole object (the creation of an object never
+  /// changed once made, such as a message, or a deletion) when its answer was lost.
+  ///
+  /// Every later attempt of that call goes under its idempotency key, whatever failed in
+  /// between, so the server applies it at most once. No later change of the object can make
+  /// the first answer out of date; a deletion that ended and began again is a new one, with a
+  /// key of its own.
+  var unansweredCalls: [UUID: UnansweredCall] = [:]
   /// What this track's idempotency keys start with: unique to the track, so that keys of
   /// trackers before a restart, or of other devices, never meet.
   let keyPrefix = UUID().uuidString
@@ -200,7 +203,7 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
   @_specialize(where Strategy == MessageStrategy)
   func survey(in context: ModelContext, into survey: inout Survey) {
     let changes = context.localChanges(of: Object.self)
-    if !lostAttempts.isEmpty || !unansweredCreations.isEmpty {
+    if !lostAttempts.isEmpty || !unansweredCalls.isEmpty {
       forgetSettledAttempts(changes, in: context)
     }
     guard !changes.isEmpty || !flights.isEmpty else { return }
@@ -422,7 +425,8 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
         trail: kind == .update ? context.startServerTrail(of: Object.self, id: id) : nil)
       flight.savedUpTo = changes.editSerial
       flight.idempotencyKey =
-        unansweredCreations[id].flatMap { $0.endpoint == endpoint ? $0.key : nil }
+        unansweredCalls[id].flatMap { $0.key(for: flight.endpoint, flight.endedDeletions) }
+        ?? (kind == .delete ? earlierLifeKey(ofDeletion: id, endpoint, changes) : nil)
         ?? "\(keyPrefix)-\(token.value)"
       return launch(flight, token: token, object: work.object, workKeys: workKeys, in: context)
     }
@@ -460,11 +464,13 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     }
     let kind = flight.kind
     // Written ahead: if the app dies before the answer, the next one knows the backend may
-    // hold these values (a member list computed against the old one would be wrong), and an
-    // update's record keeps the call, for the next life to send again as it went.
+    // hold these values (a member list computed against the old one would be wrong), and the
+    // record of an update or a deletion keeps the call, for the next life to send again as it
+    // went. A deletion's record holds no key: the call is all it keeps.
     if writesAhead(kind) {
-      let call = kind == .update ? RecordedCall(request, key: flight.idempotencyKey) : nil
-      flight.writeAheadMarks = flight.possibleOnBackend.map { possible in
+      let call = kind == .insert ? nil : RecordedCall(request, key: flight.idempotencyKey)
+      let written = kind == .delete ? flight.lastKnown.map { [$0] } ?? [] : flight.possibleOnBackend
+      flight.writeAheadMarks = written.map { possible in
         context.recordInFlight(possible, keys: flight.keys, call: call)
       }
     }
@@ -516,25 +522,30 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
     if !kept.isEmpty { lostAttempts[id] = kept }
   }
 
-  /// Keeps the key of a creation of an object that never changes once made while the backend
-  /// may have applied it unheard, and forgets it once an answer came.
+  /// Keeps the call and key of a creation of an object that never changes once made, or of a
+  /// deletion, while the backend may have applied it unheard, and forgets it once an answer
+  /// came.
   func noteKey(of flight: Flight, _ outcome: UpstreamOutcome) {
-    guard flight.kind == .insert, pushableKeys.isEmpty else { return }
+    guard flight.kind == .delete || (flight.kind == .insert && pushableKeys.isEmpty) else {
+      return
+    }
     switch outcome {
     case .temporary(let failure) where failure.mayHaveBeenApplied:
-      unansweredCreations[flight.id] = (flight.endpoint, flight.idempotencyKey)
+      unansweredCalls[flight.id] = UnansweredCall(
+        endpoint: flight.endpoint, key: flight.idempotencyKey,
+        endedDeletions: flight.endedDeletions)
     case .temporary:
       break
     case .success, .permanent:
-      unansweredCreations[flight.id] = nil
+      unansweredCalls[flight.id] = nil
     }
   }
 
-  /// Stops keeping the lost attempts and unanswered creations of objects with nothing left to
+  /// Stops keeping the lost attempts and unanswered calls of objects with nothing left to
   /// send: their news and keys are not needed any more.
   func forgetSettledAttempts(_ changes: LocalChanges<Object>, in context: ModelContext) {
-    for id in unansweredCreations.keys where !changes.hasChange(of: id) {
-      unansweredCreations[id] = nil
+    for id in unansweredCalls.keys where !changes.hasChange(of: id) {
+      unansweredCalls[id] = nil
     }
     for (id, attempts) in lostAttempts where !changes.hasChange(of: id) {
       lostAttempts[id] = nil
@@ -547,12 +558,13 @@ final class EntityTrack<Strategy: UpstreamStrategy>: @unchecked Sendable {
 
   /// Whether a request of `kind` writes what it carries ahead in the change log before it goes.
   ///
-  /// Updates, and inserts of objects that can change after they are made: news about such an
-  /// object that come before its creation is answered are merged against what the creation
-  /// sent, not against the local value. Messages are not: a drain of many of them does not pay
-  /// for records it never reads.
+  /// Updates and deletions, with their calls, for a later life of the app to send again under
+  /// the same idempotency key; and inserts of objects that can change after they are made:
+  /// news about such an object that come before its creation is answered are merged against
+  /// what the creation sent, not against the local value. Messages are not: a drain of many of
+  /// them does not pay for records it never reads, and a nonce keeps a message once.
   private func writesAhead(_ kind: UpstreamChangeKind) -> Bool {
-    kind == .update || (kind == .insert && !pushableKeys.isEmpty)
+    kind != .insert || !pushableKeys.isEmpty
   }
 
   func markFailed(_ id: UUID, reason: String, in context: ModelContext) {

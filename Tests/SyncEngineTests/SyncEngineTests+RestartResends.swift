@@ -342,5 +342,34 @@ extension SyncEngineTests {
       #expect(Set(fake.members(of: lunch)) == expected)
       #expect(ui.object(Conversation.self, id: lunch)?.participantIDs == expected)
     }
+
+    @Test(
+      "A leave applied before the app died is not applied again by the next life, and another member's later return stands, whether the news of both are read or forgotten",
+      arguments: [false, true])
+    func leaveAppliedBeforeDeath(newsForgotten: Bool) async throws {
+      // given: the user leaves Lunch; the backend applies it and the answer is never heard;
+      // Ann adds the user back; this device dies without reading the news, which the backend
+      // may forget
+      let device = Device()
+      let (fake, me) = (device.fake, device.me)
+      let ann = fake.insertUser(name: "Ann")
+      fake.connectRemotely(with: ann)
+      let lunch = fake.createGroupRemotely(name: "Lunch", by: ann, members: [me])
+      try await device.die(
+        afterUnheard: { try $0.delete(Conversation.self, id: lunch) },
+        holding: RequestMatcher("DELETE", "/conversations/*/members"), thenSaving: { _ in },
+        other: { fake.addMembersRemotely([me], to: lunch, by: ann) })
+      if newsForgotten { fake.expireNotifications(keepingLast: 0) }
+
+      // when
+      let second = try await device.start()
+
+      // then
+      #expect(device.keys(of: .removeMembers).count == 1)
+      #expect(Set(fake.members(of: lunch)) == [me, ann])
+      #expect(
+        second.stack.ui.context.object(Conversation.self, id: lunch)?.participantIDs == [me, ann])
+      #expect(await second.engine.queue().isEmpty)
+    }
   }
 }

@@ -262,6 +262,32 @@ extension UpstreamObjectSyncTests {
     }
 
     @Test(
+      "A leave whose answer was lost goes again under its idempotency key, is applied once, and another member's later return stands"
+    )
+    func lostLeaveResentUnderItsKey() async throws {
+      // given: the backend applied the leave but its answer was lost; Ann then added the self
+      // user back, and this device has not read those news yet
+      let harness = TrackerHarness()
+      let (id, ann) = try await seedGroupWithAnn(in: harness)
+      let me = harness.me.id
+      try harness.save { try $0.delete(Conversation.self, id: id) }
+      let leave = try #require(await harness.next())
+      await harness.loseAnswer(to: leave)
+      harness.fake.addMembersRemotely([me], to: id, by: ann)
+
+      // when
+      let resend = try #require(await harness.next(at: .seconds(60)))
+      await harness.complete(resend, await harness.respond(to: resend), at: .seconds(60))
+      try await pullNotifications(into: harness)
+
+      // then
+      #expect(resend.idempotencyKey == leave.idempotencyKey)
+      #expect(Set(harness.fake.members(of: id)) == [me, ann])
+      #expect(harness.ui.object(Conversation.self, id: id)?.participantIDs == [me, ann])
+      #expect(await harness.localChanges(Conversation.self).isEmpty)
+    }
+
+    @Test(
       "A rename of the self user whose answer was lost goes again as it went, under its key, when the user changed the accent since; the accent goes in a request of its own"
     )
     func lostRenameResentApartFromLaterKey() async throws {

@@ -72,7 +72,8 @@ extension Simulator {
     case .addMembers(let id, let list):
       return list.users.filter { $0 != me }.map { (.member($0, group: id), "in") }
     case .removeMembers(let id, let list):
-      return list.users.filter { $0 != me }.map { (.member($0, group: id), "out") }
+      // The self user among them is a leave.
+      return list.users.map { (.member($0, group: id), "out") }
     default:
       return []
     }

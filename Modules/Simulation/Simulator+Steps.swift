@@ -251,6 +251,9 @@ extension Simulator {
     if left {
       droppedTexts.formUnion(unsent.compactMap { textsByID[$0.id] })
       lastEdits.forget(keysOf: ObjectReference(.conversation, conversation.id))
+      // A leave is a change of the self user's membership: counted, so that the server's order
+      // checks follow it, but not followed, since another member may add them back.
+      lastEdits.savedBack(.member(me, group: conversation.id))
     }
   }
 
@@ -369,6 +372,7 @@ extension Simulator {
       if fake.removeMembersRemotely([me], from: id, by: author) {
         awaitingNews.insert(id)
         lastEdits.forget(keysOf: ObjectReference(.conversation, id))
+        changedElsewhere(.member(me, group: id))
         figures.removedFromGroups += 1
       }
     case .remoteAddSelf(let group):
@@ -377,6 +381,7 @@ extension Simulator {
       if fake.addMembersRemotely([me], to: id, by: author) {
         awaitingNews.insert(id)
         lastEdits.forget(keysOf: ObjectReference(.conversation, id))
+        changedElsewhere(.member(me, group: id))
         postedBeforeRejoin[id, default: []].formUnion(fake.messages(in: id).map(\.nonce))
         figures.rejoinedGroups += 1
       }

@@ -482,6 +482,7 @@ public final class UpstreamModel {
         outAcrossRejoin.formUnion(
           inFlight.filter { $0.item.object.id == group }.map(\.token))
       }
+      remoteApplied(.member(me, group: group))
       try pull()
     case .remoteMessage(let index):
       let conversation = conversations[index % conversations.count]
@@ -586,6 +587,9 @@ public final class UpstreamModel {
         for key in savedKeys(of: ObjectReference(Conversation.entityName, group)) {
           lastSaved[key] = nil
         }
+        // The leave is a change of the self user's membership, counted for the server's order
+        // and not followed, since another member may add them back.
+        editCounts[.member(me, group: group), default: 0] += 1
       case .deleted(let nonce):
         if messages.deleted.contains(nonce) { givenUp.insert(nonce) }
       }
@@ -708,7 +712,8 @@ public final class UpstreamModel {
     case .addMembers(let id, let list):
       return list.users.filter { $0 != me }.map { (.member($0, group: id), .member(true)) }
     case .removeMembers(let id, let list):
-      return list.users.filter { $0 != me }.map { (.member($0, group: id), .member(false)) }
+      // The self user among them is a leave.
+      return list.users.map { (.member($0, group: id), .member(false)) }
     default:
       return []
     }

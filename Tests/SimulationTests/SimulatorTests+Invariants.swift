@@ -110,6 +110,12 @@ extension SimulatorTests {
           .remoteRename(group: 0, name: "second"), .pull,
         ],
         invariant: .olderValueShown),
+      // The backend applies a leave and holds its answer; another member adds the self user
+      // back; the app restarts and sends the leave again, which the link strips of its key.
+      FlawCase(
+        name: "a link that drops idempotency keys, under which a leave goes again after a restart",
+        flaw: .forgetsIdempotencyKeys, schedule: SimulatorTests.Restarts.leaveHeldAcrossRestart,
+        invariant: .overwroteLaterChange),
     ]
 
     @Test(

@@ -6,6 +6,31 @@ extension SimulatorTests {
   /// after it, in that life or this one, is newer than it.
   @Suite("When the app is killed with calls out")
   struct Restarts {
+    /// The backend applies a leave of group 0 and holds its answer; another member adds the self
+    /// user back, the backend forgets the news, and the app restarts.
+    nonisolated static let leaveHeldAcrossRestart: [SimulationStep] = [
+      .fault(.heldAnswer), .leaveGroup(group: 0), .remoteAddSelf(group: 0),
+      .expireNotifications(keepingLast: 1), .restart,
+    ]
+
+    @Test(
+      "A leave applied before a restart goes again under its key, and another member's later return of the self user stands"
+    )
+    func leaveGoesAgainUnderItsKey() async {
+      // given: before a deletion's call was written ahead, the next life sent the leave under
+      // a new key, and the server took the self user out again
+      let schedule = Self.leaveHeldAcrossRestart
+
+      // when
+      let report = await Simulator.run(
+        seed: 1, schedule: schedule, options: SimulationOptions(steps: 300))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.requests.filter { $0.contains("/members") }.count == 2)
+      #expect(report.figures.rejoinedGroups == 1)
+    }
+
     @Test(
       "A block saved again while its lost call went again, then cut short by a restart, is not lost to the contact's later request (seed 98 of 300 steps, shortened)"
     )

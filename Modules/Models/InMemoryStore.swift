@@ -15,12 +15,18 @@ package final class InMemoryStore: ModelStore {
 
   private struct State {
     var applied: StoredState
+    /// The commits that wait, without their metadata.
     var pending: [StoreSave] = []
+    /// The metadata of the last commit that wait and carried some: each replaces the whole
+    /// metadata, so only the last counts, and keeping each would keep a copy per save.
+    var pendingMetadata: SyncMetadata?
 
     /// Applies the commits that wait, in the order they came.
     mutating func applyPending() {
       for save in pending { applied.apply(save) }
       pending = []
+      if let metadata = pendingMetadata { applied.metadata = metadata }
+      pendingMetadata = nil
     }
   }
 
@@ -80,7 +86,12 @@ package final class InMemoryStore: ModelStore {
   /// Keeps `save`, to apply when the state is read or when ``pendingLimit`` commits wait.
   package func commit(_ save: StoreSave) {
     state.withLock { state in
-      state.pending.append(save)
+      if let metadata = save.metadata {
+        state.pendingMetadata = metadata
+        state.pending.append(StoreSave(changes: save.changes, changeLog: save.changeLog))
+      } else {
+        state.pending.append(save)
+      }
       if state.pending.count >= Self.pendingLimit { state.applyPending() }
     }
   }

@@ -68,4 +68,22 @@ struct InMemoryStoreTests {
     #expect(second.tables.object(User.self, id: ann.id)?.name == "Ann 3")
     #expect(second.changeLog[User.self][ann.id]?.keys == [.name])
   }
+
+  @Test(
+    "The metadata of the last waiting commit that carried some stands when later ones carry none")
+  func metadataOfEarlierCommitStands() throws {
+    // given: two saves with metadata, then one without, as a UI save makes it
+    let ann = make.user(name: "Ann")
+    let store = InMemoryStore(Tables([ann]))
+    let saves = try renames(of: ann, count: 3)
+    let last = StoreSave(changes: saves[2].changes, changeLog: saves[2].changeLog)
+
+    // when
+    for save in [saves[0], saves[1], last] { store.commit(save) }
+    let loaded = store.load()
+
+    // then
+    #expect(loaded.metadata.lastNotificationID == UUID(2))
+    #expect(loaded.tables.object(User.self, id: ann.id)?.name == "Ann 3")
+  }
 }

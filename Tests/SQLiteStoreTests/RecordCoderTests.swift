@@ -43,13 +43,25 @@ struct RecordCoderTests {
         savedSince: [.name, .participantIDs],
         savedElementsSince: [.participantIDs: [SetElement(ann.id)]]),
     ]
+    // A leave that went: its write-ahead record carries no key, only the call.
+    var left = PendingChange<Conversation>()
+    left.isDeleted = true
+    left.original = group
+    left.unconfirmed = [
+      UnconfirmedValue(
+        keys: [], value: group, mark: WriteAheadMark(serial: 11),
+        call: RecordedCall(
+          idempotencyKey: "k-11", method: "DELETE",
+          segments: ["conversations", "lunch", "members"], body: Data(#"{"users":[]}"#.utf8)))
+    ]
     var based = PendingChange<Conversation>()
     based.keys = [.participantIDs]
     based.original = group
     based.editBase = group
     based.originalVersion = 42
     return [
-      me, ann, group, message, make.connection(from: me, to: ann, message: "Hi"), record, based,
+      me, ann, group, message, make.connection(from: me, to: ann, message: "Hi"), record, left,
+      based,
       PendingChange<User>(), SyncMetadata(lastNotificationID: UUID(3)), SyncMetadata(),
       SyncMetadata(lastNotificationID: UUID(3), usersToFetch: [UUID(5), UUID(4)]),
       SyncMetadata(lastNotificationID: nil, createdGroupsToConfirm: [UUID(7), UUID(6)]),

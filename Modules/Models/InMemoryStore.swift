@@ -17,7 +17,7 @@ package final class InMemoryStore: ModelStore {
     var applied: StoredState
     /// The commits that wait, without their metadata.
     var pending: [StoreSave] = []
-    /// The metadata of the last commit that wait and carried some: each replaces the whole
+    /// The metadata of the last waiting commit that carried some: each replaces the whole
     /// metadata, so only the last counts, and keeping each would keep a copy per save.
     var pendingMetadata: SyncMetadata?
 

@@ -28,6 +28,29 @@ extension SimulatorTests {
     }
 
     @Test(
+      "A leave that went before a restart, while the catch-up's lists still show the self user in the group, is applied once (seed 30029 of 300 steps, shortened)"
+    )
+    func leaveListedByCatchUpAppliedOnce() async {
+      // given: the user leaves group 3 while requests hang offline, and the app is killed; the
+      // backend forgot the news, so the next life catches up and its lists show the user in
+      // the group. The catch-up used to start the leave again, and the server applied it twice.
+      let schedule: [SimulationStep] = [
+        .fault(.tooManyRequests), .changeAccent(2), .restart,
+        .remoteRename(group: 4, name: "y176"), .goOffline(hanging: true), .fault(.refusal),
+        .remoteRenameSelf("o206"), .expireNotifications(keepingLast: 3), .fault(.delay),
+        .renameSelf("n263"), .leaveGroup(group: 3), .restart, .goOnline,
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 30029, schedule: schedule, options: SimulationOptions(steps: 300))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.notificationExpiries == 1)
+    }
+
+    @Test(
       "A member the user removed, whose removal was answered while the catch-up's list was on its way, is not added back (seed 14087 of 300 steps, shortened)"
     )
     func overtakenListKeepsRemoval() async {

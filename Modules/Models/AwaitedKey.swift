@@ -43,8 +43,8 @@ package enum AnsweredValue: Sendable, Hashable, Codable {
 struct StoredAwaitedAnswer: Codable {
   /// The key the answer set.
   var key: AwaitedKey
-  /// The server's version the answer said.
-  var version: Int
+  /// The server's version the answer said; absent for a deletion that waits for its own news.
+  var version: Int?
   /// The value the answer set, if it is kept.
   var value: AnsweredValue?
 }

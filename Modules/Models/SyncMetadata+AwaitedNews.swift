@@ -10,10 +10,10 @@ extension SyncMetadata {
   package mutating func awaitNews(
     of key: AwaitedKey, answeredAt version: Int?, setting value: AnsweredValue? = nil
   ) {
-    let answered: Int
+    let answered: AwaitedVersion
     switch (key, version) {
-    case (_, let version?): answered = version
-    case (.deletedMessage, nil), (.leftGroup, nil): answered = .max
+    case (_, let version?): answered = .answered(version)
+    case (.deletedMessage, nil), (.leftGroup, nil): answered = .ownNews
     default: return
     }
     if let earlier = awaitedNews[key], earlier > answered { return }
@@ -27,7 +27,7 @@ extension SyncMetadata {
   /// News that do not say their version are applied, and end no wait.
   package mutating func passesOver(_ key: AwaitedKey, heard news: HeardNews?) -> Bool {
     guard let awaited = awaitedNews[key], let version = news?.version else { return false }
-    guard version < awaited else {
+    guard awaited.isNewer(thanNewsAt: version) else {
       endWait(of: key)
       return false
     }
@@ -36,7 +36,7 @@ extension SyncMetadata {
 
   /// The latest version an answer awaiting its news said, if any said one.
   package var latestAwaitedVersion: Int? {
-    awaitedNews.values.lazy.filter { $0 != .max }.max()
+    awaitedNews.values.lazy.compactMap(\.version).max()
   }
 
   /// Whether an answer that set `key` awaits its news.
@@ -48,7 +48,7 @@ extension SyncMetadata {
   /// wait; news that do not say their version are older than every answer.
   package func isAnswered(_ key: AwaitedKey, after news: HeardNews?) -> Bool {
     guard let awaited = awaitedNews[key] else { return false }
-    return news?.version.map { $0 < awaited } ?? true
+    return news?.version.map { awaited.isNewer(thanNewsAt: $0) } ?? true
   }
 
   /// The value an answer newer than news heard at `news` set `key` to, if it was kept.
@@ -66,7 +66,7 @@ extension SyncMetadata {
   /// that version, or a catch-up that read the backend's state at it, went past their news.
   package mutating func forgetAwaitedNews(through version: Int?) {
     guard let version, !awaitedNews.isEmpty else { return }
-    awaitedNews = awaitedNews.filter { $0.value > version }
+    awaitedNews = awaitedNews.filter { $0.value.isNewer(thanNewsAt: version) }
     keepValuesOfAwaitedKeys()
   }
 
@@ -80,7 +80,7 @@ extension SyncMetadata {
     guard !awaitedNews.isEmpty else { return }
     let version = news?.version
     awaitedNews = awaitedNews.filter { key, answered in
-      key.group != conversation || version.map { answered > $0 } == true
+      key.group != conversation || version.map { answered.isNewer(thanNewsAt: $0) } == true
     }
     keepValuesOfAwaitedKeys()
   }

@@ -19,7 +19,8 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
   /// catches up again; news that tell of the creation settle the group without one.
   package var createdGroupsToConfirm: Set<UUID>
   /// The keys that changes of this device set, answered before their news were read, each
-  /// with the server's version of its latest answer.
+  /// with how long its latest answer keeps it from older news: up to the answer's version, or
+  /// until its own news (``AwaitedVersion``).
   ///
   /// News are read in pages, and older news of such a key (another device's rename before this
   /// one, the posting of a message deleted here, the making of a group left here) may come
@@ -27,7 +28,7 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
   /// it or later end the wait. A key is also forgotten once news read to the end, or a
   /// catch-up, went past its version (see ``forgetAwaitedNews(through:)``). A wait outlives
   /// the object: news that drop a group leave the keys answered after them waiting.
-  package internal(set) var awaitedNews: [AwaitedKey: Int]
+  package internal(set) var awaitedNews: [AwaitedKey: AwaitedVersion]
   /// The values the latest answers set a group's name and members to, while those keys await
   /// their news: news that take the self user out drop the group with its last synchronised
   /// values, and news older than the answer that bring them back take the keys from here.
@@ -44,7 +45,7 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
   /// Creates metadata; nothing known but what is given.
   package init(
     lastNotificationID: UUID?, usersToFetch: Set<UUID> = [],
-    createdGroupsToConfirm: Set<UUID> = [], awaitedNews: [AwaitedKey: Int] = [:],
+    createdGroupsToConfirm: Set<UUID> = [], awaitedNews: [AwaitedKey: AwaitedVersion] = [:],
     answeredValues: [AwaitedKey: AnsweredValue] = [:]
   ) {
     self.lastNotificationID = lastNotificationID
@@ -81,7 +82,9 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
     awaitedNews = [:]
     answeredValues = [:]
     for answer in answers {
-      awaitNews(of: answer.key, answeredAt: answer.version, setting: answer.value)
+      // A wait for the key's own news was written as the largest version before it had a name.
+      let version = answer.version.flatMap { $0 == .max ? nil : $0 }
+      awaitNews(of: answer.key, answeredAt: version, setting: answer.value)
     }
     for message in try container.decodeIfPresent(
       [UUID].self, forKey: .deletedMessagesAwaitingNews) ?? []
@@ -107,9 +110,9 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
     }
     if !awaitedNews.isEmpty {
       let answers = awaitedNews.map {
-        StoredAwaitedAnswer(key: $0.key, version: $0.value, value: answeredValues[$0.key])
+        StoredAwaitedAnswer(key: $0.key, version: $0.value.version, value: answeredValues[$0.key])
       }
-      .sorted { ($0.version, "\($0.key)") < ($1.version, "\($1.key)") }
+      .sorted { ($0.version ?? .max, "\($0.key)") < ($1.version ?? .max, "\($1.key)") }
       try container.encode(answers, forKey: .awaitedNews)
     }
   }

@@ -74,16 +74,17 @@ struct SyncMetadataTests {
     metadata.awaitNews(of: .groupName(Self.lunch), answeredAt: 6)
 
     // then
-    #expect(metadata.awaitedNews[.groupName(Self.lunch)] == 8)
+    #expect(metadata.awaitedNews[.groupName(Self.lunch)] == .answered(8))
   }
 
   @Test(
     "An answer without a version leaves a deleted message or a left group waiting for their own news, and no other key",
     arguments: [
-      (AwaitedKey.deletedMessage(UUID(22)), Int?.some(.max)), (.leftGroup(UUID(32)), .max),
+      (AwaitedKey.deletedMessage(UUID(22)), AwaitedVersion?.some(.ownNews)),
+      (.leftGroup(UUID(32)), .ownNews),
       (.selfName, nil), (.member(UUID(12), conversation: UUID(1)), nil),
     ])
-  func answerWithoutVersion(key: AwaitedKey, awaited: Int?) {
+  func answerWithoutVersion(key: AwaitedKey, awaited: AwaitedVersion?) {
     // given
     var metadata = SyncMetadata()
 

@@ -68,10 +68,12 @@ struct RecordCoderTests {
       SyncMetadata(
         lastNotificationID: nil,
         awaitedNews: [
-          .selfName: 6, .accent: 7, .handle: 8, .groupName(UUID(7)): 9, .groupName(UUID(5)): 9,
-          .member(UUID(6), conversation: UUID(7)): 4, .member(UUID(8), conversation: UUID(7)): 4,
-          .connectionStatus(UUID(2)): 10, .deletedMessage(UUID(9)): .max, .leftGroup(UUID(3)): 11,
-          .createdGroup(UUID(4)): 12,
+          .selfName: .answered(6), .accent: .answered(7), .handle: .answered(8),
+          .groupName(UUID(7)): .answered(9), .groupName(UUID(5)): .answered(9),
+          .member(UUID(6), conversation: UUID(7)): .answered(4),
+          .member(UUID(8), conversation: UUID(7)): .answered(4),
+          .connectionStatus(UUID(2)): .answered(10), .deletedMessage(UUID(9)): .ownNews,
+          .leftGroup(UUID(3)): .answered(11), .createdGroup(UUID(4)): .answered(12),
         ],
         answeredValues: [
           .groupName(UUID(7)): .name("Lunch"), .groupName(UUID(5)): .name(nil),
@@ -123,7 +125,40 @@ struct RecordCoderTests {
 
     // then
     #expect(metadata.lastNotificationID == UUID(1))
-    #expect(metadata.awaitedNews == [.deletedMessage(UUID(2)): .max, .leftGroup(UUID(3)): .max])
+    #expect(
+      metadata.awaitedNews == [.deletedMessage(UUID(2)): .ownNews, .leftGroup(UUID(3)): .ownNews])
+  }
+
+  /// Metadata as a store written before waits for a key's own news had a name holds it: such
+  /// a wait under the largest version.
+  struct MetadataWithLargestVersion: Codable {
+    struct Answer: Codable {
+      var key: AwaitedKey
+      var version: Int
+    }
+    var usersToFetch: [UUID] = []
+    var awaitedNews: [Answer]
+  }
+
+  @Test(
+    "Metadata that wrote a wait for a deletion's own news as the largest version reads it as such a wait"
+  )
+  func metadataWithLargestVersion() throws {
+    // given
+    let bytes = try RecordEncoder().encode(
+      MetadataWithLargestVersion(awaitedNews: [
+        .init(key: .groupName(UUID(4)), version: 7),
+        .init(key: .deletedMessage(UUID(2)), version: .max),
+      ]))
+
+    // when
+    let metadata = try RecordDecoder().decode(SyncMetadata.self, from: bytes)
+
+    // then
+    #expect(
+      metadata.awaitedNews == [
+        .groupName(UUID(4)): .answered(7), .deletedMessage(UUID(2)): .ownNews,
+      ])
   }
 
   @Test("A record cut short anywhere is a decoding error naming it damaged, never a crash")

@@ -111,7 +111,9 @@ extension DownstreamSyncTests {
     }
 
     /// What the sync context holds: Lunch's members, and the keys awaiting news.
-    static func state(of harness: TrackerHarness) async -> (Set<UUID>?, [AwaitedKey: Int]) {
+    static func state(of harness: TrackerHarness) async -> (
+      Set<UUID>?, [AwaitedKey: AwaitedVersion]
+    ) {
       await harness.stack.sync.perform {
         ($0.object(Conversation.self, id: group)?.participantIDs, $0.syncMetadata.awaitedNews)
       }
@@ -132,7 +134,7 @@ extension DownstreamSyncTests {
       // then
       let (members, awaited) = await Self.state(of: harness)
       #expect(members == [harness.me.id, Self.ann, Self.bob])
-      #expect(awaited == [.member(Self.bob, conversation: Self.group): Self.answered])
+      #expect(awaited == [.member(Self.bob, conversation: Self.group): .answered(Self.answered)])
     }
 
     @Test("An answer that does not say its version awaits no news")
@@ -417,7 +419,7 @@ extension DownstreamSyncTests {
       let (members, awaited) = await Self.state(of: harness)
       #expect(members == nil)
       #expect(applied.skippedEvents == 0)
-      #expect(awaited == (stillAwaited ? [.leftGroup(Self.group): Self.answered] : [:]))
+      #expect(awaited == (stillAwaited ? [.leftGroup(Self.group): .answered(Self.answered)] : [:]))
     }
 
     @Test("A leave the backend answered without taking the user out waits for no news")
@@ -455,7 +457,7 @@ extension DownstreamSyncTests {
       // then
       let (members, awaited) = await Self.state(of: harness)
       #expect(members == nil)
-      #expect(awaited == [.leftGroup(Self.group): Self.answered])
+      #expect(awaited == [.leftGroup(Self.group): .answered(Self.answered)])
     }
 
     /// A harness whose self user was renamed to Second with accent 4, answered at the version
@@ -560,7 +562,7 @@ extension DownstreamSyncTests {
       }
       #expect(name == "Supper")
       let (_, awaited) = await Self.state(of: harness)
-      #expect(awaited == [.groupName(Self.group): Self.answered])
+      #expect(awaited == [.groupName(Self.group): .answered(Self.answered)])
     }
 
     /// A harness whose sync context has the self user's accepted connection with Ann, as the

@@ -9,6 +9,30 @@ extension SimulatorTests {
   @MainActor
   struct MemberAdditions {
     @Test(
+      "A member the user took out while an earlier toggle's answer was held stays out, here and on the server (seed 24900 of 300 steps, shortened)",
+      .disabled(
+        "open bug: the user's removal of a member ends with the member in, here and on the server; it fails on 2a906e9 too"
+      ))
+    func memberTakenOutWhileToggleHeld() async {
+      // given: the user toggles contacts in groups while one answer is malformed and another
+      // held; another member adds contact 3 to a group; the user's last edit of a member, out,
+      // ends in on both sides
+      let schedule: [SimulationStep] = [
+        .createGroup(name: "g1", contacts: [1, 2]), .fault(.malformedBody),
+        .toggleMember(group: 4, contact: 2), .fault(.heldAnswer),
+        .toggleMember(group: 4, contact: 0), .createGroup(name: "g54", contacts: [1, 3]), .pull,
+        .remoteAddMember(group: 0, contact: 3), .toggleMember(group: 3, contact: 0),
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 24900, schedule: schedule, options: SimulationOptions(steps: 300))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test(
       "A contact another member added while the user removed or added one is in the group here and on the server",
       arguments: [
         SimulationStep.toggleMember(group: 0, contact: 0),

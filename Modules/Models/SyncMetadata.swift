@@ -109,10 +109,10 @@ package struct SyncMetadata: Sendable, Hashable, Codable {
       try container.encode(createdGroupsToConfirm.sorted(), forKey: .createdGroupsToConfirm)
     }
     if !awaitedNews.isEmpty {
-      let answers = awaitedNews.map {
-        StoredAwaitedAnswer(key: $0.key, version: $0.value.version, value: answeredValues[$0.key])
-      }
-      .sorted { ($0.version ?? .max, "\($0.key)") < ($1.version ?? .max, "\($1.key)") }
+      let answers = awaitedNews.sorted { ($0.value, "\($0.key)") < ($1.value, "\($1.key)") }
+        .map { key, awaited in
+          StoredAwaitedAnswer(key: key, version: awaited.version, value: answeredValues[key])
+        }
       try container.encode(answers, forKey: .awaitedNews)
     }
   }

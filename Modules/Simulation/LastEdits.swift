@@ -53,10 +53,13 @@ struct LastEdits: Sendable, Equatable {
     editCounts[key, default: 0] += 1
   }
 
-  /// Counts a save of `key` back to the value the user's change of it is measured from: a new
-  /// change, which may still go to a server that holds another value by now, but no value to
-  /// follow, since the user asked for nothing the server's value does not say.
-  mutating func savedBack(_ key: Key) {
+  /// Counts a save of `key` without following a value: a new change, which the server's order
+  /// checks count, but one whose value nobody should expect to stay.
+  ///
+  /// A save back to the value the user's change is measured from asks for nothing the server's
+  /// value does not say; a leave is a change of the self user's membership that another member
+  /// may undo.
+  mutating func savedUnfollowed(_ key: Key) {
     values[key] = nil
     editCounts[key, default: 0] += 1
   }

@@ -232,7 +232,7 @@ extension Simulator {
     }
     guard saved else { return }
     if base?.contains(member) == added {
-      lastEdits.savedBack(.member(member, group: id))
+      lastEdits.savedUnfollowed(.member(member, group: id))
     } else {
       lastEdits.saved(added ? "in" : "out", for: .member(member, group: id))
     }
@@ -251,9 +251,7 @@ extension Simulator {
     if left {
       droppedTexts.formUnion(unsent.compactMap { textsByID[$0.id] })
       lastEdits.forget(keysOf: ObjectReference(.conversation, conversation.id))
-      // A leave is a change of the self user's membership: counted, so that the server's order
-      // checks follow it, but not followed, since another member may add them back.
-      lastEdits.savedBack(.member(me, group: conversation.id))
+      lastEdits.savedUnfollowed(.member(me, group: conversation.id))
     }
   }
 

@@ -35,14 +35,14 @@ struct LastEditsTests {
   @Test(
     "A save back to the value a change is measured from is a new change, with no value followed"
   )
-  func savedBackCountsAChange() {
+  func savedUnfollowedCountsAChange() {
     // given
     var edits = LastEdits()
     let key = LastEdits.Key.member(Self.ann, group: Self.group)
     edits.saved("in", for: key)
 
     // when
-    edits.savedBack(key)
+    edits.savedUnfollowed(key)
 
     // then
     #expect(edits.editCounts[key] == 2)

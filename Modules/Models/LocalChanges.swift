@@ -166,6 +166,9 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
       }
       if let original {
         Self.fill(&editBases[id], moving: update.keys, from: original)
+        if !unconfirmed.isEmpty, let before = table[id] {
+          measureFromBefore(id, keys: update.keys, before: before, after: update.object)
+        }
       }
     }
     for id in changes.deleted {
@@ -220,6 +223,26 @@ extension LocalChanges {
   private static func fill(_ slot: inout Object?, _ make: () -> Object?) -> Object? {
     if slot == nil { slot = make() }
     return slot
+  }
+
+  /// Measures the elements a save moved, of each set-valued key a call of `id` may still be
+  /// applying, from what the user saw before the save, not from the last synchronised value.
+  ///
+  /// Such a save is a change of its own, as a key of one value saved while its call is out is:
+  /// it goes after the call's answer, and so after any change another device made meanwhile,
+  /// unheard yet. News of the call's own effect, heard before the save, must not make a member
+  /// the user takes out again look as if it were never moved.
+  private mutating func measureFromBefore(
+    _ id: UUID, keys: Set<Object.Key>, before: Object, after: Object
+  ) {
+    guard var base = editBases[id], let records = unconfirmed[id] else { return }
+    for key in keys.intersection(Object.schema.setKeys)
+    where records.contains(where: { $0.call != nil && $0.keys.contains(key) }) {
+      let moved = Set(before.changedElements(at: key, comparedTo: after))
+      guard !moved.isEmpty else { continue }
+      base.copyValue(at: key, from: before) { $0.map(moved.contains) ?? false }
+    }
+    editBases[id] = base
   }
 
   /// Sets the serial of each of `keys` to `serial`, in the serials of one object's saves.

@@ -9,10 +9,8 @@ extension SimulatorTests {
   @MainActor
   struct MemberAdditions {
     @Test(
-      "A member the user took out while an earlier toggle's answer was held stays out, here and on the server (seed 24900 of 300 steps, shortened)",
-      .disabled(
-        "open bug: the user's removal of a member ends with the member in, here and on the server; it fails on 2a906e9 too"
-      ))
+      "A member the user took out again, after adding them back while the removal's answer was unreadable and its resend held, stays out here and on the server (seed 24900 of 300 steps, shortened)"
+    )
     func memberTakenOutWhileToggleHeld() async {
       // given: the user toggles contacts in groups while one answer is malformed and another
       // held; another member adds contact 3 to a group; the user's last edit of a member, out,

@@ -451,13 +451,24 @@ extension UpstreamObjectSyncTests {
       #expect(await harness.localChanges(Conversation.self).isEmpty)
     }
 
+    /// When this device hears the news of its own removal, which the backend applied before its
+    /// answer came.
+    enum RemovalNewsHeard: Sendable, CaseIterable {
+      /// After the answer.
+      case afterAnswer
+      /// Before the user adds the member back.
+      case beforeAddingBack
+      /// After the user adds the member back, before they remove them again.
+      case beforeRemovingAgain
+    }
+
     @Test(
-      "A member the user removed again while the removal was out goes again, even answered before the news of another member adding them back"
-    )
-    func memberRemovedAgainGoesAgain() async throws {
+      "A member the user removed again while the removal was out goes again, even answered before the news of another member adding them back",
+      arguments: RemovalNewsHeard.allCases)
+    func memberRemovedAgainGoesAgain(removalNews: RemovalNewsHeard) async throws {
       // given: a group of the self user, Ann and Bob; the user removes Bob and the backend
-      // applies it; Ann adds Bob back; meanwhile the user adds Bob and removes him again; the
-      // removal's answer arrives before the news of Ann's addition
+      // applies it; meanwhile the user adds Bob and removes him again, Ann adds Bob back just
+      // before that, and the removal's answer arrives before the news of Ann's addition
       let harness = TrackerHarness()
       let (id, members) = try await seedGroup(with: ["Ann", "Bob"], in: harness)
       let (ann, bob) = (members[0], members[1])
@@ -466,10 +477,12 @@ extension UpstreamObjectSyncTests {
       }
       let removal = try #require(await harness.next())
       let answer = await harness.respond(to: removal)
-      harness.fake.addMembersRemotely([bob], to: id, by: ann)
+      if removalNews == .beforeAddingBack { try await pullNotifications(into: harness) }
       try harness.save {
         try $0.update(Conversation.self, id: id) { $0.participantIDs.insert(bob) }
       }
+      if removalNews == .beforeRemovingAgain { try await pullNotifications(into: harness) }
+      harness.fake.addMembersRemotely([bob], to: id, by: ann)
       try harness.save {
         try $0.update(Conversation.self, id: id) { $0.participantIDs.remove(bob) }
       }

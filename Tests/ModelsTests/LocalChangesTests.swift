@@ -504,6 +504,34 @@ struct LocalChangesTests {
   }
 
   @Test(
+    "A member saved while a call of the members may still apply is measured from what the user saw before the save; with no call out, from the last synchronised members",
+    arguments: [true, false])
+  func memberSavedWhileCallIsOut(callOut: Bool) throws {
+    // given: the user takes Ann out of Lunch; the removal goes (or not), and news of it come
+    let (stack, group, _, removal) = lunchWithCalls()
+    let ann = try #require(group.participantIDs.first { $0 != group.creatorID })
+    try stack.ui.update(Conversation.self, id: group.id) { $0.participantIDs.remove(ann) }
+    try stack.ui.save()
+    var sent = group
+    sent.participantIDs.remove(ann)
+    if callOut { stack.sync.recordInFlight(sent, keys: [.participantIDs], call: removal) }
+    stack.sync.updateLastSynchronised(Conversation.self, id: group.id) {
+      $0.participantIDs.remove(ann)
+    }
+    try stack.ui.update(Conversation.self, id: group.id) { $0.participantIDs.insert(ann) }
+    try stack.ui.save()
+
+    // when: the user takes Ann out again
+    try stack.ui.update(Conversation.self, id: group.id) { $0.participantIDs.remove(ann) }
+    try stack.ui.save()
+
+    // then: with the call out, the save is a change of its own, measured from Ann in; without
+    // it, the save undid the user's own addition
+    let base = stack.sync.localChanges(of: Conversation.self).editBases[group.id]
+    #expect(base?.participantIDs.contains(ann) == callOut)
+  }
+
+  @Test(
     "A save of a key a write-ahead record carries keeps the record's call, for a later life to send as it went"
   )
   func saveKeepsCall() throws {

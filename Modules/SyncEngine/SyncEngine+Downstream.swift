@@ -93,10 +93,16 @@ extension SyncEngine {
           // answered and whose news did not come, is settled only by lists read now.
           let owesCatchUp =
             !applied.hasMore && !downstream.confirmCreatedGroups(in: context).isEmpty
-          try context.save()
+          let saved = Result { () throws(SaveError) in try context.save() }
           // A fetch read before these news, or before an acceptance, tells of an older profile.
-          userVersions.hear(
-            applied.updatedUsers.union(applied.acceptedContacts), at: response.serverVersion)
+          // A store's refusal keeps the news in the context for its next save, so they count
+          // then too; broken rules rolled them back.
+          if case .failure(.invalid) = saved {
+          } else {
+            userVersions.hear(
+              applied.updatedUsers.union(applied.acceptedContacts), at: response.serverVersion)
+          }
+          _ = try saved.get()
           return .success(.applied(applied, owesCatchUp: owesCatchUp))
         } catch let error as DownstreamError {
           // Thrown while the page was read, before anything of it was applied.

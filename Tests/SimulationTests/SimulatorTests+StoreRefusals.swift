@@ -29,6 +29,27 @@ extension SimulatorTests {
     }
 
     @Test(
+      "A profile read before the user's rename, answered after news of the rename whose save the store refused, leaves the rename shown (seed 25157 of 300 steps, shortened)"
+    )
+    func profileReadBeforeNewsOfARefusedSave() async {
+      // given: the app restarts while its fetch of the self user is held; the user renames
+      // themselves, answered; the store refuses the save of the pull that reads the rename's
+      // news, and the fetch's answer, older, comes last
+      let schedule: [SimulationStep] = [
+        .renameSelf("n258"), .fault(.heldAnswer), .restart, .renameSelf("n275"), .refuseSaves(1),
+        .pull,
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 25157, schedule: schedule, options: SimulationOptions(steps: 300))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.savesRefused == 1)
+    }
+
+    @Test(
       "A refused change given up in a save the store refused ends as the server holds it (seed 536 of 300 steps, shortened)"
     )
     func givenUpInARefusedSave() async {

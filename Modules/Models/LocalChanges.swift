@@ -36,9 +36,10 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
   /// last changed it, or as an answer to this device last acknowledged it: what the user's
   /// change is measured against, however news of changes older than it move ``originals``
   /// since (a member the user adds back stays added, though news of her earlier addition and
-  /// removal put the last synchronised list where the user's list is for a while). A member
-  /// saved while a call of its key may still apply is measured from what the user saw before
-  /// that save instead.
+  /// removal put the last synchronised list where the user's list is for a while).
+  ///
+  /// A member saved while a call of its key may still apply is measured from what the user saw
+  /// before that save instead.
   ///
   /// Only the keys in ``updatedKeys`` hold meaningful values.
   package internal(set) var editBases: [UUID: Object] = [:]

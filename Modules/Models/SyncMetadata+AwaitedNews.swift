@@ -70,6 +70,17 @@ extension SyncMetadata {
     keepValuesOfAwaitedKeys()
   }
 
+  /// Whether an answer about group `conversation` (its creation, name or members) is newer than
+  /// news heard at `news`: the backend answers those calls only to a member, so the self user
+  /// was in the group after such news; news that do not say their version are older than every
+  /// answer.
+  package func isAnsweredAsMember(ofGroup conversation: UUID, after news: HeardNews?) -> Bool {
+    guard !awaitedNews.isEmpty else { return false }
+    return awaitedNews.contains { key, answered in
+      key.group == conversation && (news?.version.map { answered.isNewer(thanNewsAt: $0) } ?? true)
+    }
+  }
+
   /// Forgets the names and members of group `conversation` answered before news heard at
   /// `news` took the self user out of it.
   ///

@@ -271,5 +271,32 @@ extension SimulatorTests {
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     }
+
+    @Test(
+      "A group whose rename an earlier life answered after the self user came back stays, with the user's later rename, when older news of their removal come (seed 27936 of 300 steps, shortened)"
+    )
+    func removalOlderThanAnAnswerKeepsTheGroup() async {
+      // given: another member takes the self user out of a group and adds them back; the user
+      // renames the group twice across restarts, one rename answered (after the return) and the
+      // other out; the page that tells of the removal comes last, after a restart
+      let schedule: [SimulationStep] = [
+        .remoteRemoveSelf(group: 0), .remoteAddSelf(group: 3), .fault(.heldAnswer),
+        .fault(.refusal), .fault(.delay), .fault(.heldAnswer), .renameSelf("n149"),
+        .goOffline(hanging: true), .fault(.park), .fault(.park),
+        .renameGroup(group: 4, name: "r170"), .restart, .fault(.delay), .fault(.tooManyRequests),
+        .fault(.heldAnswer), .fault(.delay), .fault(.park), .renameGroup(group: 4, name: "r207"),
+        .fault(.lostResponse), .createGroup(name: "g210", contacts: [2, 0]), .changeAccent(5),
+        .createGroup(name: "g238", contacts: [3, 1]), .goOnline, .releaseParked(3),
+        .releaseParked(2), .restart, .renameSelf("n275"), .releaseParked(3), .releaseParked(3),
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 27936, schedule: schedule, options: SimulationOptions(steps: 300))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.removedFromGroups == 1)
+    }
   }
 }

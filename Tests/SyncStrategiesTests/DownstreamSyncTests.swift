@@ -434,6 +434,36 @@ struct DownstreamSyncTests {
   }
 
   @Test(
+    "News of the self user's removal older than an answer about the group keep the group and its unsent change; newer ones drop them",
+    arguments: [(answeredAt: 7, kept: true), (answeredAt: 3, kept: false)])
+  func removalOlderThanAnAnswer(answeredAt: Int, kept: Bool) async throws {
+    // given: the backend answered a member change of the group at `answeredAt`, and the user
+    // renamed the group since, unsent
+    let harness = TrackerHarness()
+    let ann = harness.make.user(name: "Ann")
+    let group = harness.make.conversation(creator: ann, participants: [harness.me])
+    try await harness.seedRemote([ann, group])
+    try await harness.stack.sync.perform { context in
+      context.syncMetadata.awaitNews(
+        of: .member(ann.id, conversation: group.id), answeredAt: answeredAt,
+        setting: .member(true))
+      try context.save()
+    }
+    try harness.save { try $0.update(Conversation.self, id: group.id) { $0.name = "Ours" } }
+
+    // when: news at version 5 say Ann took the self user out
+    let removal = ConversationEvent(
+      conversation: group.id, from: ann.id, time: Self.time, data: [harness.me.id])
+    let applied = try await apply([.memberLeave(removal)], versions: [5], to: harness)
+
+    // then: an answer after the news shows the user back in the group by then
+    #expect(applied.droppedChanges.isEmpty == kept)
+    #expect((harness.ui.object(Conversation.self, id: group.id)?.name == "Ours") == kept)
+    #expect(
+      await harness.localChanges(Conversation.self).updatedKeys[group.id] == (kept ? [.name] : nil))
+  }
+
+  @Test(
     "A group left, rejoined by another member's hand and left again is left on the server, though the first leave's answer comes after"
   )
   func leftAgainAfterAddedBack() async throws {

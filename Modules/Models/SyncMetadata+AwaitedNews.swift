@@ -70,14 +70,21 @@ extension SyncMetadata {
     keepValuesOfAwaitedKeys()
   }
 
-  /// Whether an answer about group `conversation` (its creation, name or members) is newer than
-  /// news heard at `news`: the backend answers those calls only to a member, so the self user
-  /// was in the group after such news; news that do not say their version are older than every
+  /// Whether an answer to a change of group `conversation`'s name or members is newer than news
+  /// heard at `news`: the backend applies those changes only for a member, so the self user was
+  /// in the group after such news; news that do not say their version are older than every
   /// answer.
+  ///
+  /// A creation does not count: a creation sent again is answered with the group as it was
+  /// made, at the version of the answer, whether the user is still in it or not.
   package func isAnsweredAsMember(ofGroup conversation: UUID, after news: HeardNews?) -> Bool {
     guard !awaitedNews.isEmpty else { return false }
     return awaitedNews.contains { key, answered in
-      key.group == conversation && (news?.version.map { answered.isNewer(thanNewsAt: $0) } ?? true)
+      switch key {
+      case .groupName(conversation), .member(_, conversation):
+        news?.version.map { answered.isNewer(thanNewsAt: $0) } ?? true
+      default: false
+      }
     }
   }
 

@@ -412,7 +412,7 @@ public struct DownstreamSync: Sendable {
     if joined {
       need(users)
     } else if let me = context.selfUser?.id, change.data.contains(me) {
-      // An answer about the group newer than these news shows the user back in it by then:
+      // An answer to a change of the group newer than these news shows the user back in it:
       // the news of the return follow, and the group stays with the changes pending here.
       if context.syncMetadata.isAnsweredAsMember(ofGroup: conversation.id, after: context.news) {
         return true

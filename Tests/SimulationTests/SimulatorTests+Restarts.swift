@@ -298,5 +298,27 @@ extension SimulatorTests {
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
       #expect(report.figures.removedFromGroups == 1)
     }
+
+    @Test(
+      "A group whose creation went again after another member took the self user out is dropped by the news of the removal, as on the server (seed 25024 of 300 steps, shortened)"
+    )
+    func creationAnsweredAfterRemovalDropsTheGroup() async {
+      // given: a creation's answer is unreadable, so it goes again; meanwhile another member
+      // takes the self user out of the new group, and the second answer comes after that
+      let schedule: [SimulationStep] = [
+        .remoteRemoveSelf(group: 5), .pull, .fault(.malformedBody), .refuseSaves(2), .fault(.park),
+        .writeMessage(conversation: 7, text: "m104"), .renameSelf("n105"),
+        .createGroup(name: "g106", contacts: [1, 0]), .toggleMember(group: 2, contact: 3),
+        .remoteRemoveSelf(group: 4), .toggleMember(group: 3, contact: 1), .renameSelf("n119"),
+      ]
+
+      // when
+      let report = await Simulator.run(
+        seed: 25024, schedule: schedule, options: SimulationOptions(steps: 300))
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      #expect(report.figures.removedFromGroups == 2)
+    }
   }
 }

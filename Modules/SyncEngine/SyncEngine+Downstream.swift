@@ -95,10 +95,11 @@ extension SyncEngine {
             !applied.hasMore && !downstream.confirmCreatedGroups(in: context).isEmpty
           let saved = Result { () throws(SaveError) in try context.save() }
           // A fetch read before these news, or before an acceptance, tells of an older profile.
-          // A store's refusal keeps the news in the context for its next save, so they count
-          // then too; broken rules rolled them back.
-          if case .failure(.invalid) = saved {
-          } else {
+          switch saved {
+          case .failure(.invalid):
+            break  // The save rolled the news back.
+          case .success, .failure(.store):
+            // A store's refusal keeps the news in the context for its next save.
             userVersions.hear(
               applied.updatedUsers.union(applied.acceptedContacts), at: response.serverVersion)
           }

@@ -42,8 +42,7 @@ extension SimulatorTests {
       ]
 
       // when
-      let report = await Simulator.run(
-        seed: 30029, schedule: schedule, options: SimulationOptions(steps: 300))
+      let report = await SimulatorTests.replay(seed: 30029, schedule)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

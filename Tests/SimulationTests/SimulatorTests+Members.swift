@@ -23,8 +23,7 @@ extension SimulatorTests {
       ]
 
       // when
-      let report = await Simulator.run(
-        seed: 24900, schedule: schedule, options: SimulationOptions(steps: 300))
+      let report = await SimulatorTests.replay(seed: 24900, schedule)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

@@ -22,8 +22,7 @@ extension SimulatorTests {
       let schedule = Self.leaveHeldAcrossRestart
 
       // when
-      let report = await Simulator.run(
-        seed: 1, schedule: schedule, options: SimulationOptions(steps: 300))
+      let report = await SimulatorTests.replay(seed: 1, schedule)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -291,8 +290,7 @@ extension SimulatorTests {
       ]
 
       // when
-      let report = await Simulator.run(
-        seed: 27936, schedule: schedule, options: SimulationOptions(steps: 300))
+      let report = await SimulatorTests.replay(seed: 27936, schedule)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
@@ -313,8 +311,7 @@ extension SimulatorTests {
       ]
 
       // when
-      let report = await Simulator.run(
-        seed: 25024, schedule: schedule, options: SimulationOptions(steps: 300))
+      let report = await SimulatorTests.replay(seed: 25024, schedule)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

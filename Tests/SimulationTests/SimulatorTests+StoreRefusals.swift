@@ -41,8 +41,7 @@ extension SimulatorTests {
       ]
 
       // when
-      let report = await Simulator.run(
-        seed: 25157, schedule: schedule, options: SimulationOptions(steps: 300))
+      let report = await SimulatorTests.replay(seed: 25157, schedule)
 
       // then
       #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")

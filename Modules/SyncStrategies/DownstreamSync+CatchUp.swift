@@ -108,7 +108,9 @@ extension DownstreamSync {
   /// it are read next. What an answer of this device set above that version keeps the answer's
   /// value, as with news (`SyncMetadata.awaitedNews`): a group it left does not come back, a
   /// group it created is not dropped (``applyKeptNews(_:listed:complete:in:)`` puts it to
-  /// confirm), and the names, members and statuses it set stay.
+  /// confirm), and the names, members and statuses it set stay. A group whose name or members
+  /// an answer above that version changed is not dropped either: the backend changes them only
+  /// for a member, so the self user was back in it by then, and the news of the return follow.
   public func applyHeldState(
     connections: [ConnectionPayload], conversations: [ConversationPayload], complete: Bool,
     readAt version: ServerVersion? = nil, in context: ModelContext
@@ -139,6 +141,7 @@ extension DownstreamSync {
       for conversation in context.objects(Conversation.self)
       where !listed.contains(conversation.id) && !inserted.contains(conversation.id)
         && !metadata.isAnswered(.createdGroup(conversation.id), after: context.news)
+        && !metadata.isAnsweredAsMember(ofGroup: conversation.id, after: context.news)
       {
         gone.insert(conversation.id)
         dropped += Self.drop(conversation: conversation.id, in: context)

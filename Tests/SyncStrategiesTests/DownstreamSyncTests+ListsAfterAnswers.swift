@@ -117,6 +117,28 @@ extension DownstreamSyncTests.OwnNews {
     }
 
     @Test(
+      "Complete lists read before a rename's answer keep the group they leave out, with the rename pending since",
+      arguments: readings)
+    func renamedGroupLeftOut(readAt version: Int) async throws {
+      // given: Lunch renamed to Brunch here, answered, and renamed again since, unsent
+      let harness = try await OwnNews.brunchAnswered()
+      try harness.save {
+        try $0.update(Conversation.self, id: OwnNews.group) { $0.name = "Supper" }
+      }
+
+      // when: the lists hold no group
+      try await Self.read([], at: version, into: harness)
+
+      // then: a rename answered after the lists were read shows the user back in the group by
+      // then, and the news of the return follow
+      let kept = version < OwnNews.answered
+      #expect(await Self.lunch(in: harness)?.name == (kept ? "Supper" : nil))
+      #expect(
+        await harness.localChanges(Conversation.self).updatedKeys[OwnNews.group]
+          == (kept ? [.name] : nil))
+    }
+
+    @Test(
       "Complete lists read before a group's creation was answered keep the group they leave out",
       arguments: readings)
     func creationAgainstLists(readAt version: Int) async throws {

@@ -229,8 +229,9 @@ extension DownstreamSync {
     return here.subtracting(context.localChanges(of: Conversation.self).inserted)
   }
 
-  /// Applies one conversation as the backend holds it now.
-  private func applyHeld(_ conversation: Conversation, in context: ModelContext) {
+  /// Applies one conversation as the backend holds it now, from a catch-up's lists or from
+  /// news that tell the whole group (the self user joined it).
+  func applyHeld(_ conversation: Conversation, in context: ModelContext) {
     let changes = context.localChanges(of: Conversation.self)
     if !changes.inserted.contains(conversation.id),
       changes.keys(of: conversation.id).contains(.participantIDs),

@@ -269,13 +269,18 @@ public struct DownstreamSync: Sendable {
       if context.syncMetadata.createdGroupsToConfirm.contains(conversation.id) {
         context.syncMetadata.createdGroupsToConfirm.remove(conversation.id)
       }
-      if context.localChanges(of: Conversation.self).inserted.contains(conversation.id) {
-        // This device's creation, not answered yet: the event says which of the versions it
-        // sent the backend kept, so later events are applied to that one. The group here keeps
-        // what the user changed since.
-        context.hearCreation(conversation) { sent in
-          sent.name == conversation.name && sent.participantIDs == conversation.participantIDs
-        }
+      guard context.localChanges(of: Conversation.self).inserted.contains(conversation.id) else {
+        // The whole group as the backend holds it, as a catch-up's lists give it: a group kept
+        // here across the self user's removal and return takes what other members changed
+        // while the user was out, and keeps what the user changed.
+        applyHeld(conversation, in: context)
+        return true
+      }
+      // This device's creation, not answered yet: the event says which of the versions it sent
+      // the backend kept, so later events are applied to that one. The group here keeps what
+      // the user changed since.
+      context.hearCreation(conversation) { sent in
+        sent.name == conversation.name && sent.participantIDs == conversation.participantIDs
       }
       context.applyRemote(conversation)
     case .conversationRename(let event):

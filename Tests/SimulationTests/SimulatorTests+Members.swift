@@ -30,6 +30,32 @@ extension SimulatorTests {
     }
 
     @Test(
+      "A contact another member added while the self user was out of a group is in it here once the user is back, though a rename answered after the return kept the group (seed 29430 of 300 steps, shortened)"
+    )
+    func memberAddedWhileTheUserWasOut() async {
+      // given: the user's removal of a contact is held while another member takes the self user
+      // out, adds contact 1, and adds the self user back; the user's rename, refused while out
+      // and retried after, is answered after the return, so the news of the removal keep the
+      // group
+      let schedule: [SimulationStep] = [
+        .toggleMember(group: 1, contact: 0), .createGroup(name: "g55", contacts: [2, 0]),
+        .toggleMember(group: 4, contact: 0), .createGroup(name: "g177", contacts: [0, 2]),
+        .goOffline(hanging: true), .remoteRemoveSelf(group: 3), .fault(.malformedBody),
+        .renameSelf("n224"), .remoteAddMember(group: 0, contact: 1),
+        .toggleMember(group: 0, contact: 0), .writeMessage(conversation: 4, text: "m232"),
+        .fault(.networkLoss), .fault(.networkLoss), .goOnline, .leaveGroup(group: 2),
+        .fault(.networkLoss), .changeConnection(contact: 0), .fault(.delay), .restart,
+        .renameGroup(group: 2, name: "r254"), .remoteAddSelf(group: 2), .retryRefused, .pull,
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 29430, schedule)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test(
       "A contact another member added while the user removed or added one is in the group here and on the server",
       arguments: [
         SimulationStep.toggleMember(group: 0, contact: 0),

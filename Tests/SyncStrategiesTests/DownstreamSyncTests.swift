@@ -464,6 +464,48 @@ struct DownstreamSyncTests {
   }
 
   @Test(
+    "A group kept across the self user's removal and return takes the members added while the user was out, and keeps the user's own change"
+  )
+  func returnMergesMembersAddedMeanwhile() async throws {
+    // given: the backend answered a rename of the group at version 7, and the user took Ann
+    // out since, unsent
+    let harness = TrackerHarness()
+    let ann = harness.make.user(name: "Ann")
+    let bob = harness.make.user(name: "Bob")
+    let group = harness.make.conversation(creator: ann, participants: [harness.me, ann])
+    try await harness.seedRemote([ann, bob, group])
+    try await harness.stack.sync.perform { context in
+      context.syncMetadata.awaitNews(
+        of: .groupName(group.id), answeredAt: 7, setting: .name(group.name))
+      try context.save()
+    }
+    try harness.save {
+      try $0.update(Conversation.self, id: group.id) { $0.participantIDs.remove(ann.id) }
+    }
+
+    // when: news say Ann took the self user out (5), and added them back (6) after adding Bob
+    let removal = ConversationEvent(
+      conversation: group.id, from: ann.id, time: Self.time, data: [harness.me.id])
+    let held = ConversationPayload(
+      id: group.id, type: .group, name: group.name, creator: ann.id, selfMember: harness.me.id,
+      otherMembers: [ann.id, bob.id], lastEventTime: Self.time)
+    _ = try await apply(
+      [
+        .memberLeave(removal),
+        .conversationCreate(
+          ConversationEvent(conversation: group.id, from: ann.id, time: Self.time, data: held)),
+        .memberJoin(removal),
+      ], versions: [5, 6, 6], to: harness)
+
+    // then: Bob joins here, and Ann stays out, still to be sent
+    #expect(
+      harness.ui.object(Conversation.self, id: group.id)?.participantIDs == [harness.me.id, bob.id])
+    let changes = await harness.localChanges(Conversation.self)
+    #expect(changes.updatedKeys[group.id] == [.participantIDs])
+    #expect(changes.originals[group.id]?.participantIDs == [harness.me.id, ann.id, bob.id])
+  }
+
+  @Test(
     "A group left, rejoined by another member's hand and left again is left on the server, though the first leave's answer comes after"
   )
   func leftAgainAfterAddedBack() async throws {

@@ -88,6 +88,10 @@ extension ModelContext {
   }
 
   /// Reconciles unsaved edits with incoming changes before they are applied to `committed`.
+  ///
+  /// In the UI context an unsaved edit of the user's stays; in the sync context the user's save
+  /// wins over values heard and not saved yet. Either way a set-valued key merges element by
+  /// element: only the elements the winning side changed are its own.
   @_specialize(where Object == User)
   @_specialize(where Object == Message)
   @_specialize(where Object == Conversation)
@@ -106,8 +110,16 @@ extension ModelContext {
         let base = table[id]
         for key in keys {
           let field = Object.field(key)
+          if incomingWins {
+            // The user's save wins, and a set-valued key only at the elements the user
+            // changed: the others keep what this context heard and has not saved yet.
+            var taken = object
+            if let base { field.mergeEdit(&taken, base, edit) }
+            field.copy(&edit, taken)
+            continue
+          }
           let editedHere = base.map { field.differs(edit, $0) } ?? true
-          if incomingWins || !editedHere {
+          if !editedHere {
             field.copy(&edit, object)
           } else if let base {
             field.mergeEdit(&edit, base, object)

@@ -257,6 +257,34 @@ struct ModelStackTests {
       #expect(dirty == [.name])
     }
 
+    @Test(
+      "A UI save of a group's members wins over the sync context's unsaved members only at the members the user changed"
+    )
+    func uiMemberSaveMergesInSync() async throws {
+      // given: the sync context heard Cy join the group, and could not save it yet
+      let ann = make.user(name: "Ann")
+      let bob = make.user(name: "Bob")
+      let cy = make.user(name: "Cy")
+      let group = make.conversation(creator: ann, participants: [bob])
+      let stack = ModelStack.forTesting([ann, bob, cy, group])
+      var heard = group
+      heard.participantIDs.insert(cy.id)
+      await stack.sync.perform { [heard] context in context.applyRemote(heard) }
+
+      // when: the user, who has not seen Cy, takes Bob out
+      try stack.ui.context.update(Conversation.self, id: group.id) {
+        $0.participantIDs.remove(bob.id)
+      }
+      try stack.ui.context.save()
+      await expectSettled(stack.tracker)
+
+      // then
+      let members = await stack.sync.perform {
+        $0.object(Conversation.self, id: group.id)?.participantIDs
+      }
+      #expect(members == [ann.id, cy.id])
+    }
+
     @Test("A server value does not overwrite a local change that has not been pushed")
     func localChangeWinsUntilPushed() async throws {
       // given

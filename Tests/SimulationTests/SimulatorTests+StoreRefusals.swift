@@ -9,6 +9,30 @@ extension SimulatorTests {
   @MainActor
   struct StoreRefusals {
     @Test(
+      "A member whose news the store refused to save stays in the group when the user then takes another member out (seed 34112 of 300 steps, shortened)"
+    )
+    func memberHeardWhileTheUserEditsMembers() async {
+      // given: another member adds contact 1 to a group; the store refuses the save of the pull
+      // that reads it, and the user, who has not seen the addition, takes a member out
+      let schedule: [SimulationStep] = [
+        .requestConnection(contact: 2), .leaveGroup(group: 0),
+        .writeMessage(conversation: 4, text: "m144"), .writeMessage(conversation: 4, text: "m148"),
+        .writeMessage(conversation: 6, text: "m160"), .writeMessage(conversation: 7, text: "m163"),
+        .createGroup(name: "g164", contacts: [3, 3]), .createGroup(name: "g169", contacts: [1, 3]),
+        .createGroup(name: "g188", contacts: [3, 2]), .toggleMember(group: 3, contact: 1),
+        .toggleMember(group: 3, contact: 3), .remoteAddMember(group: 3, contact: 1),
+        .refuseSaves(2), .createGroup(name: "g268", contacts: [1, 0]), .pull,
+        .toggleMember(group: 0, contact: 1),
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 34112, schedule)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test(
       "News whose save the store refused reach the client, which ends as the server",
       arguments: [[SimulationStep.pull], [.renameGroup(group: 0, name: "mine"), .pull]])
     func newsOfARefusedSave(then: [SimulationStep]) async {

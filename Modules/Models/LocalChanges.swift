@@ -138,14 +138,18 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
     originals[id] ?? (inserted.contains(id) ? unconfirmed[id]?.first?.value : nil)
   }
 
-  /// Records what a UI save changed; `committed` holds the values before the save, for the
-  /// originals of objects changed for the first time.
+  /// Records what a UI save changed; `committed` holds the values before the save, and
+  /// `heard` the values the sync context heard from the backend and had not saved yet: the
+  /// originals of objects changed for the first time are these, or else the committed ones.
   @_specialize(where Object == User)
   @_specialize(where Object == Message)
   @_specialize(where Object == Conversation)
   @_specialize(where Object == Connection)
-  mutating func recordSave(_ changes: EntityChanges<Object>, committed: Tables) {
+  mutating func recordSave(
+    _ changes: EntityChanges<Object>, committed: Tables, heard: Tables = Tables()
+  ) {
     let table = committed.rows(of: Object.self)
+    let heardRows = heard.rows(of: Object.self)
     // A save of many objects looks each one up once per record: every lookup hashes the id,
     // and hashing is most of what recording a save costs. An optional or default subscript
     // reads and writes its entry with one lookup.
@@ -159,7 +163,9 @@ package struct LocalChanges<Object: ModelObject>: Sendable, Equatable {
     }
     for (id, update) in changes.updated {
       let isNew = !inserted.isEmpty && inserted.contains(id)
-      let original = Self.fill(&originals[id]) { isNew ? nil : table[id] }
+      let original = Self.fill(&originals[id]) {
+        isNew ? nil : heardRows.isEmpty ? table[id] : heardRows[id] ?? table[id]
+      }
       Self.add(update.keys, to: &updatedKeys[id])
       if !failures.isEmpty { failures[id] = nil }
       if isNew, let backend = backendValue(of: id) {
@@ -364,10 +370,13 @@ struct LocalChangeLog: Sendable {
     entities.modify(LocalChanges<Object>.self, body)
   }
 
-  /// Records what a UI save changed, entity by entity; `committed` holds the values before it.
-  mutating func recordSave(_ changes: ChangeSet, committed: Tables) {
+  /// Records what a UI save changed, entity by entity; `committed` holds the values before it,
+  /// and `heard` what the sync context heard and had not saved yet.
+  mutating func recordSave(_ changes: ChangeSet, committed: Tables, heard: Tables = Tables()) {
     func record<Changes: AnyEntityChanges>(_ entity: Changes) {
-      modify(Changes.Object.self) { $0.recordSave(entity.typed, committed: committed) }
+      modify(Changes.Object.self) {
+        $0.recordSave(entity.typed, committed: committed, heard: heard)
+      }
     }
     for entity in changes.entityChanges { record(entity) }
   }

@@ -59,18 +59,42 @@ extension ModelContext {
   }
 
   private func merge(_ changes: ChangeSet) {
+    let fromUser = role == .sync && changes.origin == .ui
+    let heard = fromUser ? heardValues(touchedBy: changes) : []
     func reconcile<Changes: AnyEntityChanges>(_ entity: Changes) { merge(entity.typed) }
     for entity in changes.entityChanges { reconcile(entity) }
-    if role == .sync && changes.origin == .ui {
+    if fromUser {
       holdPrevious(of: changes)
       let before = committed
+      // What this context heard and has not saved yet is what the backend holds: it is the
+      // last synchronised value of a first change, not the store's older one.
+      var synchronised = Tables()
+      func put<Object: ModelObject>(_ object: Object) { synchronised.put(object) }
+      for object in heard { put(object) }
       modifyLog(touching: changes.references) { log in
-        log.recordSave(changes, committed: before)
+        log.recordSave(changes, committed: before, heard: synchronised)
         log.countEdits(changes, committed: before)
       }
     }
     setCommitted { $0.apply(changes) }
     broadcaster.publish(ContextChange(context: role, kind: .merged, changes: changes))
+  }
+
+  /// The objects `changes` updates that this context holds values of, heard from the backend
+  /// and not saved yet, as it holds them before the merge.
+  private func heardValues(touchedBy changes: ChangeSet) -> [any ModelObject] {
+    guard !remoteEdits.isEmpty else { return [] }
+    var heard: [any ModelObject] = []
+    func collect<Changes: AnyEntityChanges>(_ entity: Changes) {
+      typealias Object = Changes.Object
+      let pending = edits.edits(of: Object.self)
+      for id in entity.typed.updated.keys
+      where remoteEdits.contains(ObjectReference(Object.entityName, id)) {
+        if case .some(.some(let object)) = pending[id] { heard.append(object) }
+      }
+    }
+    for entity in changes.entityChanges { collect(entity) }
+    return heard
   }
 
   /// Holds each object of a paged entity that `changes` updates or deletes and this context has

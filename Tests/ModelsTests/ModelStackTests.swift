@@ -285,6 +285,39 @@ struct ModelStackTests {
       #expect(members == [ann.id, cy.id])
     }
 
+    @Test(
+      "A change the user saves over values the sync context heard and had not saved yet is measured from what it heard"
+    )
+    func changeMeasuredFromUnsavedNews() async throws {
+      // given: the sync context heard Cy join the group and could not save it yet; the user
+      // renamed the group meanwhile, and then saw Cy once the news were saved
+      let ann = make.user(name: "Ann")
+      let bob = make.user(name: "Bob")
+      let cy = make.user(name: "Cy")
+      let group = make.conversation(creator: ann, participants: [bob])
+      let stack = ModelStack.forTesting([ann, bob, cy, group])
+      var heard = group
+      heard.participantIDs.insert(cy.id)
+      await stack.sync.perform { [heard] context in context.applyRemote(heard) }
+      try stack.ui.context.update(Conversation.self, id: group.id) { $0.name = "Lunch" }
+      try stack.ui.context.save()
+      await expectSettled(stack.tracker)
+      try await stack.sync.perform { context throws(SaveError) in try context.save() }
+      await expectSettled(stack.tracker)
+
+      // when: the user takes Cy out
+      try stack.ui.context.update(Conversation.self, id: group.id) {
+        $0.participantIDs.remove(cy.id)
+      }
+      try stack.ui.context.save()
+      await expectSettled(stack.tracker)
+
+      // then: the removal is a change of the user's, to send
+      let changes = await stack.sync.perform { $0.localChanges(of: Conversation.self) }
+      #expect(changes.keys(of: group.id) == [.name, .participantIDs])
+      #expect(changes.originals[group.id]?.participantIDs == [ann.id, bob.id, cy.id])
+    }
+
     @Test("A server value does not overwrite a local change that has not been pushed")
     func localChangeWinsUntilPushed() async throws {
       // given

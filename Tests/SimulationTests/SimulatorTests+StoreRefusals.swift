@@ -33,6 +33,26 @@ extension SimulatorTests {
     }
 
     @Test(
+      "A member the user takes out, whose joining the store refused to save until after the user renamed the group, goes from the server too (seed 38306 of 300 steps, shortened)"
+    )
+    func memberHeardBeforeARenameTakenOut() async {
+      // given: another member adds contact 1 to a group; the store refuses the saves of the
+      // pull that reads it; the user renames the group, sees the member once the news are
+      // saved, and takes them out
+      let schedule: [SimulationStep] = [
+        .requestConnection(contact: 2), .changeConnection(contact: 1), .remoteAccept(contact: 2),
+        .remoteAddMember(group: 2, contact: 1), .refuseSaves(2), .pull, .fault(.networkLoss),
+        .renameGroup(group: 0, name: "r280"), .toggleMember(group: 2, contact: 3),
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 38306, schedule)
+
+      // then
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test(
       "News whose save the store refused reach the client, which ends as the server",
       arguments: [[SimulationStep.pull], [.renameGroup(group: 0, name: "mine"), .pull]])
     func newsOfARefusedSave(then: [SimulationStep]) async {

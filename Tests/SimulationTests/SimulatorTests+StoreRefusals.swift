@@ -53,6 +53,29 @@ extension SimulatorTests {
     }
 
     @Test(
+      "A give-up whose save the store refused does not undo the value the user sets again after it (seed 205425 of 300 steps, pages of two, shortened)"
+    )
+    func giveUpRefusedBeforeTheSameEdit() async {
+      // given: a refused accent change is given up while the store refuses the save, and the
+      // user, who still sees the accent they chose, sets it again
+      let schedule: [SimulationStep] = [
+        .fault(.refusal), .changeAccent(2), .fault(.signedOut),
+        .writeMessage(conversation: 4, text: "m23"), .refuseSaves(1), .giveUpRefused,
+        .changeAccent(2),
+      ]
+
+      // when
+      let report = await SimulatorTests.replay(seed: 205425, schedule, pageSize: 2)
+
+      // then
+      withKnownIssue(
+        "Open: the give-up's revert waits in the sync context for the next save, and the user's second edit, the value the screen already shows, saves nothing to win over it"
+      ) {
+        #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+      }
+    }
+
+    @Test(
       "News whose save the store refused reach the client, which ends as the server",
       arguments: [[SimulationStep.pull], [.renameGroup(group: 0, name: "mine"), .pull]])
     func newsOfARefusedSave(then: [SimulationStep]) async {

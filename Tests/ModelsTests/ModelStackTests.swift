@@ -257,11 +257,11 @@ struct ModelStackTests {
       #expect(dirty == [.name])
     }
 
-    @Test(
-      "A UI save of a group's members wins over the sync context's unsaved members only at the members the user changed"
-    )
-    func uiMemberSaveMergesInSync() async throws {
-      // given: the sync context heard Cy join the group, and could not save it yet
+    /// A group of Ann and Bob whose sync context heard Cy join and has not saved it yet, as when
+    /// the store refused the save of the news.
+    func groupWithUnsavedJoin() async -> (
+      stack: ModelStack, group: Conversation, ann: User, bob: User, cy: User
+    ) {
       let ann = make.user(name: "Ann")
       let bob = make.user(name: "Bob")
       let cy = make.user(name: "Cy")
@@ -270,6 +270,15 @@ struct ModelStackTests {
       var heard = group
       heard.participantIDs.insert(cy.id)
       await stack.sync.perform { [heard] context in context.applyRemote(heard) }
+      return (stack, group, ann, bob, cy)
+    }
+
+    @Test(
+      "A UI save of a group's members wins over the sync context's unsaved members only at the members the user changed"
+    )
+    func uiMemberSaveMergesInSync() async throws {
+      // given: the sync context heard Cy join the group, and could not save it yet
+      let (stack, group, ann, bob, cy) = await groupWithUnsavedJoin()
 
       // when: the user, who has not seen Cy, takes Bob out
       try stack.ui.context.update(Conversation.self, id: group.id) {
@@ -291,14 +300,7 @@ struct ModelStackTests {
     func changeMeasuredFromUnsavedNews() async throws {
       // given: the sync context heard Cy join the group and could not save it yet; the user
       // renamed the group meanwhile, and then saw Cy once the news were saved
-      let ann = make.user(name: "Ann")
-      let bob = make.user(name: "Bob")
-      let cy = make.user(name: "Cy")
-      let group = make.conversation(creator: ann, participants: [bob])
-      let stack = ModelStack.forTesting([ann, bob, cy, group])
-      var heard = group
-      heard.participantIDs.insert(cy.id)
-      await stack.sync.perform { [heard] context in context.applyRemote(heard) }
+      let (stack, group, ann, bob, cy) = await groupWithUnsavedJoin()
       try stack.ui.context.update(Conversation.self, id: group.id) { $0.name = "Lunch" }
       try stack.ui.context.save()
       await expectSettled(stack.tracker)

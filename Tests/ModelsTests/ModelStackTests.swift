@@ -304,7 +304,7 @@ struct ModelStackTests {
       try stack.ui.context.update(Conversation.self, id: group.id) { $0.name = "Lunch" }
       try stack.ui.context.save()
       await expectSettled(stack.tracker)
-      try await stack.sync.perform { context throws(SaveError) in try context.save() }
+      _ = try await stack.sync.perform { context throws(SaveError) in try context.save() }
       await expectSettled(stack.tracker)
 
       // when: the user takes Cy out
